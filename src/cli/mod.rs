@@ -1,0 +1,80 @@
+//! The command line: `lifelab` alone opens the app; subcommands run headless. Each subcommand
+//! lives in its own file; with `--json` each prints exactly one JSON object on stdout.
+
+mod bench;
+mod run;
+mod setup;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+pub use setup::{SimArgs, Simulation};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "lifelab",
+    version,
+    about = "A laboratory for cellular automata and finite games",
+    long_about = "A laboratory for cellular automata and finite games.\n\n\
+        Run without a subcommand to open the desktop app. The subcommands run headless."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run a pattern or a random soup for some generations and report the population.
+    Run(run::RunArgs),
+    /// Benchmark engines: cell updates per second per rule and grid size.
+    Bench(bench::BenchArgs),
+}
+
+/// Errors reach the user as one line on stderr (and, with `--json`, as `{"error": ...}` on
+/// stdout), with exit code 1.
+pub fn main_with(cli: Cli) -> ExitCode {
+    let Some(command) = cli.command else {
+        eprintln!("error: the desktop app is not part of this build yet; see `lifelab --help`");
+        return ExitCode::from(2);
+    };
+    let json = command.json();
+    match command.execute() {
+        Ok(code) => code,
+        Err(e) => {
+            report_error(&e, json);
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn report_error(e: &anyhow::Error, json: bool) {
+    let message = format!("{e:#}");
+    if json {
+        println!("{}", serde_json::json!({ "error": message }));
+    }
+    eprintln!("error: {message}");
+}
+
+impl Command {
+    fn json(&self) -> bool {
+        match self {
+            Command::Run(a) => a.json,
+            Command::Bench(a) => a.json,
+        }
+    }
+
+    fn execute(self) -> anyhow::Result<ExitCode> {
+        match self {
+            Command::Run(a) => run::execute(a),
+            Command::Bench(a) => bench::execute(a),
+        }
+    }
+}
+
+/// Prints a serialisable value as the one JSON object of a `--json` run.
+pub(crate) fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
+    println!("{}", serde_json::to_string(value)?);
+    Ok(())
+}

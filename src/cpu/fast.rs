@@ -1,0 +1,462 @@
+//! The fast CPU engine: 64 cells per `u64`, neighbours counted bit-sliced with full adders on
+//! whole words, the rule applied as word-wide boolean logic, rows spread over threads by rayon.
+//!
+//! Per output row the kernel works in passes over small per-thread arrays, each pass a simple
+//! loop the compiler vectorises:
+//! 1. *Extended rows.* The input rows are copied (or, for the Moore neighbourhood, summed
+//!    vertically into two bit planes) into arrays with a ghost word on each side, and the torus
+//!    wrap is injected: cell W-1 goes to bit 63 of the left ghost, cell 0 to the first padding
+//!    bit (or bit 0 of the right ghost when W is a multiple of 64). Horizontal neighbours are
+//!    then plain shifts with carries, whatever the width.
+//! 2. *Counts.* Shifted words go through full and half adders into count planes.
+//! 3. *Rule.* For each count value the rule can make alive, `equal(count) & mask(state)` is OR-ed
+//!    into the result. Padding bits are cleared at the end.
+//!
+//! Moore counts use the column-sum trick: the 3-row vertical sums (2 bits) of columns x-1, x,
+//! x+1 add up to the 9-cell total t = n + alive, and the rule is re-indexed by t.
+
+use rayon::prelude::*;
+
+use crate::engine::{Engine, EngineKind, EngineResult};
+use crate::grid::Grid;
+use crate::hash;
+use crate::rule::{ElementaryRule, LifeRule, Neighbourhood, Rule, RuleKind};
+
+/// Below this many cells a generation runs on the calling thread: spawning costs more.
+const PARALLEL_CELLS: u64 = 1 << 16;
+
+/// Rows per rayon task.
+const BAND_ROWS: usize = 8;
+
+pub struct FastEngine {
+    rule: Rule,
+    logic: Logic,
+    seed: u64,
+    grid: Grid,
+    next: Grid,
+    generation: u64,
+}
+
+/// The rule compiled to per-count word masks.
+#[derive(Clone, Debug)]
+enum Logic {
+    Life {
+        neighbourhood: Neighbourhood,
+        /// For each count value c (t for Moore, n otherwise): (mask if dead, mask if alive),
+        /// all ones where the cell is certainly alive next.
+        certain: Vec<(usize, u64, u64)>,
+        /// Count values with a stochastic outcome: (c, threshold if dead, threshold if alive);
+        /// 0 means no chance.
+        chance: Vec<(usize, u32, u32)>,
+    },
+    Elementary(ElementaryRule),
+}
+
+impl Logic {
+    fn new(rule: &Rule) -> Self {
+        match rule.kind {
+            RuleKind::Elementary(r) => Logic::Elementary(r),
+            RuleKind::Life(r) => Self::life(&r),
+        }
+    }
+
+    fn life(rule: &LifeRule) -> Self {
+        let moore = rule.neighbourhood == Neighbourhood::Moore;
+        // For Moore the count value is t = n + alive, 0..=9.
+        let values = if moore {
+            10
+        } else {
+            rule.neighbourhood.max_count() as usize + 1
+        };
+        let neighbours = |c: usize, alive: bool| -> Option<usize> {
+            let n = if moore && alive { c.checked_sub(1)? } else { c };
+            (n <= rule.neighbourhood.max_count() as usize).then_some(n)
+        };
+        let mut certain = Vec::new();
+        let mut chance = Vec::new();
+        for c in 0..values {
+            let outcome = |alive: bool| {
+                let t = rule.transition(alive);
+                match neighbours(c, alive) {
+                    Some(n) => (
+                        t.is_certain(n as u8),
+                        t.chance[n].map_or(0, |p| p.threshold()),
+                    ),
+                    None => (false, 0),
+                }
+            };
+            let (dead_certain, dead_chance) = outcome(false);
+            let (alive_certain, alive_chance) = outcome(true);
+            if dead_certain || alive_certain {
+                let m = |b: bool| if b { u64::MAX } else { 0 };
+                certain.push((c, m(dead_certain), m(alive_certain)));
+            }
+            if dead_chance != 0 || alive_chance != 0 {
+                chance.push((c, dead_chance, alive_chance));
+            }
+        }
+        Logic::Life {
+            neighbourhood: rule.neighbourhood,
+            certain,
+            chance,
+        }
+    }
+}
+
+impl FastEngine {
+    pub fn new(rule: Rule, grid: &Grid, seed: u64) -> Self {
+        Self {
+            logic: Logic::new(&rule),
+            rule,
+            seed,
+            next: Grid::new(grid.width(), grid.height()),
+            grid: grid.clone(),
+            generation: 0,
+        }
+    }
+
+    /// One generation.
+    pub fn step_once(&mut self) {
+        let src = &self.grid;
+        let wpr = src.words_per_row();
+        let ctx = RowContext {
+            src,
+            logic: &self.logic,
+            key: hash::stream_key(self.seed, self.generation),
+        };
+        let out = self.next.words_mut();
+        if src.cells() < PARALLEL_CELLS {
+            let mut scratch = Scratch::new(wpr);
+            for (y, row) in out.chunks_exact_mut(wpr).enumerate() {
+                ctx.row(y as u32, row, &mut scratch);
+            }
+        } else {
+            out.par_chunks_mut(wpr * BAND_ROWS)
+                .enumerate()
+                .for_each_init(
+                    || Scratch::new(wpr),
+                    |scratch, (band, rows)| {
+                        for (i, row) in rows.chunks_exact_mut(wpr).enumerate() {
+                            ctx.row((band * BAND_ROWS + i) as u32, row, scratch);
+                        }
+                    },
+                );
+        }
+        std::mem::swap(&mut self.grid, &mut self.next);
+        self.generation += 1;
+    }
+
+    /// The current cells, without copying.
+    pub fn grid_ref(&self) -> &Grid {
+        &self.grid
+    }
+}
+
+impl Engine for FastEngine {
+    fn kind(&self) -> EngineKind {
+        EngineKind::Cpu
+    }
+
+    fn rule(&self) -> &Rule {
+        &self.rule
+    }
+
+    fn width(&self) -> u32 {
+        self.grid.width()
+    }
+
+    fn height(&self) -> u32 {
+        self.grid.height()
+    }
+
+    fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    fn step(&mut self, generations: u64) -> EngineResult<()> {
+        for _ in 0..generations {
+            self.step_once();
+        }
+        Ok(())
+    }
+
+    fn grid(&mut self) -> EngineResult<Grid> {
+        Ok(self.grid.clone())
+    }
+
+    fn set_grid(&mut self, grid: &Grid, generation: u64) -> EngineResult<()> {
+        assert_eq!(
+            (grid.width(), grid.height()),
+            (self.grid.width(), self.grid.height()),
+            "set_grid keeps the torus size"
+        );
+        self.grid.clone_from(grid);
+        self.generation = generation;
+        Ok(())
+    }
+
+    fn population(&mut self) -> EngineResult<u64> {
+        Ok(self.grid.population())
+    }
+}
+
+/// Per-thread arrays, each `wpr + 2` words: a ghost word on either side of the row.
+struct Scratch {
+    a: Vec<u64>,
+    b: Vec<u64>,
+    c: Vec<u64>,
+    /// Count planes, `wpr` words each.
+    planes: [Vec<u64>; 4],
+    acc: Vec<u64>,
+}
+
+impl Scratch {
+    fn new(wpr: usize) -> Self {
+        Self {
+            a: vec![0; wpr + 2],
+            b: vec![0; wpr + 2],
+            c: vec![0; wpr + 2],
+            planes: std::array::from_fn(|_| vec![0; wpr]),
+            acc: vec![0; wpr],
+        }
+    }
+}
+
+struct RowContext<'a> {
+    src: &'a Grid,
+    logic: &'a Logic,
+    key: u32,
+}
+
+/// Fills `ext[1..=wpr]` from `row` and sets up the wrap: cell W-1 at bit 63 of `ext[0]`, cell 0
+/// at bit W of the row (the first padding bit) or at bit 0 of `ext[wpr + 1]`.
+fn extend(ext: &mut [u64], width: u32) {
+    let wpr = ext.len() - 2;
+    let last = width - 1;
+    let last_bit = ext[1 + (last / 64) as usize] >> (last % 64) & 1;
+    let first_bit = ext[1] & 1;
+    ext[0] = last_bit << 63;
+    ext[wpr + 1] = first_bit;
+    if !width.is_multiple_of(64) {
+        ext[wpr] |= first_bit << (width % 64);
+    }
+}
+
+#[inline(always)]
+fn west(ext: &[u64], i: usize) -> u64 {
+    ext[i] << 1 | ext[i - 1] >> 63
+}
+
+#[inline(always)]
+fn east(ext: &[u64], i: usize) -> u64 {
+    ext[i] >> 1 | ext[i + 1] << 63
+}
+
+impl RowContext<'_> {
+    fn row(&self, y: u32, out: &mut [u64], s: &mut Scratch) {
+        let h = self.src.height();
+        let up = self.src.row((y + h - 1) % h);
+        let mid = self.src.row(y);
+        let down = self.src.row((y + 1) % h);
+        let width = self.src.width();
+        match self.logic {
+            Logic::Elementary(rule) => {
+                s.a[1..=out.len()].copy_from_slice(mid);
+                extend(&mut s.a, width);
+                elementary_row(*rule, &s.a, out);
+            }
+            Logic::Life {
+                neighbourhood,
+                certain,
+                chance,
+            } => {
+                match neighbourhood {
+                    Neighbourhood::Moore => moore_counts(up, mid, down, width, s),
+                    Neighbourhood::Hexagonal | Neighbourhood::VonNeumann => {
+                        for (ext, row) in [(&mut s.a, up), (&mut s.b, mid), (&mut s.c, down)] {
+                            ext[1..=row.len()].copy_from_slice(row);
+                            extend(ext, width);
+                        }
+                        if *neighbourhood == Neighbourhood::Hexagonal {
+                            hex_counts(s);
+                        } else {
+                            von_neumann_counts(s);
+                        }
+                    }
+                }
+                apply_certain(certain, mid, &s.planes, &mut s.acc);
+                out.copy_from_slice(&s.acc);
+                if !chance.is_empty() {
+                    self.apply_chance(chance, y, mid, &s.planes, out);
+                }
+            }
+        }
+        let last = out.len() - 1;
+        out[last] &= self.src.last_word_mask();
+    }
+
+    /// Cells whose count has a stochastic outcome draw their hash, one by one.
+    fn apply_chance(
+        &self,
+        chance: &[(usize, u32, u32)],
+        y: u32,
+        mid: &[u64],
+        planes: &[Vec<u64>; 4],
+        out: &mut [u64],
+    ) {
+        for i in 0..out.len() {
+            let alive = mid[i];
+            let mut candidates = 0;
+            for &(c, dead_t, alive_t) in chance {
+                let state =
+                    (if dead_t != 0 { !alive } else { 0 }) | (if alive_t != 0 { alive } else { 0 });
+                candidates |= equal(planes, i, c) & state;
+            }
+            for bit in crate::grid::BitIter(candidates) {
+                let c = (0..4).fold(0, |acc, p| acc | ((planes[p][i] >> bit & 1) as usize) << p);
+                let is_alive = alive >> bit & 1 == 1;
+                let &(_, dead_t, alive_t) = chance.iter().find(|e| e.0 == c).unwrap();
+                let threshold = if is_alive { alive_t } else { dead_t };
+                let x = i as u32 * 64 + bit;
+                if hash::cell_hash(self.key, x, y) < threshold {
+                    out[i] |= 1 << bit;
+                }
+            }
+        }
+    }
+}
+
+/// Word-wide `count == c` from the count planes.
+#[inline(always)]
+fn equal(planes: &[Vec<u64>; 4], i: usize, c: usize) -> u64 {
+    let bit = |p: usize| {
+        if c >> p & 1 == 1 {
+            planes[p][i]
+        } else {
+            !planes[p][i]
+        }
+    };
+    bit(0) & bit(1) & bit(2) & bit(3)
+}
+
+fn apply_certain(
+    certain: &[(usize, u64, u64)],
+    mid: &[u64],
+    planes: &[Vec<u64>; 4],
+    acc: &mut [u64],
+) {
+    acc.fill(0);
+    let n = acc.len();
+    let (p0, p1, p2, p3) = (
+        &planes[0][..n],
+        &planes[1][..n],
+        &planes[2][..n],
+        &planes[3][..n],
+    );
+    let mid = &mid[..n];
+    for &(c, dead, alive) in certain {
+        // `p ^ inv == !(p ^ bit)` is all ones where plane p has bit p of c.
+        let inv = |bit: usize| if c >> bit & 1 == 1 { 0 } else { u64::MAX };
+        let (i0, i1, i2, i3) = (inv(0), inv(1), inv(2), inv(3));
+        let flip = dead ^ alive;
+        for i in 0..n {
+            let eq = (p0[i] ^ i0) & (p1[i] ^ i1) & (p2[i] ^ i2) & (p3[i] ^ i3);
+            acc[i] |= eq & (dead ^ (mid[i] & flip));
+        }
+    }
+}
+
+/// Vertical 3-row sums into two planes (in the extended arrays), then the 9-cell totals.
+fn moore_counts(up: &[u64], mid: &[u64], down: &[u64], width: u32, s: &mut Scratch) {
+    let n = mid.len();
+    {
+        let (s0, s1) = (&mut s.a[1..=n], &mut s.b[1..=n]);
+        for i in 0..n {
+            let (u, m, d) = (up[i], mid[i], down[i]);
+            let x = u ^ m;
+            s0[i] = x ^ d;
+            s1[i] = (u & m) | (x & d);
+        }
+    }
+    extend(&mut s.a, width);
+    extend(&mut s.b, width);
+    let (s0, s1) = (&s.a, &s.b);
+    let [t0, t1, t2, t3] = &mut s.planes;
+    for i in 1..=n {
+        let (w0, c0, e0) = (west(s0, i), s0[i], east(s0, i));
+        let (w1, c1, e1) = (west(s1, i), s1[i], east(s1, i));
+        // Ones: full adder of the three low bits.
+        let x = w0 ^ c0;
+        let b0 = x ^ e0;
+        let k = (w0 & c0) | (x & e0);
+        // Twos: the three high bits plus the carry k, four bits of weight 2.
+        let y = w1 ^ c1;
+        let p = y ^ e1;
+        let q = (w1 & c1) | (y & e1);
+        let b1 = p ^ k;
+        let k2 = p & k;
+        t0[i - 1] = b0;
+        t1[i - 1] = b1;
+        t2[i - 1] = q ^ k2;
+        t3[i - 1] = q & k2;
+    }
+}
+
+/// Six neighbours: (-1,-1), (0,-1), (-1,0), (1,0), (0,1), (1,1).
+fn hex_counts(s: &mut Scratch) {
+    let n = s.acc.len();
+    let (u, m, d) = (&s.a, &s.b, &s.c);
+    let [t0, t1, t2, t3] = &mut s.planes;
+    for i in 1..=n {
+        let (a, b, c) = (west(u, i), u[i], west(m, i));
+        let (e, f, g) = (east(m, i), d[i], east(d, i));
+        let x = a ^ b;
+        let s1 = x ^ c;
+        let c1 = (a & b) | (x & c);
+        let y = e ^ f;
+        let s2 = y ^ g;
+        let c2 = (e & f) | (y & g);
+        let ones = s1 ^ s2;
+        let c3 = s1 & s2;
+        let z = c1 ^ c2;
+        t0[i - 1] = ones;
+        t1[i - 1] = z ^ c3;
+        t2[i - 1] = (c1 & c2) | (z & c3);
+        t3[i - 1] = 0;
+    }
+}
+
+/// Four neighbours: up, left, right, down.
+fn von_neumann_counts(s: &mut Scratch) {
+    let n = s.acc.len();
+    let (u, m, d) = (&s.a, &s.b, &s.c);
+    let [t0, t1, t2, t3] = &mut s.planes;
+    for i in 1..=n {
+        let (a, b, c, e) = (u[i], west(m, i), east(m, i), d[i]);
+        let x = a ^ b;
+        let y = c ^ e;
+        let (ca, cb) = (a & b, c & e);
+        let ones = x ^ y;
+        let cx = x & y;
+        let z = ca ^ cb;
+        t0[i - 1] = ones;
+        t1[i - 1] = z ^ cx;
+        t2[i - 1] = (ca & cb) | (z & cx);
+        t3[i - 1] = 0;
+    }
+}
+
+fn elementary_row(rule: ElementaryRule, ext: &[u64], out: &mut [u64]) {
+    let table = rule.truth_table();
+    for (i, o) in out.iter_mut().enumerate() {
+        let (l, c, r) = (west(ext, i + 1), ext[i + 1], east(ext, i + 1));
+        let mut v = 0;
+        for (k, &on) in table.iter().enumerate() {
+            if on {
+                let pick = |bit: usize, w: u64| if k >> bit & 1 == 1 { w } else { !w };
+                v |= pick(2, l) & pick(1, c) & pick(0, r);
+            }
+        }
+        *o = v;
+    }
+}

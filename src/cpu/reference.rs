@@ -1,0 +1,144 @@
+//! The reference engine: one `bool` per cell, neighbours counted one by one with modular
+//! arithmetic. Nothing clever happens here, on purpose: it is the oracle.
+
+use crate::engine::{Engine, EngineKind, EngineResult};
+use crate::grid::Grid;
+use crate::hash;
+use crate::rule::{ElementaryRule, LifeRule, Rule, RuleKind};
+
+pub struct ReferenceEngine {
+    rule: Rule,
+    seed: u64,
+    width: usize,
+    height: usize,
+    cells: Vec<bool>,
+    generation: u64,
+}
+
+impl ReferenceEngine {
+    /// An engine on `grid`'s torus; `seed` drives stochastic rules.
+    pub fn new(rule: Rule, grid: &Grid, seed: u64) -> Self {
+        let mut engine = Self {
+            rule,
+            seed,
+            width: grid.width() as usize,
+            height: grid.height() as usize,
+            cells: Vec::new(),
+            generation: 0,
+        };
+        engine.load(grid);
+        engine
+    }
+
+    fn load(&mut self, grid: &Grid) {
+        self.cells = (0..self.height)
+            .flat_map(|y| (0..self.width).map(move |x| (x, y)))
+            .map(|(x, y)| grid.get(x as u32, y as u32))
+            .collect();
+    }
+
+    fn cell(&self, x: i64, y: i64) -> bool {
+        let x = x.rem_euclid(self.width as i64) as usize;
+        let y = y.rem_euclid(self.height as i64) as usize;
+        self.cells[y * self.width + x]
+    }
+
+    /// One generation.
+    pub fn step_once(&mut self) {
+        let next = match self.rule.kind {
+            RuleKind::Life(rule) => self.life_generation(&rule),
+            RuleKind::Elementary(rule) => self.elementary_generation(rule),
+        };
+        self.cells = next;
+        self.generation += 1;
+    }
+
+    fn life_generation(&self, rule: &LifeRule) -> Vec<bool> {
+        let key = hash::stream_key(self.seed, self.generation);
+        let mut next = vec![false; self.cells.len()];
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let (xi, yi) = (x as i64, y as i64);
+                let count = rule
+                    .neighbourhood
+                    .offsets()
+                    .iter()
+                    .filter(|&&(dx, dy)| self.cell(xi + dx as i64, yi + dy as i64))
+                    .count();
+                let alive = self.cells[y * self.width + x];
+                let transition = rule.transition(alive);
+                next[y * self.width + x] = transition.is_certain(count as u8)
+                    || transition.chance[count]
+                        .is_some_and(|p| hash::cell_hash(key, x as u32, y as u32) < p.threshold());
+            }
+        }
+        next
+    }
+
+    fn elementary_generation(&self, rule: ElementaryRule) -> Vec<bool> {
+        let mut next = vec![false; self.cells.len()];
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let (xi, yi) = (x as i64, y as i64);
+                next[y * self.width + x] = rule.apply(
+                    self.cell(xi - 1, yi),
+                    self.cell(xi, yi),
+                    self.cell(xi + 1, yi),
+                );
+            }
+        }
+        next
+    }
+}
+
+impl Engine for ReferenceEngine {
+    fn kind(&self) -> EngineKind {
+        EngineKind::Reference
+    }
+
+    fn rule(&self) -> &Rule {
+        &self.rule
+    }
+
+    fn width(&self) -> u32 {
+        self.width as u32
+    }
+
+    fn height(&self) -> u32 {
+        self.height as u32
+    }
+
+    fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    fn step(&mut self, generations: u64) -> EngineResult<()> {
+        for _ in 0..generations {
+            self.step_once();
+        }
+        Ok(())
+    }
+
+    fn grid(&mut self) -> EngineResult<Grid> {
+        let mut grid = Grid::new(self.width as u32, self.height as u32);
+        for (i, _) in self.cells.iter().enumerate().filter(|(_, a)| **a) {
+            grid.set((i % self.width) as u32, (i / self.width) as u32, true);
+        }
+        Ok(grid)
+    }
+
+    fn set_grid(&mut self, grid: &Grid, generation: u64) -> EngineResult<()> {
+        assert_eq!(
+            (grid.width() as usize, grid.height() as usize),
+            (self.width, self.height),
+            "set_grid keeps the torus size"
+        );
+        self.load(grid);
+        self.generation = generation;
+        Ok(())
+    }
+
+    fn population(&mut self) -> EngineResult<u64> {
+        Ok(self.cells.iter().filter(|&&a| a).count() as u64)
+    }
+}

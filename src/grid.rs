@@ -1,0 +1,517 @@
+//! The one grid layout every engine shares (SPEC 5): a W x H torus stored row-major, each row
+//! padded to whole 64-bit words, bit i of word k being column 64k + i, least significant bit
+//! first, padding bits always zero. On little-endian machines the `u64` words and the GPU's `u32`
+//! words are the same bytes, so a grid moves between engines by copying.
+//!
+//! The same type also serves as a plain bitmap (a pattern's bounding box), where it may be 0 x 0.
+
+use crate::hash;
+
+/// The largest width or height lifelab accepts; memory is checked separately.
+pub const MAX_DIMENSION: u32 = 1 << 24;
+
+/// The most memory one grid may take. Far above any GPU today; what stops a 10^6 x 10^6
+/// request before it tries to allocate 116 GiB.
+pub const MAX_GRID_BYTES: u64 = 1 << 36;
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GridError {
+    #[error("a {width}x{height} torus has no cells: width and height must be at least 1")]
+    Empty { width: u64, height: u64 },
+    #[error("a {width}x{height} grid is too large: width and height must be at most {max}")]
+    TooWide { width: u64, height: u64, max: u32 },
+    #[error(
+        "a {width}x{height} grid needs {} of memory, more than the {} limit",
+        human_bytes(*bytes),
+        human_bytes(MAX_GRID_BYTES)
+    )]
+    TooLarge { width: u64, height: u64, bytes: u64 },
+    #[error("could not allocate {} for a {width}x{height} grid", human_bytes(*bytes))]
+    OutOfMemory { width: u64, height: u64, bytes: u64 },
+}
+
+/// `1.5 GiB`, `512 MiB`, `12 KiB`, `100 B`.
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = bytes as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u < UNITS.len() - 1 {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
+/// A rectangle of cells, `x..x+width`, `y..y+height`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct Rect {
+    pub x: u32,
+    pub y: u32,
+    pub width: u32,
+    pub height: u32,
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Grid {
+    width: u32,
+    height: u32,
+    words_per_row: usize,
+    words: Vec<u64>,
+}
+
+impl std::fmt::Debug for Grid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Grid {}x{}", self.width, self.height)?;
+        if self.width <= 80 && self.height <= 40 {
+            write!(f, "\n{}", self.to_text())?;
+        } else {
+            write!(f, " (population {})", self.population())?;
+        }
+        Ok(())
+    }
+}
+
+impl Grid {
+    /// Bytes a `width x height` grid takes.
+    pub fn bytes_for(width: u64, height: u64) -> u64 {
+        width.div_ceil(64) * 8 * height
+    }
+
+    /// Checks a torus size: at least 1x1, within [`MAX_DIMENSION`] and [`MAX_GRID_BYTES`].
+    pub fn check_torus_size(width: u64, height: u64) -> Result<(), GridError> {
+        if width == 0 || height == 0 {
+            return Err(GridError::Empty { width, height });
+        }
+        Self::check_bitmap_size(width, height)
+    }
+
+    fn check_bitmap_size(width: u64, height: u64) -> Result<(), GridError> {
+        if width > MAX_DIMENSION as u64 || height > MAX_DIMENSION as u64 {
+            return Err(GridError::TooWide {
+                width,
+                height,
+                max: MAX_DIMENSION,
+            });
+        }
+        let bytes = Self::bytes_for(width, height);
+        if bytes > MAX_GRID_BYTES {
+            return Err(GridError::TooLarge {
+                width,
+                height,
+                bytes,
+            });
+        }
+        Ok(())
+    }
+
+    /// An empty torus; fails on sizes lifelab refuses and on allocation failure.
+    pub fn try_new(width: u32, height: u32) -> Result<Self, GridError> {
+        Self::check_torus_size(width as u64, height as u64)?;
+        Self::alloc(width, height)
+    }
+
+    /// An empty bitmap, which may be 0 x 0 (an empty pattern).
+    pub fn try_new_bitmap(width: u32, height: u32) -> Result<Self, GridError> {
+        Self::check_bitmap_size(width as u64, height as u64)?;
+        Self::alloc(width, height)
+    }
+
+    fn alloc(width: u32, height: u32) -> Result<Self, GridError> {
+        let words_per_row = (width as usize).div_ceil(64);
+        let n = words_per_row * height as usize;
+        let mut words = Vec::new();
+        words
+            .try_reserve_exact(n)
+            .map_err(|_| GridError::OutOfMemory {
+                width: width as u64,
+                height: height as u64,
+                bytes: n as u64 * 8,
+            })?;
+        words.resize(n, 0);
+        Ok(Self {
+            width,
+            height,
+            words_per_row,
+            words,
+        })
+    }
+
+    /// An empty grid of a size known to be reasonable (tests, small internal bitmaps).
+    ///
+    /// # Panics
+    /// On sizes that [`Grid::try_new_bitmap`] refuses.
+    pub fn new(width: u32, height: u32) -> Self {
+        Self::try_new_bitmap(width, height).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A grid over existing words, which must have the layout's length and zero padding.
+    pub fn from_words(width: u32, height: u32, words: Vec<u64>) -> Option<Self> {
+        let words_per_row = (width as usize).div_ceil(64);
+        if words.len() != words_per_row * height as usize {
+            return None;
+        }
+        let grid = Self {
+            width,
+            height,
+            words_per_row,
+            words,
+        };
+        grid.padding_is_zero().then_some(grid)
+    }
+
+    /// Cells from text rows: `O`, `*`, `#` or `1` alive, anything else dead; rows may differ in
+    /// length (short rows are padded with dead cells).
+    pub fn from_text(text: &str) -> Self {
+        let rows: Vec<&str> = text.lines().collect();
+        let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+        let mut grid = Self::new(width as u32, rows.len() as u32);
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                if matches!(c, 'O' | 'o' | '*' | '#' | '1') {
+                    grid.set(x as u32, y as u32, true);
+                }
+            }
+        }
+        grid
+    }
+
+    /// Rows of `.` and `O`.
+    pub fn to_text(&self) -> String {
+        let mut s = String::with_capacity((self.width as usize + 1) * self.height as usize);
+        for y in 0..self.height {
+            for x in 0..self.width {
+                s.push(if self.get(x, y) { 'O' } else { '.' });
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// Number of cells, W x H.
+    pub fn cells(&self) -> u64 {
+        self.width as u64 * self.height as u64
+    }
+
+    pub fn words_per_row(&self) -> usize {
+        self.words_per_row
+    }
+
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+
+    /// The raw words; callers keep the padding bits zero (see [`Grid::clear_padding`]).
+    pub fn words_mut(&mut self) -> &mut [u64] {
+        &mut self.words
+    }
+
+    pub fn into_words(self) -> Vec<u64> {
+        self.words
+    }
+
+    /// The same bytes as the GPU's `u32` words.
+    pub fn as_u32(&self) -> &[u32] {
+        bytemuck::cast_slice(&self.words)
+    }
+
+    pub fn row(&self, y: u32) -> &[u64] {
+        let start = y as usize * self.words_per_row;
+        &self.words[start..start + self.words_per_row]
+    }
+
+    pub fn row_mut(&mut self, y: u32) -> &mut [u64] {
+        let start = y as usize * self.words_per_row;
+        &mut self.words[start..start + self.words_per_row]
+    }
+
+    /// Valid bits of the last word of each row.
+    pub fn last_word_mask(&self) -> u64 {
+        match self.width % 64 {
+            0 => u64::MAX,
+            r => (1u64 << r) - 1,
+        }
+    }
+
+    pub fn padding_is_zero(&self) -> bool {
+        if self.words_per_row == 0 {
+            return true;
+        }
+        let mask = !self.last_word_mask();
+        self.words
+            .chunks_exact(self.words_per_row)
+            .all(|row| row[self.words_per_row - 1] & mask == 0)
+    }
+
+    pub fn clear_padding(&mut self) {
+        if self.words_per_row == 0 {
+            return;
+        }
+        let mask = self.last_word_mask();
+        let wpr = self.words_per_row;
+        for row in self.words.chunks_exact_mut(wpr) {
+            row[wpr - 1] &= mask;
+        }
+    }
+
+    #[inline]
+    pub fn get(&self, x: u32, y: u32) -> bool {
+        debug_assert!(x < self.width && y < self.height);
+        let w = self.words[y as usize * self.words_per_row + (x / 64) as usize];
+        w >> (x % 64) & 1 == 1
+    }
+
+    #[inline]
+    pub fn set(&mut self, x: u32, y: u32, alive: bool) {
+        debug_assert!(x < self.width && y < self.height);
+        let w = &mut self.words[y as usize * self.words_per_row + (x / 64) as usize];
+        let bit = 1u64 << (x % 64);
+        if alive {
+            *w |= bit;
+        } else {
+            *w &= !bit;
+        }
+    }
+
+    /// The cell at (x, y) with both coordinates taken modulo the torus size.
+    pub fn get_wrapped(&self, x: i64, y: i64) -> bool {
+        self.get(
+            x.rem_euclid(self.width as i64) as u32,
+            y.rem_euclid(self.height as i64) as u32,
+        )
+    }
+
+    pub fn population(&self) -> u64 {
+        self.words.iter().map(|w| w.count_ones() as u64).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.words.iter().all(|&w| w == 0)
+    }
+
+    pub fn clear(&mut self) {
+        self.words.fill(0);
+    }
+
+    /// Live cells in row-major order.
+    pub fn alive_cells(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        let wpr = self.words_per_row.max(1);
+        self.words.iter().enumerate().flat_map(move |(i, &word)| {
+            let y = (i / wpr) as u32;
+            let x0 = ((i % wpr) * 64) as u32;
+            BitIter(word).map(move |b| (x0 + b, y))
+        })
+    }
+
+    /// Fills every cell independently: alive with probability `density`, decided by the
+    /// counter-based hash of (seed, cell), so the same seed gives the same soup everywhere.
+    pub fn fill_random(&mut self, density: f64, seed: u64) {
+        let all = Rect {
+            x: 0,
+            y: 0,
+            width: self.width,
+            height: self.height,
+        };
+        self.fill_random_rect(all, density, seed);
+    }
+
+    /// [`Grid::fill_random`] inside a rectangle (which wraps around the torus); the cells
+    /// outside it are untouched.
+    pub fn fill_random_rect(&mut self, rect: Rect, density: f64, seed: u64) {
+        let key = hash::stream_key(seed, hash::FILL_GENERATION);
+        let threshold = hash::density_threshold(density);
+        for dy in 0..rect.height.min(self.height) {
+            let y = (rect.y + dy) % self.height;
+            for dx in 0..rect.width.min(self.width) {
+                let x = (rect.x + dx) % self.width;
+                let alive = threshold.is_none_or(|t| hash::cell_hash(key, x, y) < t);
+                self.set(x, y, alive);
+            }
+        }
+    }
+
+    /// The smallest rectangle holding every live cell (not wrapping), or `None` when empty.
+    pub fn bounding_box(&self) -> Option<Rect> {
+        let mut rows = (0..self.height).filter(|&y| self.row(y).iter().any(|&w| w != 0));
+        let top = rows.next()?;
+        let bottom = rows.next_back().unwrap_or(top);
+        let (mut left, mut right) = (u32::MAX, 0);
+        for y in top..=bottom {
+            for (i, &w) in self.row(y).iter().enumerate() {
+                if w != 0 {
+                    let base = i as u32 * 64;
+                    left = left.min(base + w.trailing_zeros());
+                    right = right.max(base + 63 - w.leading_zeros());
+                }
+            }
+        }
+        Some(Rect {
+            x: left,
+            y: top,
+            width: right - left + 1,
+            height: bottom - top + 1,
+        })
+    }
+
+    /// A copy of the cells in `rect`, which wraps around the torus when it runs off an edge.
+    pub fn crop(&self, rect: Rect) -> Grid {
+        let mut out = Grid::new(rect.width, rect.height);
+        for dy in 0..rect.height {
+            let y = (rect.y as u64 + dy as u64) % self.height as u64;
+            for dx in 0..rect.width {
+                let x = (rect.x as u64 + dx as u64) % self.width as u64;
+                if self.get(x as u32, y as u32) {
+                    out.set(dx, dy, true);
+                }
+            }
+        }
+        out
+    }
+
+    /// Writes `src` with its top-left corner at (x0, y0), wrapping around the torus; `src`'s
+    /// dead cells overwrite too.
+    pub fn paste(&mut self, src: &Grid, x0: u32, y0: u32) {
+        for sy in 0..src.height {
+            let y = ((y0 as u64 + sy as u64) % self.height as u64) as u32;
+            for sx in 0..src.width {
+                let x = ((x0 as u64 + sx as u64) % self.width as u64) as u32;
+                self.set(x, y, src.get(sx, sy));
+            }
+        }
+    }
+
+    /// The top-left corner that centres a `w x h` pattern on this torus.
+    pub fn centre_offset(&self, w: u32, h: u32) -> (u32, u32) {
+        (
+            self.width.saturating_sub(w) / 2,
+            self.height.saturating_sub(h) / 2,
+        )
+    }
+
+    /// The grid moved by (dx, dy) with wrap-around.
+    pub fn translated(&self, dx: i64, dy: i64) -> Grid {
+        let mut out = Grid::new(self.width, self.height);
+        for (x, y) in self.alive_cells() {
+            let nx = (x as i64 + dx).rem_euclid(self.width as i64) as u32;
+            let ny = (y as i64 + dy).rem_euclid(self.height as i64) as u32;
+            out.set(nx, ny, true);
+        }
+        out
+    }
+
+    /// The first cell, in row-major order, where the grids differ. `None` when equal; grids
+    /// of different sizes differ at (0, 0).
+    pub fn first_difference(&self, other: &Grid) -> Option<(u32, u32)> {
+        if self.width != other.width || self.height != other.height {
+            return Some((0, 0));
+        }
+        let (i, (a, b)) = self
+            .words
+            .iter()
+            .zip(&other.words)
+            .enumerate()
+            .find(|(_, (a, b))| a != b)?;
+        let wpr = self.words_per_row;
+        let bit = (a ^ b).trailing_zeros();
+        Some(((i % wpr) as u32 * 64 + bit, (i / wpr) as u32))
+    }
+
+    /// A 64-bit fingerprint of the cells (FNV-1a over the words, then a final mix).
+    pub fn fingerprint(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for &w in &self.words {
+            h ^= w;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        h ^ (h >> 29)
+    }
+}
+
+/// Indices of the set bits of a word, lowest first.
+pub struct BitIter(pub u64);
+
+impl Iterator for BitIter {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        if self.0 == 0 {
+            return None;
+        }
+        let b = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Some(b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_is_lsb_first_padded_rows() {
+        let mut g = Grid::new(70, 2);
+        assert_eq!(g.words_per_row(), 2);
+        g.set(0, 0, true);
+        g.set(65, 1, true);
+        assert_eq!(g.words(), &[1, 0, 0, 2]);
+        assert_eq!(g.as_u32(), &[1, 0, 0, 0, 0, 0, 2, 0]);
+        assert_eq!(g.last_word_mask(), 0x3f);
+    }
+
+    #[test]
+    fn bounding_box_and_crop() {
+        let g = Grid::from_text("......\n..O...\n....O.\n......");
+        let bb = g.bounding_box().unwrap();
+        assert_eq!(
+            bb,
+            Rect {
+                x: 2,
+                y: 1,
+                width: 3,
+                height: 2
+            }
+        );
+        assert_eq!(g.crop(bb).to_text(), "O..\n..O\n");
+        assert!(Grid::new(5, 5).bounding_box().is_none());
+    }
+
+    #[test]
+    fn sizes_are_checked_before_allocating() {
+        assert!(matches!(Grid::try_new(0, 5), Err(GridError::Empty { .. })));
+        assert!(matches!(
+            Grid::try_new(1_000_000, 1_000_000),
+            Err(GridError::TooLarge { .. })
+        ));
+        assert_eq!(
+            Grid::try_new(1_000_000, 1_000_000).unwrap_err().to_string(),
+            "a 1000000x1000000 grid needs 116.4 GiB of memory, more than the 64.0 GiB limit"
+        );
+    }
+
+    #[test]
+    fn first_difference_names_the_cell() {
+        let a = Grid::new(100, 3);
+        let mut b = a.clone();
+        b.set(70, 2, true);
+        assert_eq!(a.first_difference(&b), Some((70, 2)));
+        assert_eq!(a.first_difference(&a), None);
+    }
+
+    #[test]
+    fn paste_wraps_around() {
+        let mut g = Grid::new(4, 4);
+        g.paste(&Grid::from_text("OO\nOO"), 3, 3);
+        assert_eq!(g.to_text(), "O..O\n....\n....\nO..O\n");
+    }
+}

@@ -1,0 +1,283 @@
+//! Patterns and their file formats: RLE, plaintext `.cells`, Life 1.06 (read and write) and
+//! Life 1.05 (read, for Golly's older `.lif` files), plus the built-in library.
+//!
+//! Every reader reports a malformed file as a [`ParseError`] with the line and column, and never
+//! panics. Every writer's output reads back as the same pattern (for Life 1.06, which has no room
+//! for names or rules, the same cells up to translation).
+
+mod cells;
+pub mod library;
+mod life105;
+mod life106;
+mod rle;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::grid::{Grid, GridError};
+use crate::rule::Rule;
+
+pub use library::LibraryPattern;
+
+/// Patterns larger than this on disk are refused before they are read.
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// A pattern: a rectangle of cells and what the file said about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    /// The cells of the pattern's rectangle (the RLE header's x by y).
+    pub cells: Grid,
+    pub name: Option<String>,
+    pub author: Option<String>,
+    pub comments: Vec<String>,
+    /// The file's own rule, with its torus size when it carried `:T<w>,<h>`.
+    pub rule: Option<Rule>,
+}
+
+impl Pattern {
+    pub fn new(cells: Grid) -> Self {
+        Self {
+            cells,
+            name: None,
+            author: None,
+            comments: Vec::new(),
+            rule: None,
+        }
+    }
+
+    pub fn width(&self) -> u32 {
+        self.cells.width()
+    }
+
+    pub fn height(&self) -> u32 {
+        self.cells.height()
+    }
+
+    pub fn population(&self) -> u64 {
+        self.cells.population()
+    }
+
+    /// The same pattern cut down to the bounding box of its live cells.
+    pub fn trimmed(&self) -> Pattern {
+        let cells = match self.cells.bounding_box() {
+            Some(bb) => self.cells.crop(bb),
+            None => Grid::new(0, 0),
+        };
+        Pattern {
+            cells,
+            ..self.clone()
+        }
+    }
+}
+
+/// The file formats lifelab reads and writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Run-length encoded, Golly's and LifeWiki's default.
+    Rle,
+    /// Plaintext: `!` comment lines, then rows of `.` and `O`.
+    Cells,
+    /// Life 1.06 (`x y` per live cell); reading also takes Life 1.05, which Golly's `.lif`
+    /// files use.
+    Life,
+}
+
+impl Format {
+    /// The format a file name's extension suggests.
+    pub fn from_path(path: &Path) -> Option<Format> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "rle" => Some(Format::Rle),
+            "cells" => Some(Format::Cells),
+            "lif" | "life" | "l" | "06" => Some(Format::Life),
+            _ => None,
+        }
+    }
+
+    /// The format of a file's text, from its first non-empty line.
+    pub fn sniff(text: &str) -> Format {
+        let first = text
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .unwrap_or("");
+        if first.starts_with("#Life 1.0") {
+            Format::Life
+        } else if first.starts_with('!') || first.bytes().all(|b| matches!(b, b'.' | b'O' | b'*')) {
+            Format::Cells
+        } else {
+            Format::Rle
+        }
+    }
+
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Rle => "rle",
+            Format::Cells => "cells",
+            Format::Life => "lif",
+        }
+    }
+}
+
+/// What is wrong with a pattern's text, and where (1-based line and column).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {message}")]
+pub struct ParseError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl ParseError {
+    pub fn new(line: usize, column: usize, message: impl Into<String>) -> Self {
+        Self {
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+
+    fn grid(line: usize, column: usize, e: GridError) -> Self {
+        Self::new(line, column, e.to_string())
+    }
+}
+
+/// Why a pattern file could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("{}: no such file", path.display())]
+    NotFound { path: PathBuf },
+    #[error("{}: is a directory, not a pattern file", path.display())]
+    IsDirectory { path: PathBuf },
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: the file is {}, larger than the {} a pattern file may be", path.display(), crate::grid::human_bytes(*size), crate::grid::human_bytes(MAX_FILE_BYTES))]
+    TooLarge { path: PathBuf, size: u64 },
+    #[error("{}:{}:{}: {}", path.display(), error.line, error.column, error.message)]
+    Parse { path: PathBuf, error: ParseError },
+}
+
+/// Parses text in the given format.
+pub fn parse(text: &str, format: Format) -> Result<Pattern, ParseError> {
+    match format {
+        Format::Rle => rle::parse(text),
+        Format::Cells => cells::parse(text),
+        Format::Life if text.trim_start().starts_with("#Life 1.05") => life105::parse(text),
+        Format::Life => life106::parse(text),
+    }
+}
+
+/// Parses raw bytes: checks they are UTF-8 (naming the first bad byte's place), then sniffs the
+/// format unless one is given.
+pub fn parse_bytes(bytes: &[u8], format: Option<Format>) -> Result<Pattern, ParseError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let good = &bytes[..e.valid_up_to()];
+        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+        let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        let column = String::from_utf8_lossy(&good[line_start..]).chars().count() + 1;
+        ParseError::new(
+            line,
+            column,
+            format!("byte 0x{:02x} is not UTF-8 text", bytes[e.valid_up_to()]),
+        )
+    })?;
+    // The content decides: files named `.rle` that hold plaintext are common enough.
+    let sniffed = Format::sniff(text);
+    let format = match (format, sniffed) {
+        (Some(Format::Rle), Format::Cells) if text.contains('$') => Format::Rle,
+        (_, sniffed) => sniffed,
+    };
+    parse(text, format)
+}
+
+/// Loads a pattern file. The format comes from the file's content (its extension only breaks
+/// ties), and every failure names the file.
+pub fn load_file(path: &Path) -> Result<Pattern, LoadError> {
+    let meta = std::fs::metadata(path).map_err(|source| match source.kind() {
+        std::io::ErrorKind::NotFound => LoadError::NotFound {
+            path: path.to_path_buf(),
+        },
+        _ => LoadError::Io {
+            path: path.to_path_buf(),
+            source,
+        },
+    })?;
+    if meta.is_dir() {
+        return Err(LoadError::IsDirectory {
+            path: path.to_path_buf(),
+        });
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(LoadError::TooLarge {
+            path: path.to_path_buf(),
+            size: meta.len(),
+        });
+    }
+    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let hint = Format::from_path(path);
+    parse_bytes(&bytes, hint).map_err(|error| LoadError::Parse {
+        path: path.to_path_buf(),
+        error,
+    })
+}
+
+/// Writes a pattern in the given format.
+pub fn write(pattern: &Pattern, format: Format) -> String {
+    match format {
+        Format::Rle => rle::write(pattern),
+        Format::Cells => cells::write(pattern),
+        Format::Life => life106::write(pattern),
+    }
+}
+
+/// Saves a pattern; the format comes from the extension (RLE when there is none).
+pub fn save_file(pattern: &Pattern, path: &Path) -> std::io::Result<()> {
+    let format = Format::from_path(path).unwrap_or(Format::Rle);
+    std::fs::write(path, write(pattern, format))
+}
+
+impl fmt::Display for Pattern {
+    /// RLE, the lingua franca.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&rle::write(self))
+    }
+}
+
+/// Builds a bitmap from live cells given relative to an arbitrary origin, for the formats that
+/// list coordinates. The bitmap is the cells' bounding box.
+fn bitmap_from_points(points: &[(i64, i64)], line: usize) -> Result<Grid, ParseError> {
+    let Some(&(x0, y0)) = points.first() else {
+        return Ok(Grid::new(0, 0));
+    };
+    let (mut min_x, mut max_x, mut min_y, mut max_y) = (x0, x0, y0, y0);
+    for &(x, y) in points {
+        min_x = min_x.min(x);
+        max_x = max_x.max(x);
+        min_y = min_y.min(y);
+        max_y = max_y.max(y);
+    }
+    let width = (max_x as i128 - min_x as i128 + 1) as u64;
+    let height = (max_y as i128 - min_y as i128 + 1) as u64;
+    if width > crate::grid::MAX_DIMENSION as u64 || height > crate::grid::MAX_DIMENSION as u64 {
+        return Err(ParseError::new(
+            line,
+            1,
+            format!(
+                "the cells span {width}x{height}, more than the largest grid side {}",
+                crate::grid::MAX_DIMENSION
+            ),
+        ));
+    }
+    let mut grid = Grid::try_new_bitmap(width as u32, height as u32)
+        .map_err(|e| ParseError::grid(line, 1, e))?;
+    for &(x, y) in points {
+        grid.set((x - min_x) as u32, (y - min_y) as u32, true);
+    }
+    Ok(grid)
+}

@@ -1,0 +1,416 @@
+//! Run-length encoded patterns, as Golly and LifeWiki write them:
+//!
+//! ```text
+//! #N Glider
+//! #C The smallest spaceship.
+//! x = 3, y = 3, rule = B3/S23
+//! bob$2bo$3o!
+//! ```
+//!
+//! `b` or `.` is a dead cell, `o` or `A` a live one, `$` ends a row, `!` ends the pattern; each
+//! may carry a run count. The header is optional; when present, runs may not pass its size.
+
+use super::{ParseError, Pattern};
+use crate::grid::{Grid, MAX_DIMENSION};
+use crate::rule::Rule;
+
+/// Longest line the writer produces, as Golly's and LifeWiki's files do.
+pub const LINE_WIDTH: usize = 70;
+
+struct Header {
+    width: u32,
+    height: u32,
+}
+
+pub fn parse(text: &str) -> Result<Pattern, ParseError> {
+    let mut pattern = Pattern::new(Grid::new(0, 0));
+    let mut header: Option<Header> = None;
+    let mut lines = text.split('\n').enumerate().peekable();
+
+    // Comment lines and the header come first.
+    while let Some(&(i, raw)) = lines.peek() {
+        let line = raw.trim_end_matches('\r');
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            lines.next();
+            continue;
+        }
+        if let Some(rest) = trimmed.strip_prefix('#') {
+            read_comment(&mut pattern, rest, i + 1)?;
+            lines.next();
+            continue;
+        }
+        if trimmed.starts_with(['x', 'X']) && trimmed[1..].trim_start().starts_with('=') {
+            header = Some(read_header(&mut pattern, line, i + 1)?);
+            lines.next();
+        }
+        break;
+    }
+
+    // The body: runs of cells.
+    let mut runs: Vec<(u32, u32, u32)> = Vec::new(); // (y, x, length) of live runs
+    let (mut x, mut y) = (0u64, 0u64);
+    let (mut max_x, mut max_y) = (0u64, 0u64);
+    let mut count: Option<(u64, usize, usize)> = None; // (value, line, column)
+    let mut last_pos = (1, 1);
+    let mut ended = false;
+    'body: for (i, raw) in lines {
+        let line_no = i + 1;
+        let chars: Vec<char> = raw.trim_end_matches('\r').chars().collect();
+        for (c0, &ch) in chars.iter().enumerate() {
+            let col = c0 + 1;
+            last_pos = (line_no, col + 1);
+            if ch.is_ascii_digit() {
+                let (v, l, c) = count.unwrap_or((0, line_no, col));
+                let v = v * 10 + ch.to_digit(10).unwrap() as u64;
+                if v > MAX_DIMENSION as u64 {
+                    let more: String = chars[c0 + 1..]
+                        .iter()
+                        .take_while(|c| c.is_ascii_digit())
+                        .collect();
+                    return Err(ParseError::new(
+                        l,
+                        c,
+                        format!(
+                            "run count {v}{more} is larger than the largest grid side {MAX_DIMENSION}"
+                        ),
+                    ));
+                }
+                count = Some((v, l, c));
+                continue;
+            }
+            if ch.is_whitespace() {
+                continue;
+            }
+            let (n, cl, cc) = count.take().unwrap_or((1, line_no, col));
+            if n == 0 {
+                return Err(ParseError::new(cl, cc, "run count 0 is not allowed"));
+            }
+            match ch {
+                'b' | '.' | 'o' | 'A' => {
+                    if let Some(h) = &header
+                        && y >= h.height as u64
+                    {
+                        return Err(ParseError::new(
+                            cl,
+                            cc,
+                            format!("row {} is past the header's height y = {}", y + 1, h.height),
+                        ));
+                    }
+                    let end = x + n;
+                    if let Some(h) = &header
+                        && end > h.width as u64
+                    {
+                        return Err(ParseError::new(
+                            cl,
+                            cc,
+                            format!(
+                                "a run of {n} cells reaches column {end} of row {}, past the header's width x = {}",
+                                y + 1,
+                                h.width
+                            ),
+                        ));
+                    }
+                    if end > MAX_DIMENSION as u64 {
+                        return Err(ParseError::new(
+                            cl,
+                            cc,
+                            format!("row {} is longer than {MAX_DIMENSION} cells", y + 1),
+                        ));
+                    }
+                    if matches!(ch, 'o' | 'A') {
+                        runs.push((y as u32, x as u32, n as u32));
+                        max_x = max_x.max(end);
+                        max_y = max_y.max(y + 1);
+                    }
+                    x = end;
+                }
+                '$' => {
+                    y += n;
+                    x = 0;
+                    let limit = header.as_ref().map_or(MAX_DIMENSION, |h| h.height) as u64;
+                    // Moving to the row just past the last is fine if nothing follows.
+                    if y > limit {
+                        return Err(ParseError::new(
+                            cl,
+                            cc,
+                            match &header {
+                                Some(h) => format!(
+                                    "'$' moves to row {}, past the header's height y = {}",
+                                    y + 1,
+                                    h.height
+                                ),
+                                None => format!("more than {MAX_DIMENSION} rows"),
+                            },
+                        ));
+                    }
+                }
+                '!' => {
+                    ended = true;
+                    break 'body;
+                }
+                c if c.is_ascii_alphabetic() => {
+                    return Err(ParseError::new(
+                        line_no,
+                        col,
+                        format!(
+                            "cell state '{c}' is not a two-state cell (use b or . for dead, o or A for alive)"
+                        ),
+                    ));
+                }
+                c => {
+                    return Err(ParseError::new(
+                        line_no,
+                        col,
+                        format!(
+                            "unexpected '{c}' in the RLE body (expected b, o, $, ! or a run count)"
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    if let Some((v, l, c)) = count {
+        return Err(ParseError::new(
+            l,
+            c,
+            format!("run count {v} is not followed by b, o, $ or !"),
+        ));
+    }
+    if !ended {
+        return Err(ParseError::new(
+            last_pos.0,
+            last_pos.1,
+            "the RLE body ends without '!'",
+        ));
+    }
+
+    let (width, height) = match &header {
+        Some(h) => (h.width, h.height),
+        None => (max_x as u32, max_y as u32),
+    };
+    let mut cells = Grid::try_new_bitmap(width, height).map_err(|e| ParseError::grid(1, 1, e))?;
+    for (ry, rx, n) in runs {
+        set_run(&mut cells, rx, ry, n);
+    }
+    pattern.cells = cells;
+    Ok(pattern)
+}
+
+/// Sets `n` cells from (x, y) rightwards, a word at a time.
+fn set_run(grid: &mut Grid, x: u32, y: u32, n: u32) {
+    let row = grid.row_mut(y);
+    let (mut x, end) = (x as usize, x as usize + n as usize);
+    while x < end {
+        let bit = x % 64;
+        let take = (64 - bit).min(end - x);
+        let mask = if take == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << take) - 1) << bit
+        };
+        row[x / 64] |= mask;
+        x += take;
+    }
+}
+
+fn read_comment(pattern: &mut Pattern, rest: &str, line: usize) -> Result<(), ParseError> {
+    let mut chars = rest.chars();
+    let kind = chars.next().unwrap_or(' ');
+    let text = chars.as_str().trim().to_string();
+    match kind {
+        'N' => pattern.name = Some(text),
+        'O' => pattern.author = Some(text),
+        'C' | 'c' if text.starts_with("XRLE") => {} // Golly's position and generation
+        'C' | 'c' | 'D' => pattern.comments.push(text),
+        'r' => {
+            let rule = text
+                .parse::<Rule>()
+                .map_err(|e| ParseError::new(line, 4, e.to_string()))?;
+            pattern.rule = Some(rule);
+        }
+        'P' | 'R' => {} // positions for other programs' coordinate systems
+        _ => pattern.comments.push(rest.trim().to_string()),
+    }
+    Ok(())
+}
+
+fn read_header(pattern: &mut Pattern, line: &str, line_no: usize) -> Result<Header, ParseError> {
+    let mut width = None;
+    let mut height = None;
+    let mut offset = 0;
+    let mut fields = Vec::new();
+    let mut rest = line;
+    while !rest.is_empty() {
+        // The rule's value may hold commas (`:T40,30`), so it runs to the end of the line.
+        let is_rule = rest
+            .split_once('=')
+            .is_some_and(|(k, _)| k.trim().eq_ignore_ascii_case("rule"));
+        let end = if is_rule {
+            rest.len()
+        } else {
+            rest.find(',').unwrap_or(rest.len())
+        };
+        fields.push((offset, &rest[..end]));
+        offset += end + 1;
+        rest = rest.get(end + 1..).unwrap_or("");
+    }
+    for (field_offset, field) in fields {
+        let column = field_offset + field.len() - field.trim_start().len() + 1;
+        let Some((key, value)) = field.split_once('=') else {
+            if field.trim().is_empty() {
+                continue;
+            }
+            return Err(ParseError::new(
+                line_no,
+                column,
+                format!("header field '{}' is not 'name = value'", field.trim()),
+            ));
+        };
+        let value_column = column + field.trim_start().find('=').unwrap() + 1;
+        let value_column = value_column + value.len() - value.trim_start().len();
+        let value = value.trim();
+        match key.trim().to_ascii_lowercase().as_str() {
+            k @ ("x" | "y") => {
+                let v: u64 = value.parse().map_err(|_| {
+                    ParseError::new(
+                        line_no,
+                        value_column,
+                        format!("header {k} = '{value}' is not a whole number"),
+                    )
+                })?;
+                if v > MAX_DIMENSION as u64 {
+                    return Err(ParseError::new(
+                        line_no,
+                        value_column,
+                        format!(
+                            "header {k} = {v} is larger than the largest grid side {MAX_DIMENSION}"
+                        ),
+                    ));
+                }
+                if k == "x" {
+                    width = Some(v as u32);
+                } else {
+                    height = Some(v as u32);
+                }
+            }
+            "rule" => {
+                let rule = value
+                    .parse::<Rule>()
+                    .map_err(|e| ParseError::new(line_no, value_column, e.to_string()))?;
+                pattern.rule = Some(rule);
+            }
+            other => {
+                return Err(ParseError::new(
+                    line_no,
+                    column,
+                    format!("unknown header field '{other}' (expected x, y and rule)"),
+                ));
+            }
+        }
+    }
+    match (width, height) {
+        (Some(width), Some(height)) => Ok(Header { width, height }),
+        _ => Err(ParseError::new(
+            line_no,
+            1,
+            "the header needs both x and y, as in 'x = 3, y = 3'",
+        )),
+    }
+}
+
+/// Writes `#N`, `#O`, `#C` lines, the header and the body, wrapped at [`LINE_WIDTH`].
+pub fn write(pattern: &Pattern) -> String {
+    let mut out = String::new();
+    if let Some(name) = &pattern.name {
+        out.push_str(&format!("#N {name}\n"));
+    }
+    if let Some(author) = &pattern.author {
+        out.push_str(&format!("#O {author}\n"));
+    }
+    for c in &pattern.comments {
+        out.push_str(&format!("#C {c}\n"));
+    }
+    out.push_str(&format!(
+        "x = {}, y = {}",
+        pattern.width(),
+        pattern.height()
+    ));
+    if let Some(rule) = &pattern.rule {
+        out.push_str(&format!(", rule = {rule}"));
+    }
+    out.push('\n');
+
+    let mut wrapper = Wrapper::default();
+    let cells = &pattern.cells;
+    // The row the reader is on: '$' runs move it down to the next row with live cells.
+    let mut cursor = 0;
+    for y in 0..cells.height() {
+        if cells.row(y).iter().all(|&w| w == 0) {
+            continue;
+        }
+        if y > cursor {
+            wrapper.token((y - cursor) as u64, '$');
+            cursor = y;
+        }
+        let mut x = 0;
+        while x < cells.width() {
+            let alive = cells.get(x, y);
+            let run = run_length(cells, x, y, alive);
+            if !alive && x + run == cells.width() {
+                break; // trailing dead cells are implied
+            }
+            wrapper.token(run as u64, if alive { 'o' } else { 'b' });
+            x += run;
+        }
+    }
+    wrapper.token(1, '!');
+    out.push_str(&wrapper.finish());
+    out
+}
+
+fn run_length(cells: &Grid, x: u32, y: u32, alive: bool) -> u32 {
+    let mut end = x;
+    while end < cells.width() && cells.get(end, y) == alive {
+        // Skip whole words of the same state at once; soups have long runs rarely, but empty
+        // and full regions do.
+        if end.is_multiple_of(64) {
+            let w = cells.row(y)[(end / 64) as usize];
+            let same = if alive { !w } else { w };
+            if same == 0 && end + 64 <= cells.width() {
+                end += 64;
+                continue;
+            }
+        }
+        end += 1;
+    }
+    end - x
+}
+
+/// Packs tokens into lines of at most [`LINE_WIDTH`] characters, never splitting a token.
+#[derive(Default)]
+struct Wrapper {
+    out: String,
+    line_len: usize,
+}
+
+impl Wrapper {
+    fn token(&mut self, count: u64, tag: char) {
+        let token = if count == 1 {
+            tag.to_string()
+        } else {
+            format!("{count}{tag}")
+        };
+        if self.line_len + token.len() > LINE_WIDTH {
+            self.out.push('\n');
+            self.line_len = 0;
+        }
+        self.line_len += token.len();
+        self.out.push_str(&token);
+    }
+
+    fn finish(mut self) -> String {
+        self.out.push('\n');
+        self.out
+    }
+}

@@ -1,0 +1,505 @@
+//! Rules are data: one parsed [`Rule`] drives the reference engine, the fast CPU engine, the GPU
+//! shader generator and its own `Display`. Each notation has exactly one parser (here) and one
+//! printer (the `Display` impls), and `parse(display(r)) == r` for every rule.
+//!
+//! Accepted notations (case-insensitive):
+//! - Life-like `B3/S23`, `B3S23`, `S23/B3`, the old S/B form `23/3`, empty sides (`B2/S`);
+//! - neighbourhood suffixes `H` (hexagonal, Golly's convention) and `V` (von Neumann);
+//! - stochastic counts: a count followed by its probability in parentheses, as in
+//!   `B2(1/3)/S12H` or `B2(1/6)3/S23H`; a probability is a fraction `a/b`, a decimal `0.25` or a
+//!   percentage `25%`, and is printed back as a reduced fraction;
+//! - the named rules of [`named::NAMED_RULES`] (`Life`, `HighLife`, `Day & Night`, ...);
+//! - Wolfram's elementary rules `W0`..`W255`, and formulas of x (left), y (self), z (right);
+//! - Golly's torus suffix `:T<width>,<height>` on any of the above.
+
+mod formula;
+mod lifelike;
+pub mod named;
+
+use std::fmt;
+
+pub use formula::compile_formula;
+
+/// Which cells count as neighbours of a cell at (x, y), with y growing downwards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Neighbourhood {
+    /// The 8 surrounding cells.
+    Moore,
+    /// Golly's hexagonal grid: Moore minus the top-right (x+1, y-1) and bottom-left (x-1, y+1).
+    Hexagonal,
+    /// The 4 orthogonal cells.
+    VonNeumann,
+}
+
+impl Neighbourhood {
+    pub const ALL: [Neighbourhood; 3] = [Self::Moore, Self::Hexagonal, Self::VonNeumann];
+
+    /// The largest possible neighbour count.
+    pub fn max_count(self) -> u8 {
+        self.offsets().len() as u8
+    }
+
+    /// Offsets (dx, dy) of the neighbours; y grows downwards.
+    pub fn offsets(self) -> &'static [(i32, i32)] {
+        match self {
+            Self::Moore => &[
+                (-1, -1),
+                (0, -1),
+                (1, -1),
+                (-1, 0),
+                (1, 0),
+                (-1, 1),
+                (0, 1),
+                (1, 1),
+            ],
+            Self::Hexagonal => &[(-1, -1), (0, -1), (-1, 0), (1, 0), (0, 1), (1, 1)],
+            Self::VonNeumann => &[(0, -1), (-1, 0), (1, 0), (0, 1)],
+        }
+    }
+
+    /// The rule-string suffix that selects this neighbourhood.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Self::Moore => "",
+            Self::Hexagonal => "H",
+            Self::VonNeumann => "V",
+        }
+    }
+}
+
+/// A probability strictly between 0 and 1, kept as a reduced fraction so that printing and
+/// parsing round-trip exactly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Probability {
+    num: u32,
+    den: u32,
+}
+
+impl Probability {
+    /// `num/den` reduced; `None` unless `0 < num < den`.
+    pub fn new(num: u64, den: u64) -> Option<Self> {
+        if num == 0 || den == 0 || num >= den {
+            return None;
+        }
+        let g = gcd(num, den);
+        let (num, den) = (num / g, den / g);
+        Some(Self {
+            num: u32::try_from(num).ok()?,
+            den: u32::try_from(den).ok()?,
+        })
+    }
+
+    pub fn numerator(self) -> u32 {
+        self.num
+    }
+
+    pub fn denominator(self) -> u32 {
+        self.den
+    }
+
+    pub fn as_f64(self) -> f64 {
+        self.num as f64 / self.den as f64
+    }
+
+    /// The event happens when a uniform 32-bit hash is below this threshold, so its
+    /// probability is `floor(p * 2^32) / 2^32`, within 2^-32 of p. Shared by CPU and GPU.
+    pub fn threshold(self) -> u32 {
+        (((self.num as u64) << 32) / self.den as u64) as u32
+    }
+}
+
+impl fmt::Display for Probability {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.num, self.den)
+    }
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// What happens at each neighbour count for one cell state (dead: birth; alive: survival).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Transition {
+    /// Bit n set: the cell is alive next generation for certain at count n.
+    pub certain: u16,
+    /// `chance[n]`: alive next generation with this probability at count n.
+    pub chance: [Option<Probability>; 9],
+}
+
+impl Transition {
+    pub fn from_counts(counts: &[u8]) -> Self {
+        let mut t = Self::default();
+        for &n in counts {
+            t.certain |= 1 << n;
+        }
+        t
+    }
+
+    pub fn is_certain(&self, n: u8) -> bool {
+        self.certain >> n & 1 == 1
+    }
+
+    pub fn is_stochastic(&self) -> bool {
+        self.chance.iter().any(Option::is_some)
+    }
+}
+
+/// A two-state, outer-totalistic rule: a neighbourhood, a birth and a survival transition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LifeRule {
+    pub neighbourhood: Neighbourhood,
+    pub birth: Transition,
+    pub survival: Transition,
+}
+
+impl LifeRule {
+    /// A deterministic Moore rule from its birth and survival counts.
+    pub fn moore(birth: &[u8], survival: &[u8]) -> Self {
+        Self {
+            neighbourhood: Neighbourhood::Moore,
+            birth: Transition::from_counts(birth),
+            survival: Transition::from_counts(survival),
+        }
+    }
+
+    pub fn is_stochastic(&self) -> bool {
+        self.birth.is_stochastic() || self.survival.is_stochastic()
+    }
+
+    /// The transition for a cell in state `alive`.
+    pub fn transition(&self, alive: bool) -> &Transition {
+        if alive { &self.survival } else { &self.birth }
+    }
+}
+
+impl fmt::Display for LifeRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let max = self.neighbourhood.max_count();
+        let side = |f: &mut fmt::Formatter<'_>, t: &Transition| -> fmt::Result {
+            for n in 0..=max {
+                if t.is_certain(n) {
+                    write!(f, "{n}")?;
+                } else if let Some(p) = t.chance[n as usize] {
+                    write!(f, "{n}({p})")?;
+                }
+            }
+            Ok(())
+        };
+        f.write_str("B")?;
+        side(f, &self.birth)?;
+        f.write_str("/S")?;
+        side(f, &self.survival)?;
+        f.write_str(self.neighbourhood.suffix())
+    }
+}
+
+/// One of Wolfram's 256 elementary rules. Bit k of the number is the new state of a cell whose
+/// neighbourhood (left, self, right), read as a binary number, is k: 111 -> bit 7, 000 -> bit 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ElementaryRule(pub u8);
+
+impl ElementaryRule {
+    /// The new state of a cell with neighbourhood (left, centre, right).
+    pub fn apply(self, left: bool, centre: bool, right: bool) -> bool {
+        let k = (left as u8) << 2 | (centre as u8) << 1 | right as u8;
+        self.0 >> k & 1 == 1
+    }
+
+    /// Outputs for neighbourhoods 000, 001, ..., 111 in that order.
+    pub fn truth_table(self) -> [bool; 8] {
+        std::array::from_fn(|k| self.0 >> k & 1 == 1)
+    }
+
+    pub fn from_truth_table(table: [bool; 8]) -> Self {
+        Self(
+            table
+                .iter()
+                .enumerate()
+                .fold(0, |acc, (k, &b)| acc | (b as u8) << k),
+        )
+    }
+}
+
+impl fmt::Display for ElementaryRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "W{}", self.0)
+    }
+}
+
+/// The automaton a rule string selects.
+// Rules are small values copied rarely; boxing the Life variant would cost `Copy`.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RuleKind {
+    Life(LifeRule),
+    Elementary(ElementaryRule),
+}
+
+/// A parsed rule string: the automaton, and the torus size when the string carried Golly's
+/// bounded-grid suffix `:T<width>,<height>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rule {
+    pub kind: RuleKind,
+    pub torus: Option<(u32, u32)>,
+}
+
+impl Rule {
+    /// Conway's Life, `B3/S23`.
+    pub fn life() -> Self {
+        Self::from(LifeRule::moore(&[3], &[2, 3]))
+    }
+
+    pub fn parse(text: &str) -> Result<Self, RuleError> {
+        text.parse()
+    }
+
+    pub fn life_rule(&self) -> Option<&LifeRule> {
+        match &self.kind {
+            RuleKind::Life(r) => Some(r),
+            RuleKind::Elementary(_) => None,
+        }
+    }
+
+    pub fn elementary(&self) -> Option<ElementaryRule> {
+        match self.kind {
+            RuleKind::Elementary(r) => Some(r),
+            RuleKind::Life(_) => None,
+        }
+    }
+
+    pub fn is_elementary(&self) -> bool {
+        self.elementary().is_some()
+    }
+
+    pub fn is_stochastic(&self) -> bool {
+        self.life_rule().is_some_and(LifeRule::is_stochastic)
+    }
+
+    /// The same rule without a torus suffix.
+    pub fn without_torus(self) -> Self {
+        Self {
+            torus: None,
+            ..self
+        }
+    }
+
+    /// The library name of this rule (`Life`, `HighLife`, ...), if it has one.
+    pub fn name(&self) -> Option<&'static str> {
+        named::name_of(&self.kind)
+    }
+}
+
+impl From<LifeRule> for Rule {
+    fn from(rule: LifeRule) -> Self {
+        Self {
+            kind: RuleKind::Life(rule),
+            torus: None,
+        }
+    }
+}
+
+impl From<ElementaryRule> for Rule {
+    fn from(rule: ElementaryRule) -> Self {
+        Self {
+            kind: RuleKind::Elementary(rule),
+            torus: None,
+        }
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            RuleKind::Life(r) => write!(f, "{r}")?,
+            RuleKind::Elementary(r) => write!(f, "{r}")?,
+        }
+        if let Some((w, h)) = self.torus {
+            write!(f, ":T{w},{h}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A rule string that could not be parsed: the whole input and what was wrong with which part.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{input}: {message}")]
+pub struct RuleError {
+    pub input: String,
+    pub message: String,
+}
+
+impl RuleError {
+    fn new(input: &str, message: impl Into<String>) -> Self {
+        Self {
+            input: input.to_string(),
+            message: message.into(),
+        }
+    }
+}
+
+impl std::str::FromStr for Rule {
+    type Err = RuleError;
+
+    fn from_str(input: &str) -> Result<Self, RuleError> {
+        let text = input.trim();
+        if text.is_empty() {
+            return Err(RuleError::new(input, "empty rule string"));
+        }
+        let (body, suffix) = match text.find(':') {
+            Some(i) => (text[..i].trim_end(), Some((&text[i + 1..], i + 1))),
+            None => (text, None),
+        };
+        let kind = parse_kind(input, body)?;
+        let torus = match suffix {
+            Some((s, at)) => Some(parse_torus(input, s, at)?),
+            None => None,
+        };
+        Ok(Self { kind, torus })
+    }
+}
+
+fn parse_kind(input: &str, body: &str) -> Result<RuleKind, RuleError> {
+    if body.is_empty() {
+        return Err(RuleError::new(input, "no rule before the ':' suffix"));
+    }
+    if let Some(kind) = named::lookup(body) {
+        return Ok(kind);
+    }
+    if let Some(digits) = body.strip_prefix(['W', 'w'])
+        && !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+    {
+        return match digits.parse::<u32>() {
+            Ok(n) if n <= 255 => Ok(RuleKind::Elementary(ElementaryRule(n as u8))),
+            _ => Err(RuleError::new(
+                input,
+                format!("Wolfram rule number {digits} is outside 0..255"),
+            )),
+        };
+    }
+    if is_wordy(body) {
+        let known: Vec<&str> = named::NAMED_RULES
+            .iter()
+            .map(|(n, _)| *n)
+            .filter(|n| !n.starts_with('B'))
+            .collect();
+        return Err(RuleError::new(
+            input,
+            format!(
+                "unknown rule name '{body}' (named rules: {})",
+                known.join(", ")
+            ),
+        ));
+    }
+    if formula::looks_like_formula(body) {
+        return compile_formula(body)
+            .map(RuleKind::Elementary)
+            .map_err(|e| RuleError::new(input, e));
+    }
+    lifelike::parse(body)
+        .map(RuleKind::Life)
+        .map_err(|m| RuleError::new(input, m))
+}
+
+/// A word (two letters in a row, other than rule letters like the `BS` of `B3S23`) can only be
+/// meant as a rule name.
+fn is_wordy(body: &str) -> bool {
+    let rule_letter = |c: char| matches!(c.to_ascii_uppercase(), 'B' | 'S' | 'H' | 'V');
+    body.chars()
+        .zip(body.chars().skip(1))
+        .any(|(a, b)| a.is_alphabetic() && b.is_alphabetic() && !(rule_letter(a) && rule_letter(b)))
+}
+
+/// Golly's bounded-grid suffix; only the plain torus `T<w>,<h>` fits lifelab's engines.
+fn parse_torus(input: &str, suffix: &str, at: usize) -> Result<(u32, u32), RuleError> {
+    let err = |m: String| Err(RuleError::new(input, m));
+    let s = suffix.trim();
+    let Some(first) = s.chars().next() else {
+        return err(format!(
+            "empty bounded-grid suffix after ':' at column {at}"
+        ));
+    };
+    match first.to_ascii_uppercase() {
+        'T' => {}
+        'P' | 'K' | 'C' | 'S' => {
+            return err(format!(
+                "bounded grid ':{s}' is not supported: lifelab simulates tori only (':T<width>,<height>')"
+            ));
+        }
+        _ => {
+            return err(format!(
+                "unknown bounded-grid suffix ':{s}' (expected ':T<width>,<height>')"
+            ));
+        }
+    }
+    let dims = &s[1..];
+    if dims.contains(['+', '-', '*']) {
+        return err(format!(
+            "torus ':{s}' has a shift or twist, which lifelab does not support"
+        ));
+    }
+    let mut parts = dims.split(',');
+    let (Some(w), h, None) = (parts.next(), parts.next(), parts.next()) else {
+        return err(format!("torus ':{s}' must be ':T<width>,<height>'"));
+    };
+    let dim = |name: &str, v: &str| -> Result<u32, RuleError> {
+        let v = v.trim();
+        match v.parse::<u64>() {
+            Ok(0) => Err(RuleError::new(
+                input,
+                format!(
+                    "torus {name} 0 (infinite in Golly) is not supported: a lifelab torus is finite, 1..{}",
+                    crate::grid::MAX_DIMENSION
+                ),
+            )),
+            Ok(n) if n <= crate::grid::MAX_DIMENSION as u64 => Ok(n as u32),
+            Ok(n) => Err(RuleError::new(
+                input,
+                format!(
+                    "torus {name} {n} is outside 1..{}",
+                    crate::grid::MAX_DIMENSION
+                ),
+            )),
+            Err(_) => Err(RuleError::new(
+                input,
+                format!("torus {name} '{v}' is not a whole number"),
+            )),
+        }
+    };
+    let width = dim("width", w)?;
+    // Golly's ':T30' alone is a 30x30 torus.
+    let height = match h {
+        Some(h) => dim("height", h)?,
+        None => width,
+    };
+    Ok((width, height))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn probability_threshold_is_floor_of_p_times_2_pow_32() {
+        let half = Probability::new(1, 2).unwrap();
+        assert_eq!(half.threshold(), 1 << 31);
+        let third = Probability::new(2, 6).unwrap();
+        assert_eq!((third.numerator(), third.denominator()), (1, 3));
+        assert_eq!(third.threshold(), 1_431_655_765); // floor(2^32 / 3)
+        assert!(Probability::new(3, 3).is_none());
+        assert!(Probability::new(0, 3).is_none());
+    }
+
+    #[test]
+    fn neighbourhood_offsets_match_golly() {
+        let hex = Neighbourhood::Hexagonal.offsets();
+        assert!(!hex.contains(&(1, -1)) && !hex.contains(&(-1, 1)));
+        assert_eq!(Neighbourhood::Moore.max_count(), 8);
+        assert_eq!(Neighbourhood::Hexagonal.max_count(), 6);
+        assert_eq!(Neighbourhood::VonNeumann.max_count(), 4);
+    }
+}

@@ -1,0 +1,262 @@
+//! The headless command line, run as users run it: flags, text and JSON output, exit codes and
+//! error messages. New tests of subcommands belong here (GPU-only subcommands in `gpu.rs`).
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn lifelab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args(args)
+        .env("CI", "")
+        .output()
+        .expect("the binary runs")
+}
+
+/// Runs a command that must succeed with `--json` and returns its one JSON object.
+fn json(args: &[&str]) -> Value {
+    let out = lifelab(args);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout.lines().count(), 1, "exactly one JSON line: {stdout}");
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
+
+/// Runs a command that must fail with exit code 1 and returns its stderr.
+fn failure(args: &[&str]) -> String {
+    let out = lifelab(args);
+    assert_eq!(out.status.code(), Some(1), "{args:?} should fail");
+    String::from_utf8(out.stderr).unwrap()
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("lifelab-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn acorn_on_the_cpu_reaches_633() {
+    let v = json(&[
+        "run",
+        "--pattern",
+        "acorn",
+        "--size",
+        "4096x4096",
+        "--gens",
+        "5206",
+        "--engine",
+        "cpu",
+        "--json",
+    ]);
+    assert_eq!(v["population"], 633);
+    assert_eq!(v["generation"], 5206);
+    assert_eq!(v["width"], 4096);
+    assert_eq!(v["height"], 4096);
+    assert_eq!(v["rule"], "B3/S23");
+    assert_eq!(v["engine"], "cpu");
+    assert!(v["seconds"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn text_output_names_generation_and_population() {
+    let out = lifelab(&[
+        "run",
+        "--pattern",
+        "diehard",
+        "--gens",
+        "130",
+        "--engine",
+        "reference",
+        "--size",
+        "64",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success());
+    assert!(text.contains("generation 130: population 0"), "{text}");
+}
+
+#[test]
+fn a_files_rule_and_torus_apply_unless_flags_override_them() {
+    let dir = temp_dir("rule");
+    let file = dir.join("blinker.rle");
+    std::fs::write(&file, "x = 3, y = 1, rule = B36/S23:T64,48\n3o!\n").unwrap();
+    let path = file.to_str().unwrap();
+    let v = json(&["run", "--pattern", path, "--gens", "1", "--json"]);
+    assert_eq!(
+        (v["width"].as_u64(), v["height"].as_u64()),
+        (Some(64), Some(48))
+    );
+    assert_eq!(v["rule"], "B36/S23");
+    assert_eq!(v["population"], 3);
+    let v = json(&[
+        "run",
+        "--pattern",
+        path,
+        "--rule",
+        "B3/S23",
+        "--size",
+        "20x10",
+        "--gens",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(
+        (v["width"].as_u64(), v["height"].as_u64()),
+        (Some(20), Some(10))
+    );
+    assert_eq!(v["rule"], "B3/S23");
+    // The rule's own :T suffix sets the torus too.
+    let v = json(&[
+        "run",
+        "--pattern",
+        "glider",
+        "--rule",
+        "Life:T50,40",
+        "--gens",
+        "0",
+        "--json",
+    ]);
+    assert_eq!(
+        (v["width"].as_u64(), v["height"].as_u64()),
+        (Some(50), Some(40))
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn random_soups_have_the_requested_density_and_are_reproducible() {
+    let args = [
+        "run", "--random", "0.35", "--seed", "7", "--size", "200x100", "--gens", "0", "--json",
+    ];
+    let v = json(&args);
+    let n = v["population"].as_u64().unwrap() as f64;
+    assert!((n / 20_000.0 - 0.35).abs() < 0.02, "{n}");
+    assert_eq!(json(&args)["population"], v["population"]);
+    let other = json(&[
+        "run", "--random", "0.35", "--seed", "8", "--size", "200x100", "--gens", "0", "--json",
+    ]);
+    assert_ne!(other["population"], v["population"]);
+}
+
+#[test]
+fn out_writes_the_final_torus_that_reads_back() {
+    let dir = temp_dir("out");
+    let out = dir.join("result.rle");
+    let v = json(&[
+        "run",
+        "--pattern",
+        "r-pentomino",
+        "--size",
+        "300x200",
+        "--gens",
+        "200",
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let p = lifelab::pattern::load_file(&out).unwrap();
+    assert_eq!(p.population(), v["population"].as_u64().unwrap());
+    assert_eq!(p.rule.unwrap().to_string(), "B3/S23:T300,200");
+    // Running it again from the file continues where it stopped: 1103 - 200 more generations.
+    let v = json(&[
+        "run",
+        "--pattern",
+        out.to_str().unwrap(),
+        "--gens",
+        "903",
+        "--json",
+    ]);
+    assert_eq!(v["population"], 116);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn elementary_runs_report_the_last_row() {
+    // Row 64 of Pascal's triangle mod 2 has exactly two odd entries.
+    let v = json(&[
+        "run", "--rule", "W90", "--size", "129", "--start", "center", "--gens", "64", "--json",
+    ]);
+    assert_eq!(v["population"], 2);
+    assert_eq!(
+        (v["width"].as_u64(), v["height"].as_u64()),
+        (Some(129), Some(1))
+    );
+    let v = json(&[
+        "run", "--rule", "W110", "--size", "64", "--start", "right", "--gens", "0", "--json",
+    ]);
+    assert_eq!(v["population"], 1);
+    let v = json(&[
+        "run", "--rule", "W30", "--size", "64", "--start", "random:5", "--gens", "0", "--json",
+    ]);
+    assert_eq!(v["population"], 5);
+    let v = json(&[
+        "run", "--rule", "x ^ z", "--start", "..#.##.", "--gens", "0", "--json",
+    ]);
+    assert_eq!(
+        (v["population"].as_u64(), v["width"].as_u64()),
+        (Some(3), Some(7))
+    );
+    assert_eq!(v["rule"], "W90");
+}
+
+#[test]
+fn bad_input_gets_a_clear_error_and_exit_code_1() {
+    assert!(
+        failure(&["run", "--rule", "B9/S23"])
+            .contains("error: --rule: B9/S23: neighbour count 9 is outside 0..8")
+    );
+    assert!(
+        failure(&["run", "--pattern", "nonexistent.rle"]).contains("nonexistent.rle: no such file")
+    );
+    assert!(failure(&["run", "--pattern", "acron"]).contains("no library pattern of that name"));
+    assert!(
+        failure(&["run", "--size", "0x5"])
+            .contains("--size 0x5: a 0x5 torus has no cells: width and height must be at least 1")
+    );
+    assert!(
+        failure(&["run", "--pattern", "gosper-glider-gun", "--size", "20x20"])
+            .contains("the pattern is 36x9, larger than the 20x20 torus")
+    );
+    assert!(failure(&["run", "--random", "1.5"]).contains("the density must be between 0 and 1"));
+    assert!(
+        failure(&["run", "--rule", "W30", "--size", "8x8"]).contains("give --size as one number")
+    );
+    assert!(failure(&["run", "--start", "center"]).contains("is for elementary rules"));
+    // With --json the error is also the one JSON object on stdout.
+    let out = lifelab(&["run", "--rule", "B9/S23", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["error"],
+        "--rule: B9/S23: neighbour count 9 is outside 0..8"
+    );
+}
+
+#[test]
+fn bench_reports_cell_updates_per_second_against_a_baseline() {
+    let v = json(&[
+        "bench", "--engine", "cpu", "--rule", "B3/S23", "--rule", "W110", "--size", "256",
+        "--gens", "5", "--json",
+    ]);
+    let results = v["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2);
+    for r in results {
+        assert_eq!(r["engine"], "cpu");
+        assert_eq!(r["generations"], 5);
+        assert!(r["cell_updates_per_second"].as_f64().unwrap() > 0.0);
+    }
+    assert_eq!(v["baseline"]["engine"], "reference");
+}
+
+#[test]
+fn help_lists_the_subcommands() {
+    let out = lifelab(&["--help"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    for sub in ["run", "bench"] {
+        assert!(text.contains(sub), "{sub} missing from --help");
+    }
+}

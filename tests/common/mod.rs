@@ -1,0 +1,59 @@
+//! Helpers shared by the integration tests. Each test file uses a different subset.
+#![allow(dead_code)]
+
+use lifelab::engine::{self, EngineKind};
+use lifelab::grid::Grid;
+use lifelab::pattern::library;
+use lifelab::rule::Rule;
+
+pub fn rule(s: &str) -> Rule {
+    s.parse().unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A library pattern centred on a `w x h` torus.
+pub fn on_torus(name: &str, w: u32, h: u32) -> Grid {
+    let p = library::get(name).unwrap_or_else(|| panic!("no library pattern {name}"));
+    let mut grid = Grid::new(w, h);
+    let (x, y) = grid.centre_offset(p.width(), p.height());
+    grid.paste(&p.cells, x, y);
+    grid
+}
+
+pub fn soup(w: u32, h: u32, density: f64, seed: u64) -> Grid {
+    let mut g = Grid::new(w, h);
+    g.fill_random(density, seed);
+    g
+}
+
+/// The grid after `gens` generations on the given engine.
+pub fn run(kind: EngineKind, rule: Rule, grid: &Grid, gens: u64, seed: u64) -> Grid {
+    let mut e = engine::create(kind, rule, grid, seed).unwrap();
+    e.step(gens).unwrap();
+    e.grid().unwrap()
+}
+
+/// Steps `kind` and the reference engine side by side and fails at the first generation and
+/// cell where they differ.
+pub fn assert_matches_reference(kind: EngineKind, rule: Rule, grid: &Grid, gens: u64, seed: u64) {
+    let mut oracle = engine::create(EngineKind::Reference, rule, grid, seed).unwrap();
+    let mut other = engine::create(kind, rule, grid, seed).unwrap();
+    for g in 1..=gens {
+        oracle.step(1).unwrap();
+        other.step(1).unwrap();
+        let (want, got) = (oracle.grid().unwrap(), other.grid().unwrap());
+        assert!(got.padding_is_zero(), "{kind:?} set padding bits");
+        if let Some((x, y)) = want.first_difference(&got) {
+            panic!(
+                "{kind:?} differs from the reference: rule {rule}, {}x{} torus, seed {seed}, \
+                 generation {g}, first at cell ({x}, {y})",
+                grid.width(),
+                grid.height()
+            );
+        }
+    }
+}
+
+/// Whether the CI environment asks for tools to be present rather than skipped.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
+}

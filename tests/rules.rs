@@ -1,0 +1,338 @@
+//! Rule strings: every notation of SPEC 1.1 and 1.2, the canonical `Display`, round trips, and
+//! the error for each kind of bad rule. New rule-notation tests belong here; how rules behave
+//! on a grid belongs in `engines.rs`.
+
+use lifelab::rule::{
+    ElementaryRule, LifeRule, Neighbourhood, Probability, Rule, RuleKind, Transition,
+    compile_formula, named,
+};
+use proptest::prelude::*;
+
+fn life(s: &str) -> LifeRule {
+    *Rule::parse(s)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .life_rule()
+        .expect("a Life-like rule")
+}
+
+fn err(s: &str) -> String {
+    Rule::parse(s).expect_err(s).to_string()
+}
+
+#[test]
+fn conway_in_every_notation() {
+    let conway = LifeRule::moore(&[3], &[2, 3]);
+    for s in [
+        "B3/S23", "b3/s23", "B3S23", "S23/B3", "23/3", "Life", "life", " B3/S23 ",
+    ] {
+        assert_eq!(life(s), conway, "{s}");
+    }
+    assert_eq!(Rule::parse("23/3").unwrap().to_string(), "B3/S23");
+}
+
+#[test]
+fn empty_sides() {
+    let seeds = life("B2/S");
+    assert_eq!(seeds, LifeRule::moore(&[2], &[]));
+    assert_eq!(life("/2"), seeds); // the S/B form with an empty S side
+    assert_eq!(Rule::parse("Seeds").unwrap().to_string(), "B2/S");
+    assert_eq!(life("B/S"), LifeRule::moore(&[], &[]));
+}
+
+#[test]
+fn every_named_rule_by_name_and_canonical_form() {
+    // The table of SPEC 1.1, typed here independently of the program's table.
+    let spec = [
+        ("Life", "B3/S23"),
+        ("HighLife", "B36/S23"),
+        ("Seeds", "B2/S"),
+        ("Day & Night", "B3678/S34678"),
+        ("Replicator", "B1357/S1357"),
+        ("Maze", "B3/S12345"),
+        ("Fredkin", "B1357/S02468"),
+        ("2x2", "B36/S125"),
+        ("Life without death", "B3/S012345678"),
+        ("Diamoeba", "B35678/S5678"),
+        ("Morley", "B368/S245"),
+        ("Anneal", "B4678/S35678"),
+    ];
+    for (name, canonical) in spec {
+        for typed in [name.to_string(), name.to_uppercase(), name.to_lowercase()] {
+            let rule = Rule::parse(&typed).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(rule.to_string(), canonical, "{typed}");
+            assert_eq!(rule.name(), Some(name));
+        }
+    }
+    assert_eq!(Rule::parse("daynight").unwrap().to_string(), "B3678/S34678");
+    for extra in ["B3/S3", "B3/S13"] {
+        assert!(named::all().iter().any(|(n, _)| *n == extra));
+    }
+    assert_eq!(named::all().len(), 14);
+}
+
+#[test]
+fn hexagonal_and_von_neumann_suffixes() {
+    let hex = life("B2/S34H");
+    assert_eq!(hex.neighbourhood, Neighbourhood::Hexagonal);
+    assert_eq!(hex.birth, Transition::from_counts(&[2]));
+    assert_eq!(life("b2/s34h"), hex);
+    assert_eq!(Rule::parse("34/2H").unwrap().to_string(), "B2/S34H");
+    assert_eq!(life("B3/S23V").neighbourhood, Neighbourhood::VonNeumann);
+}
+
+#[test]
+fn b0_rules_parse() {
+    let r = life("B0/S8");
+    assert!(r.birth.is_certain(0));
+    assert!(r.survival.is_certain(8));
+}
+
+#[test]
+fn stochastic_rules_of_the_spec() {
+    // "a dead cell with exactly 2 live neighbours is born with probability 1/3; a live cell
+    // with 1 or 2 neighbours survives" (hex).
+    let r = life("B2(1/3)/S12H");
+    assert_eq!(r.neighbourhood, Neighbourhood::Hexagonal);
+    assert_eq!(r.birth.certain, 0);
+    assert_eq!(r.birth.chance[2], Probability::new(1, 3));
+    assert_eq!(r.survival, Transition::from_counts(&[1, 2]));
+    assert!(r.is_stochastic());
+
+    // "born with probability 1 at 3 and 1/6 at 2; survives at 2 or 3" (hex).
+    let r = life("B2(1/6)3/S23H");
+    assert!(r.birth.is_certain(3));
+    assert_eq!(r.birth.chance[2], Probability::new(1, 6));
+    assert_eq!(r.survival, Transition::from_counts(&[2, 3]));
+
+    // Decimals and percentages reduce to the same fraction; probability 1 is certainty.
+    assert_eq!(life("B2(0.25)/S"), life("B2(25%)/S"));
+    assert_eq!(life("B2(0.25)/S").birth.chance[2], Probability::new(1, 4));
+    assert_eq!(life("B3(1)/S23"), life("B3/S23"));
+    assert_eq!(
+        Rule::parse("B2(2/6)/S12H").unwrap().to_string(),
+        "B2(1/3)/S12H"
+    );
+}
+
+#[test]
+fn torus_suffix() {
+    let r = Rule::parse("B3/S23:T512,512").unwrap();
+    assert_eq!(r.torus, Some((512, 512)));
+    assert_eq!(r.to_string(), "B3/S23:T512,512");
+    assert_eq!(Rule::parse("Life:t30,20").unwrap().torus, Some((30, 20)));
+    // Golly: a single number is a square torus.
+    assert_eq!(Rule::parse("B3/S23:T30").unwrap().torus, Some((30, 30)));
+    assert_eq!(Rule::parse("W110:T64,1").unwrap().torus, Some((64, 1)));
+}
+
+#[test]
+fn wolfram_rules() {
+    assert_eq!(
+        Rule::parse("W110").unwrap().elementary(),
+        Some(ElementaryRule(110))
+    );
+    assert_eq!(Rule::parse("w30").unwrap().to_string(), "W30");
+    assert_eq!(
+        Rule::parse("W0").unwrap().elementary(),
+        Some(ElementaryRule(0))
+    );
+    assert_eq!(
+        Rule::parse("W255").unwrap().elementary(),
+        Some(ElementaryRule(255))
+    );
+}
+
+#[test]
+fn rule_110_truth_table_is_the_spec_s() {
+    // SPEC 1.2: rule 110 maps 000, 001, ..., 111 to 0, 1, 1, 1, 0, 1, 1, 0.
+    let expected = [false, true, true, true, false, true, true, false];
+    assert_eq!(ElementaryRule(110).truth_table(), expected);
+}
+
+/// SPEC 1.2's definition, written out: N in 8 binary digits b0..b7 (b0 most significant);
+/// neighbourhood 111 takes b0, 110 takes b1, ..., 000 takes b7.
+fn spec_output(n: u8, left: bool, centre: bool, right: bool) -> bool {
+    let digits = format!("{n:08b}");
+    let k = (left as usize) << 2 | (centre as usize) << 1 | right as usize;
+    let b_index = 7 - k; // 111 (k = 7) -> b0
+    digits.as_bytes()[b_index] == b'1'
+}
+
+#[test]
+fn every_wolfram_number_round_trips_through_its_truth_table() {
+    for n in 0..=255u8 {
+        let rule = ElementaryRule(n);
+        for k in 0..8 {
+            let (l, c, r) = (k & 4 != 0, k & 2 != 0, k & 1 != 0);
+            assert_eq!(
+                rule.apply(l, c, r),
+                spec_output(n, l, c, r),
+                "rule {n}, {k:03b}"
+            );
+        }
+        assert_eq!(ElementaryRule::from_truth_table(rule.truth_table()), rule);
+        assert_eq!(
+            Rule::parse(&format!("W{n}")).unwrap().to_string(),
+            format!("W{n}")
+        );
+    }
+}
+
+#[test]
+fn formulas_compile_to_wolfram_numbers() {
+    // Truth tables worked by hand, read from 111 down to 000.
+    let cases = [
+        ("x ^ y ^ z", 0b1001_0110),       // parity: rule 150
+        ("(x + y + z) % 2", 0b1001_0110), // the same, arithmetically
+        ("x + y + z", 0b1001_0110),       // the value is taken mod 2
+        ("x & y | !z", 0b1101_0101),      // 213
+        ("(x*y + x*z) % 2", 0b0110_0000), // x and (y xor z): 96
+        ("x ^ (y | z)", 30),              // rule 30
+        ("x ^ z", 90),                    // rule 90
+        ("y", 204),                       // identity
+        ("x", 240),                       // shift right
+        ("0", 0),
+        ("1", 255),
+        ("~y", 51),
+        ("X && Y || Z", 0b1110_1010),
+    ];
+    for (formula, n) in cases {
+        assert_eq!(compile_formula(formula), Ok(ElementaryRule(n)), "{formula}");
+        // As a rule string a formula must mention a variable (a bare digit is not a rule).
+        if formula.contains(['x', 'y', 'z', 'X', 'Y', 'Z']) {
+            let rule = Rule::parse(formula).unwrap();
+            assert_eq!(rule.to_string(), format!("W{n}"), "{formula}");
+        }
+    }
+}
+
+#[test]
+fn bad_rules_name_the_part_and_the_range() {
+    let cases = [
+        ("B9/S23", "B9/S23: neighbour count 9 is outside 0..8"),
+        ("B3/S29", "B3/S29: neighbour count 9 is outside 0..8"),
+        ("B7/S23H", "B7/S23H: neighbour count 7 is outside 0..6"),
+        ("B5/S1V", "B5/S1V: neighbour count 5 is outside 0..4"),
+        ("W256", "W256: Wolfram rule number 256 is outside 0..255"),
+        ("B33/S23", "B33/S23: neighbour count 3 appears twice in B"),
+        (
+            "B3/S23q",
+            "B3/S23q: unexpected 'q' at column 7 in S (expected a neighbour count 0..8)",
+        ),
+        (
+            "Lfie",
+            "Lfie: unknown rule name 'Lfie' (named rules: Life, HighLife, Seeds, Day & Night, \
+             Replicator, Maze, Fredkin, 2x2, Life without death, Diamoeba, Morley, Anneal)",
+        ),
+        (
+            "B3/S23:T0,5",
+            "B3/S23:T0,5: torus width 0 (infinite in Golly) is not supported: a lifelab torus is \
+             finite, 1..16777216",
+        ),
+        (
+            "B3/S23:P30,20",
+            "B3/S23:P30,20: bounded grid ':P30,20' is not supported: lifelab simulates tori only \
+             (':T<width>,<height>')",
+        ),
+        (
+            "B3/S23:T30+5,20",
+            "B3/S23:T30+5,20: torus ':T30+5,20' has a shift or twist, which lifelab does not support",
+        ),
+        (
+            "B2(3/2)/S",
+            "B2(3/2)/S: probability '(3/2)' at column 3 for count 2 in B is above 1",
+        ),
+        ("B2(1/3/S", "B2(1/3/S: '(' at column 3 is never closed"),
+        (
+            "x ^ y ^",
+            "x ^ y ^: formula: expected a value at column 8 (end of formula)",
+        ),
+        (
+            "x ^ w",
+            "x ^ w: formula: unknown name 'w' at column 5 (the variables are x, y, z)",
+        ),
+        (
+            "(x ^ y",
+            "(x ^ y: formula: expected ')' at column 7 to close '(' at column 1",
+        ),
+        (
+            "x % 0",
+            "x % 0: formula: '% 0' divides by zero at x=0, y=0, z=0",
+        ),
+        ("", ": empty rule string"),
+    ];
+    for (input, expected) in cases {
+        assert_eq!(err(input), expected, "{input}");
+    }
+}
+
+#[test]
+fn hostile_rule_strings_do_not_overflow_the_stack() {
+    let deep = format!("{}x{}", "(".repeat(400), ")".repeat(400));
+    assert!(err(&deep).contains("nested more than"));
+    let long = vec!["x"; 5000].join(" + ");
+    assert!(err(&long).contains("tokens is more than"));
+    let many_nots = format!("{}x", "!".repeat(100_000));
+    assert!(Rule::parse(&many_nots).is_err());
+}
+
+/// Per count: absent, certain, or a probability strictly between 0 and 1.
+#[derive(Clone, Debug)]
+enum Outcome {
+    Never,
+    Certain,
+    Chance(Probability),
+}
+
+fn arb_transition(max: u8) -> impl Strategy<Value = Transition> {
+    let outcome = prop_oneof![
+        3 => Just(Outcome::Never),
+        2 => Just(Outcome::Certain),
+        1 => (2u64..60)
+            .prop_flat_map(|den| (1..den, Just(den)))
+            .prop_map(|(num, den)| Outcome::Chance(Probability::new(num, den).unwrap())),
+    ];
+    prop::collection::vec(outcome, max as usize + 1).prop_map(|v| {
+        let mut t = Transition::default();
+        for (n, e) in v.into_iter().enumerate() {
+            match e {
+                Outcome::Certain => t.certain |= 1 << n,
+                Outcome::Chance(p) => t.chance[n] = Some(p),
+                Outcome::Never => {}
+            }
+        }
+        t
+    })
+}
+
+fn arb_life_rule() -> impl Strategy<Value = LifeRule> {
+    prop::sample::select(Neighbourhood::ALL.to_vec()).prop_flat_map(|nb| {
+        let max = nb.max_count();
+        (arb_transition(max), arb_transition(max)).prop_map(move |(birth, survival)| LifeRule {
+            neighbourhood: nb,
+            birth,
+            survival,
+        })
+    })
+}
+
+proptest! {
+    #[test]
+    fn display_then_parse_is_the_identity(rule in arb_life_rule(), torus in prop::option::of((1u32..5000, 1u32..5000))) {
+        let rule = Rule { kind: RuleKind::Life(rule), torus };
+        let text = rule.to_string();
+        prop_assert_eq!(Rule::parse(&text), Ok(rule), "{}", text);
+    }
+
+    #[test]
+    fn parsing_arbitrary_text_never_panics(s in "\\PC{0,40}") {
+        let _ = Rule::parse(&s);
+    }
+
+    #[test]
+    fn parsing_rule_like_text_never_panics(s in "[BbSs0-9/()%.:TtHhVxyz^&|!+*, -]{0,30}") {
+        if let Ok(rule) = Rule::parse(&s) {
+            prop_assert_eq!(Rule::parse(&rule.to_string()), Ok(rule));
+        }
+    }
+}
