@@ -72,22 +72,83 @@ pub trait Engine {
     fn finish(&mut self) -> EngineResult<()> {
         Ok(())
     }
+
+    /// Advances `generations` and returns the device's own time for them where the engine can
+    /// measure it (GPU timestamp queries); `None` means: time it on the wall clock.
+    fn step_timed(&mut self, generations: u64) -> EngineResult<Option<f64>> {
+        self.step(generations)?;
+        Ok(None)
+    }
 }
 
-/// An engine of the given kind on `grid`'s torus; `seed` drives stochastic rules.
+/// An engine of the given kind on `grid`'s torus; `seed` drives stochastic rules. GPU engines
+/// run on the process's shared context.
 pub fn create(
     kind: EngineKind,
     rule: Rule,
     grid: &Grid,
     seed: u64,
 ) -> EngineResult<Box<dyn Engine>> {
+    create_with(kind, rule, grid, seed, Default::default())
+}
+
+/// [`create`] with the GPU engine's options.
+pub fn create_with(
+    kind: EngineKind,
+    rule: Rule,
+    grid: &Grid,
+    seed: u64,
+    gpu: crate::gpu::LifeOptions,
+) -> EngineResult<Box<dyn Engine>> {
     Ok(match kind {
         EngineKind::Reference => Box::new(crate::cpu::ReferenceEngine::new(rule, grid, seed)),
         EngineKind::Cpu => Box::new(crate::cpu::FastEngine::new(rule, grid, seed)),
         EngineKind::Gpu => {
-            return Err(EngineError::Unavailable(
-                "the GPU engine is not part of this build".to_string(),
-            ));
+            crate::gpu::create_engine(crate::gpu::shared_context()?, rule, grid, seed, gpu)?
         }
     })
+}
+
+/// Bytes of system memory available to new allocations, where the system says (Linux).
+pub fn available_memory() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kib: u64 = meminfo
+        .lines()
+        .find(|l| l.starts_with("MemAvailable:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
+}
+
+/// Fails with a clear message, naming the largest square torus that would fit, when running
+/// `kind` on a `width x height` torus would not fit in memory. Called before anything is
+/// allocated, so that a request too large is refused instead of killed.
+pub fn check_memory(kind: EngineKind, width: u32, height: u32) -> EngineResult<()> {
+    if kind == EngineKind::Gpu {
+        crate::gpu::grid::check_fits(crate::gpu::shared_context()?, width, height)?;
+    }
+    let Some(available) = available_memory() else {
+        return Ok(());
+    };
+    let grid = Grid::bytes_for(width as u64, height as u64);
+    let cells = width as u64 * height as u64;
+    // The start grid, plus what the engine keeps.
+    let (needed, per_cell) = match kind {
+        EngineKind::Reference => (grid + 2 * cells, 2.0 + 1.0 / 8.0),
+        EngineKind::Cpu => (3 * grid, 3.0 / 8.0),
+        EngineKind::Gpu => (2 * grid, 2.0 / 8.0),
+    };
+    if needed <= available {
+        return Ok(());
+    }
+    let side = ((available as f64 / per_cell).sqrt() as u64).min(crate::grid::MAX_DIMENSION as u64);
+    Err(EngineError::OutOfMemory(format!(
+        "a {width}x{height} torus needs {} of memory on the {} engine, more than the {} available; \
+         the largest square torus that fits is about {side}x{side}",
+        crate::grid::human_bytes(needed),
+        kind.name(),
+        crate::grid::human_bytes(available)
+    )))
 }

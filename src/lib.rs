@@ -3,9 +3,11 @@
 //! Data flows one way: a [`rule::Rule`] and a [`pattern::Pattern`] make a [`grid::Grid`], an
 //! [`engine::Engine`] advances it, and a viewer or a report reads it.
 
+pub mod check;
 pub mod cli;
 pub mod cpu;
 pub mod engine;
+pub mod gpu;
 pub mod grid;
 pub mod hash;
 pub mod pattern;

@@ -2,6 +2,8 @@
 //! lives in its own file; with `--json` each prints exactly one JSON object on stdout.
 
 mod bench;
+mod check;
+mod gpus;
 mod run;
 mod setup;
 
@@ -20,6 +22,11 @@ pub use setup::{SimArgs, Simulation};
         Run without a subcommand to open the desktop app. The subcommands run headless."
 )]
 pub struct Cli {
+    /// Use the GPU adapter whose name contains NAME (see `lifelab gpus`); the environment
+    /// variable LIFELAB_ADAPTER does the same.
+    #[arg(long, global = true, value_name = "NAME")]
+    pub adapter: Option<String>,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -28,13 +35,21 @@ pub struct Cli {
 pub enum Command {
     /// Run a pattern or a random soup for some generations and report the population.
     Run(run::RunArgs),
+    /// Run the same work on the GPU (or fast CPU) engine and the reference engine, and compare
+    /// them bit for bit; without work flags, the built-in conformance suite.
+    Check(check::CheckArgs),
     /// Benchmark engines: cell updates per second per rule and grid size.
     Bench(bench::BenchArgs),
+    /// List the GPU adapters and the limits that matter.
+    Gpus(gpus::GpusArgs),
 }
 
 /// Errors reach the user as one line on stderr (and, with `--json`, as `{"error": ...}` on
 /// stdout), with exit code 1.
 pub fn main_with(cli: Cli) -> ExitCode {
+    if cli.adapter.is_some() {
+        crate::gpu::select_adapter(cli.adapter.as_deref());
+    }
     let Some(command) = cli.command else {
         eprintln!("error: the desktop app is not part of this build yet; see `lifelab --help`");
         return ExitCode::from(2);
@@ -62,6 +77,8 @@ impl Command {
         match self {
             Command::Run(a) => a.json,
             Command::Bench(a) => a.json,
+            Command::Check(a) => a.json,
+            Command::Gpus(a) => a.json,
         }
     }
 
@@ -69,6 +86,8 @@ impl Command {
         match self {
             Command::Run(a) => run::execute(a),
             Command::Bench(a) => bench::execute(a),
+            Command::Check(a) => check::execute(a),
+            Command::Gpus(a) => gpus::execute(a),
         }
     }
 }

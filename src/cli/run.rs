@@ -9,8 +9,8 @@ use std::time::Instant;
 use anyhow::Context;
 use serde::Serialize;
 
-use super::setup::SimArgs;
-use crate::engine::{Engine, EngineKind};
+use super::setup::{EngineChoice, SimArgs};
+use crate::engine::Engine;
 use crate::pattern::{self, Pattern};
 
 #[derive(clap::Args, Debug)]
@@ -22,9 +22,9 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 100)]
     pub gens: u64,
 
-    /// The engine.
-    #[arg(long, value_enum, default_value_t = EngineKind::Cpu)]
-    pub engine: EngineKind,
+    /// The engine: auto is the GPU when an adapter exists, else the fast CPU engine.
+    #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
+    pub engine: EngineChoice,
 
     /// Write the final torus here (.rle, .cells or .lif, by extension).
     #[arg(long, value_name = "FILE")]
@@ -52,8 +52,9 @@ struct RunReport {
 }
 
 pub fn execute(args: RunArgs) -> anyhow::Result<ExitCode> {
-    let sim = args.sim.build()?;
-    let mut engine = crate::engine::create(args.engine, sim.rule, &sim.grid, sim.seed)?;
+    let kind = args.engine.resolve();
+    let sim = args.sim.build_for(Some(kind))?;
+    let mut engine = crate::engine::create(kind, sim.rule, &sim.grid, sim.seed)?;
 
     let started = Instant::now();
     step_with_progress(engine.as_mut(), args.gens)?;
@@ -75,7 +76,7 @@ pub fn execute(args: RunArgs) -> anyhow::Result<ExitCode> {
         width: final_grid.width(),
         height: final_grid.height(),
         rule: sim.rule.to_string(),
-        engine: args.engine.name(),
+        engine: kind.name(),
         seconds,
         cell_updates_per_second: final_grid.cells() as f64 * args.gens as f64 / seconds.max(1e-9),
         source: sim.source,

@@ -4,6 +4,7 @@ use std::path::Path;
 
 use anyhow::{Context, anyhow, bail};
 
+use crate::engine::EngineKind;
 use crate::grid::Grid;
 use crate::hash::SplitMix64;
 use crate::pattern::{self, Pattern, library};
@@ -44,6 +45,34 @@ pub struct SimArgs {
     pub start: Option<String>,
 }
 
+/// The `--engine` flag of `run` and friends: an engine, or `auto`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineChoice {
+    /// The GPU when an adapter exists, else the fast CPU engine.
+    Auto,
+    Reference,
+    Cpu,
+    Gpu,
+}
+
+impl EngineChoice {
+    /// The engine to use; `auto` says on stderr when it falls back to the CPU.
+    pub fn resolve(self) -> EngineKind {
+        match self {
+            EngineChoice::Reference => EngineKind::Reference,
+            EngineChoice::Cpu => EngineKind::Cpu,
+            EngineChoice::Gpu => EngineKind::Gpu,
+            EngineChoice::Auto => match crate::gpu::shared_context() {
+                Ok(_) => EngineKind::Gpu,
+                Err(e) => {
+                    eprintln!("note: {e}; running on the CPU engine");
+                    EngineKind::Cpu
+                }
+            },
+        }
+    }
+}
+
 /// What the flags describe: ready to hand to an engine.
 #[derive(Clone, Debug)]
 pub struct Simulation {
@@ -56,6 +85,11 @@ pub struct Simulation {
 
 impl SimArgs {
     pub fn build(&self) -> anyhow::Result<Simulation> {
+        self.build_for(None)
+    }
+
+    /// Builds the simulation, first checking that `engine` can hold the torus in memory.
+    pub fn build_for(&self, engine: Option<EngineKind>) -> anyhow::Result<Simulation> {
         let flag_rule = self
             .rule
             .as_deref()
@@ -96,6 +130,10 @@ impl SimArgs {
             Some((p, _)) => default_size(p.width(), p.height()),
             None => (DEFAULT_SIDE, DEFAULT_SIDE),
         });
+        Grid::check_torus_size(width as u64, height as u64)?;
+        if let Some(kind) = engine {
+            crate::engine::check_memory(kind, width, height)?;
+        }
         let mut grid = Grid::try_new(width, height)?;
         let source = match (&loaded, self.random) {
             (Some((p, label)), _) => {

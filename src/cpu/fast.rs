@@ -20,7 +20,7 @@ use rayon::prelude::*;
 use crate::engine::{Engine, EngineKind, EngineResult};
 use crate::grid::Grid;
 use crate::hash;
-use crate::rule::{ElementaryRule, LifeRule, Neighbourhood, Rule, RuleKind};
+use crate::rule::{CountTable, ElementaryRule, LifeRule, Neighbourhood, Rule, RuleKind};
 
 /// Below this many cells a generation runs on the calling thread: spawning costs more.
 const PARALLEL_CELLS: u64 = 1 << 16;
@@ -61,44 +61,20 @@ impl Logic {
     }
 
     fn life(rule: &LifeRule) -> Self {
-        let moore = rule.neighbourhood == Neighbourhood::Moore;
-        // For Moore the count value is t = n + alive, 0..=9.
-        let values = if moore {
-            10
-        } else {
-            rule.neighbourhood.max_count() as usize + 1
-        };
-        let neighbours = |c: usize, alive: bool| -> Option<usize> {
-            let n = if moore && alive { c.checked_sub(1)? } else { c };
-            (n <= rule.neighbourhood.max_count() as usize).then_some(n)
-        };
-        let mut certain = Vec::new();
-        let mut chance = Vec::new();
-        for c in 0..values {
-            let outcome = |alive: bool| {
-                let t = rule.transition(alive);
-                match neighbours(c, alive) {
-                    Some(n) => (
-                        t.is_certain(n as u8),
-                        t.chance[n].map_or(0, |p| p.threshold()),
-                    ),
-                    None => (false, 0),
-                }
-            };
-            let (dead_certain, dead_chance) = outcome(false);
-            let (alive_certain, alive_chance) = outcome(true);
-            if dead_certain || alive_certain {
-                let m = |b: bool| if b { u64::MAX } else { 0 };
-                certain.push((c, m(dead_certain), m(alive_certain)));
-            }
-            if dead_chance != 0 || alive_chance != 0 {
-                chance.push((c, dead_chance, alive_chance));
-            }
-        }
+        let table = CountTable::new(rule);
+        let mask = |bits: u32, c: usize| if bits >> c & 1 == 1 { u64::MAX } else { 0 };
+        let (dead_bits, alive_bits) = (table.certain_bits(false), table.certain_bits(true));
+        let (dead_t, alive_t) = (table.thresholds(false), table.thresholds(true));
         Logic::Life {
             neighbourhood: rule.neighbourhood,
-            certain,
-            chance,
+            certain: (0..table.values)
+                .filter(|&c| (dead_bits | alive_bits) >> c & 1 == 1)
+                .map(|c| (c, mask(dead_bits, c), mask(alive_bits, c)))
+                .collect(),
+            chance: (0..table.values)
+                .filter(|&c| dead_t[c] != 0 || alive_t[c] != 0)
+                .map(|c| (c, dead_t[c], alive_t[c]))
+                .collect(),
         }
     }
 }

@@ -15,10 +15,12 @@
 mod formula;
 mod lifelike;
 pub mod named;
+mod table;
 
 use std::fmt;
 
 pub use formula::compile_formula;
+pub use table::{CountTable, Outcome};
 
 /// Which cells count as neighbours of a cell at (x, y), with y growing downwards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

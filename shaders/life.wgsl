@@ -1,0 +1,226 @@
+// One generation of a Life-like rule on a bit-packed torus (SPEC 5's layout: rows padded to
+// whole 64-bit words, least significant bit first, seen here as u32 words).
+//
+// One invocation updates one 32-cell word in ROWS consecutive rows, so each input row is loaded
+// once per invocation instead of three times. Neighbours are counted bit-sliced with full
+// adders on whole words; the rule is then word-wide boolean logic, generated from the rule
+// (`rule_fn`, appended by src/gpu/life.rs) or read from the uniform table.
+//
+// A torus too big for one storage binding is split into bands of rows, each its own buffer;
+// a dispatch writes one band and reads the band above and below for its edge rows. With one
+// band, `above`, `src` and `below` are the same buffer, which is the torus's vertical wrap.
+
+struct Params {
+    // Cells per row.
+    width: u32,
+    // u32 words per row: the stride, a whole number of 64-bit words.
+    words: u32,
+    // The index of the last word that holds cells, and how many cells it holds (1..=32).
+    last_word: u32,
+    last_bits: u32,
+    // Rows of this band, rows of the band above, and this band's first row on the torus.
+    band_rows: u32,
+    above_rows: u32,
+    row_offset: u32,
+    // Groups of ROWS rows in this band.
+    row_groups: u32,
+    // This generation's stochastic key.
+    key: u32,
+    // Bit c: alive next at count value c, for a dead and for a live cell (the generic path).
+    dead_bits: u32,
+    alive_bits: u32,
+    _pad: u32,
+    // Stochastic thresholds per count value c, for a dead and for a live cell (0: no chance).
+    dead_threshold: array<vec4<u32>, 3>,
+    alive_threshold: array<vec4<u32>, 3>,
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> above: array<u32>;
+@group(0) @binding(2) var<storage, read> src: array<u32>;
+@group(0) @binding(3) var<storage, read> below: array<u32>;
+@group(0) @binding(4) var<storage, read_write> dst: array<u32>;
+
+// Output rows per invocation.
+override ROWS: u32 = 4u;
+
+// Word w of row r of this band; r = -1 and r = band_rows reach into the neighbouring bands.
+fn word_at(r: i32, w: u32) -> u32 {
+    if r < 0 {
+        return above[(params.above_rows - 1u) * params.words + w];
+    }
+    let ru = u32(r);
+    if ru >= params.band_rows {
+        return below[(ru - params.band_rows) * params.words + w];
+    }
+    return src[ru * params.words + w];
+}
+
+// A row's word seen three ways: each cell's west neighbour, the cell itself, its east
+// neighbour. The torus wrap is injected at the row's ends: cell W-1 is the west neighbour of
+// cell 0, and cell 0 the east neighbour of cell W-1, at any width.
+struct Tri {
+    w: u32,
+    c: u32,
+    e: u32,
+}
+
+fn tri(r: i32, w: u32) -> Tri {
+    var c = word_at(r, w);
+    var prev = 0u;
+    if w == 0u {
+        let last = word_at(r, params.last_word);
+        prev = ((last >> (params.last_bits - 1u)) & 1u) << 31u;
+    } else {
+        prev = word_at(r, w - 1u);
+    }
+    var next = 0u;
+    if w == params.last_word {
+        let first = word_at(r, 0u) & 1u;
+        if params.last_bits == 32u {
+            next = first;
+        } else {
+            // The first padding bit stands in for cell 0.
+            c |= first << params.last_bits;
+        }
+    } else {
+        next = word_at(r, w + 1u);
+    }
+    return Tri((c << 1u) | (prev >> 31u), c, (c >> 1u) | (next << 31u));
+}
+
+// Count planes: bit i of plane k is bit k of cell i's count value.
+struct Planes {
+    p0: u32,
+    p1: u32,
+    p2: u32,
+    p3: u32,
+}
+
+// Moore: the 3-row column sums of columns x-1, x, x+1 add up to t = n + alive (0..9).
+fn moore_planes(u: Tri, m: Tri, d: Tri) -> Planes {
+    // Vertical full adders, one per column position.
+    let wx = u.w ^ m.w;
+    let w0 = wx ^ d.w;
+    let w1 = (u.w & m.w) | (wx & d.w);
+    let cx = u.c ^ m.c;
+    let c0 = cx ^ d.c;
+    let c1 = (u.c & m.c) | (cx & d.c);
+    let ex = u.e ^ m.e;
+    let e0 = ex ^ d.e;
+    let e1 = (u.e & m.e) | (ex & d.e);
+    // Ones, then four bits of weight two.
+    let x = w0 ^ c0;
+    let b0 = x ^ e0;
+    let k = (w0 & c0) | (x & e0);
+    let y = w1 ^ c1;
+    let p = y ^ e1;
+    let q = (w1 & c1) | (y & e1);
+    let b1 = p ^ k;
+    let k2 = p & k;
+    return Planes(b0, b1, q ^ k2, q & k2);
+}
+
+// Hexagonal: (-1,-1), (0,-1), (-1,0), (1,0), (0,1), (1,1).
+fn hex_planes(u: Tri, m: Tri, d: Tri) -> Planes {
+    let x = u.w ^ u.c;
+    let s1 = x ^ m.w;
+    let c1 = (u.w & u.c) | (x & m.w);
+    let y = m.e ^ d.c;
+    let s2 = y ^ d.e;
+    let c2 = (m.e & d.c) | (y & d.e);
+    let c3 = s1 & s2;
+    let z = c1 ^ c2;
+    return Planes(s1 ^ s2, z ^ c3, (c1 & c2) | (z & c3), 0u);
+}
+
+// Von Neumann: up, left, right, down.
+fn von_neumann_planes(u: Tri, m: Tri, d: Tri) -> Planes {
+    let x = u.c ^ m.w;
+    let y = m.e ^ d.c;
+    let ca = u.c & m.w;
+    let cb = m.e & d.c;
+    let cx = x & y;
+    let z = ca ^ cb;
+    return Planes(x ^ y, z ^ cx, (ca & cb) | (z & cx), 0u);
+}
+
+// All ones where the count value is c.
+fn equal(t: Planes, c: u32) -> u32 {
+    let i0 = (c & 1u) - 1u;
+    let i1 = ((c >> 1u) & 1u) - 1u;
+    let i2 = ((c >> 2u) & 1u) - 1u;
+    let i3 = ((c >> 3u) & 1u) - 1u;
+    return (t.p0 ^ i0) & (t.p1 ^ i1) & (t.p2 ^ i2) & (t.p3 ^ i3);
+}
+
+// The rule read from the uniform table: a loop over every count value.
+fn generic_rule(t: Planes, alive: u32) -> u32 {
+    var next = 0u;
+    for (var c = 0u; c < 10u; c++) {
+        let dead_mask = 0u - ((params.dead_bits >> c) & 1u);
+        let alive_mask = 0u - ((params.alive_bits >> c) & 1u);
+        next |= equal(t, c) & ((~alive & dead_mask) | (alive & alive_mask));
+    }
+    return next;
+}
+
+// Cells whose count value has a stochastic outcome draw their hash one by one.
+fn chance(t: Planes, alive: u32, candidates: u32, r: u32, w: u32) -> u32 {
+    var born = 0u;
+    var rest = candidates;
+    loop {
+        if rest == 0u {
+            break;
+        }
+        let b = firstTrailingBit(rest);
+        rest &= rest - 1u;
+        let c = ((t.p0 >> b) & 1u) | (((t.p1 >> b) & 1u) << 1u) | (((t.p2 >> b) & 1u) << 2u) | (((t.p3 >> b) & 1u) << 3u);
+        var limit = params.dead_threshold[c >> 2u][c & 3u];
+        if ((alive >> b) & 1u) == 1u {
+            limit = params.alive_threshold[c >> 2u][c & 3u];
+        }
+        let x = w * 32u + b;
+        let y = params.row_offset + r;
+        if cell_hash(params.key, x, y) < limit {
+            born |= 1u << b;
+        }
+    }
+    return born;
+}
+
+@compute @workgroup_size(64, 1, 1)
+fn main(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(workgroup_id) wg: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    let w = gid.x;
+    // The second and third dispatch dimensions together count row groups: one dimension is
+    // capped at 65535 workgroups.
+    let group = wg.y + wg.z * groups.y;
+    if w >= params.words || group >= params.row_groups {
+        return;
+    }
+    let r0 = group * ROWS;
+    let r_end = min(r0 + ROWS, params.band_rows);
+    if w > params.last_word {
+        // A padding word: always zero.
+        for (var r = r0; r < r_end; r++) {
+            dst[r * params.words + w] = 0u;
+        }
+        return;
+    }
+    var keep = 0xffffffffu;
+    if w == params.last_word && params.last_bits < 32u {
+        keep = (1u << params.last_bits) - 1u;
+    }
+    var u = tri(i32(r0) - 1, w);
+    var m = tri(i32(r0), w);
+    for (var r = r0; r < r_end; r++) {
+        let d = tri(i32(r) + 1, w);
+        dst[r * params.words + w] = rule_fn(u, m, d, r, w) & keep;
+        u = m;
+        m = d;
+    }
+}

@@ -1,0 +1,192 @@
+//! `lifelab check`: the same work on an engine (the GPU by default) and on the CPU reference,
+//! compared bit for bit after every generation. Without work flags it runs the built-in
+//! conformance suite. Exits 1 on any difference, naming the rule, generation and cell.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use serde::Serialize;
+
+use super::setup::SimArgs;
+use crate::check::{self, Case, Fault, Mismatch};
+use crate::engine::EngineKind;
+use crate::gpu::{LifeOptions, ShaderMode};
+
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub sim: SimArgs,
+
+    /// Generations to compare (with work flags; the suite chooses its own).
+    #[arg(long, default_value_t = 100)]
+    pub gens: u64,
+
+    /// The engine to check against the reference.
+    #[arg(long, value_enum, default_value_t = EngineKind::Gpu)]
+    pub engine: EngineKind,
+
+    /// How the GPU shader gets the rule.
+    #[arg(long, value_enum, default_value_t = ShaderMode::Specialised)]
+    pub shader: ShaderMode,
+
+    /// Print one JSON object (a summary) instead of text.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Flip cell X,Y of the engine under test after generation GEN (tests the checker).
+    #[arg(long, hide = true, value_name = "GEN,X,Y")]
+    pub inject_fault: Option<String>,
+}
+
+#[derive(Serialize)]
+struct GroupReport {
+    name: String,
+    cases: usize,
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct CheckReport {
+    passed: bool,
+    engine: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    adapter: Option<String>,
+    cases: usize,
+    generations: u64,
+    groups: Vec<GroupReport>,
+    mismatch: Option<Mismatch>,
+    seconds: f64,
+}
+
+fn parse_fault(text: &str) -> anyhow::Result<Fault> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let [g, x, y] = parts[..] else {
+        bail!("--inject-fault {text}: expected GEN,X,Y");
+    };
+    let num = |s: &str| {
+        s.parse::<u64>()
+            .with_context(|| format!("--inject-fault {text}: '{s}' is not a number"))
+    };
+    Ok(Fault {
+        generation: num(g)?,
+        x: num(x)? as u32,
+        y: num(y)? as u32,
+    })
+}
+
+pub fn execute(args: CheckArgs) -> anyhow::Result<ExitCode> {
+    if args.engine == EngineKind::Reference {
+        bail!("--engine reference would compare the reference with itself; choose gpu or cpu");
+    }
+    let fault = args.inject_fault.as_deref().map(parse_fault).transpose()?;
+    let adapter = if args.engine == EngineKind::Gpu {
+        Some(crate::gpu::shared_context()?.name().to_string())
+    } else {
+        None
+    };
+    let options = LifeOptions {
+        shader: args.shader,
+        ..LifeOptions::default()
+    };
+    let s = &args.sim;
+    let custom = s.rule.is_some()
+        || s.pattern.is_some()
+        || s.random.is_some()
+        || s.size.is_some()
+        || s.start.is_some();
+    let groups: Vec<check::Group> = if custom {
+        let sim = s.build_for(Some(args.engine))?;
+        vec![check::Group {
+            name: "the given work",
+            cases: vec![Case {
+                label: sim.source,
+                rule: sim.rule,
+                start: sim.grid,
+                seed: sim.seed,
+                gens: args.gens,
+                gpu: options,
+            }],
+        }]
+    } else {
+        check::suite()
+    };
+    if !args.json {
+        println!(
+            "checking the {} engine{} against the reference engine",
+            args.engine.name(),
+            adapter
+                .as_deref()
+                .map(|a| format!(" on {a}"))
+                .unwrap_or_default()
+        );
+    }
+
+    let started = Instant::now();
+    let mut report = CheckReport {
+        passed: true,
+        engine: args.engine.name(),
+        adapter,
+        cases: 0,
+        generations: 0,
+        groups: Vec::new(),
+        mismatch: None,
+        seconds: 0.0,
+    };
+    'groups: for group in groups {
+        let t = Instant::now();
+        let mut done = 0;
+        for mut case in group.cases {
+            case.gpu.shader = args.shader;
+            let found = check::run_case(args.engine, &case, fault)
+                .with_context(|| format!("{} ({}, {})", case.rule, case.label, group.name))?;
+            report.cases += 1;
+            done += 1;
+            report.generations += case.gens;
+            if let Some(m) = found {
+                report.passed = false;
+                report.mismatch = Some(m);
+                report.groups.push(GroupReport {
+                    name: group.name.to_string(),
+                    cases: done,
+                    seconds: t.elapsed().as_secs_f64(),
+                });
+                break 'groups;
+            }
+        }
+        let g = GroupReport {
+            name: group.name.to_string(),
+            cases: done,
+            seconds: t.elapsed().as_secs_f64(),
+        };
+        if !args.json {
+            println!(
+                "ok   {:<50} {:>5} cases {:>8.2} s",
+                g.name, g.cases, g.seconds
+            );
+        }
+        report.groups.push(g);
+    }
+    report.seconds = started.elapsed().as_secs_f64();
+
+    if args.json {
+        super::print_json(&report)?;
+    } else if let Some(m) = &report.mismatch {
+        println!("MISMATCH {m}");
+    } else {
+        println!(
+            "passed: {} cases, {} generations compared bit for bit, {:.1} s",
+            report.cases, report.generations, report.seconds
+        );
+    }
+    Ok(if report.passed {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!(
+            "error: {} differs from the reference: {}",
+            args.engine.name(),
+            report.mismatch.as_ref().expect("set")
+        );
+        ExitCode::FAILURE
+    })
+}

@@ -1,0 +1,243 @@
+//! One wgpu context (instance, adapter, device, queue) for the whole program: the CLI creates
+//! it headless, the desktop app hands over the device eframe created, and every GPU engine and
+//! pipeline is built on it.
+
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+
+/// The environment variable that picks an adapter by a substring of its name, like `--adapter`.
+pub const ADAPTER_ENV: &str = "LIFELAB_ADAPTER";
+
+#[derive(Debug, thiserror::Error)]
+pub enum GpuError {
+    #[error(
+        "no GPU adapter found (wgpu found no Vulkan, Metal, DX12 or OpenGL device; on Debian, \
+         `apt-get install mesa-vulkan-drivers libvulkan1` provides lavapipe, a software one)"
+    )]
+    NoAdapter,
+    #[error("no GPU adapter's name contains '{wanted}' (adapters: {available})")]
+    NoMatch { wanted: String, available: String },
+    #[error("could not open the GPU device {adapter}: {reason}")]
+    Device { adapter: String, reason: String },
+}
+
+/// What `lifelab gpus` prints of an adapter.
+#[derive(Clone, Debug, Serialize)]
+pub struct AdapterSummary {
+    pub name: String,
+    pub backend: String,
+    pub device_type: String,
+    pub driver: String,
+    pub max_buffer_size: u64,
+    pub max_storage_buffer_binding_size: u64,
+    pub max_storage_buffers_per_shader_stage: u32,
+    pub max_compute_workgroups_per_dimension: u32,
+    pub max_compute_invocations_per_workgroup: u32,
+    pub timestamp_queries: bool,
+}
+
+impl AdapterSummary {
+    pub fn of(adapter: &wgpu::Adapter) -> Self {
+        let info = adapter.get_info();
+        let limits = adapter.limits();
+        Self {
+            name: info.name,
+            backend: format!("{:?}", info.backend),
+            device_type: format!("{:?}", info.device_type),
+            driver: format!("{} {}", info.driver, info.driver_info)
+                .trim()
+                .to_string(),
+            max_buffer_size: limits.max_buffer_size,
+            max_storage_buffer_binding_size: limits.max_storage_buffer_binding_size,
+            max_storage_buffers_per_shader_stage: limits.max_storage_buffers_per_shader_stage,
+            max_compute_workgroups_per_dimension: limits.max_compute_workgroups_per_dimension,
+            max_compute_invocations_per_workgroup: limits.max_compute_invocations_per_workgroup,
+            timestamp_queries: adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY),
+        }
+    }
+}
+
+/// Why a device stopped working, recorded by wgpu's callbacks so that the next operation can
+/// report it instead of panicking.
+#[derive(Clone, Default)]
+pub struct FaultLog(Arc<Mutex<Option<String>>>);
+
+impl FaultLog {
+    pub fn record(&self, message: String) {
+        let mut slot = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        slot.get_or_insert(message);
+    }
+
+    pub fn take(&self) -> Option<String> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).take()
+    }
+
+    pub fn peek(&self) -> Option<String> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+}
+
+/// The device every GPU engine runs on.
+#[derive(Clone)]
+pub struct GpuContext {
+    pub adapter: wgpu::Adapter,
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub summary: AdapterSummary,
+    /// Device-lost and uncaptured errors, as text.
+    pub faults: FaultLog,
+    /// Set when the device was lost: nothing more can run on it.
+    pub lost: FaultLog,
+    pub(crate) pipelines: super::pipeline_cache::PipelineCache,
+}
+
+fn instance() -> wgpu::Instance {
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+    desc.backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::all());
+    wgpu::Instance::new(desc)
+}
+
+/// Every adapter wgpu can see, best first: discrete, integrated, virtual, then CPU; Vulkan
+/// before the others.
+pub fn adapters() -> Vec<wgpu::Adapter> {
+    // OpenGL only when nothing else is there (or WGPU_BACKEND asks for it): probing EGL is slow
+    // and noisy on machines without a display.
+    let instance = instance();
+    let wanted = wgpu::Backends::from_env();
+    let mut all = match wanted {
+        Some(backends) => pollster::block_on(instance.enumerate_adapters(backends)),
+        None => {
+            let primary = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::PRIMARY));
+            if primary.is_empty() {
+                pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()))
+            } else {
+                primary
+            }
+        }
+    };
+    all.sort_by_key(|a| {
+        let info = a.get_info();
+        let kind = match info.device_type {
+            wgpu::DeviceType::DiscreteGpu => 0,
+            wgpu::DeviceType::IntegratedGpu => 1,
+            wgpu::DeviceType::VirtualGpu => 2,
+            wgpu::DeviceType::Other => 3,
+            wgpu::DeviceType::Cpu => 4,
+        };
+        let backend = if info.backend == wgpu::Backend::Vulkan {
+            0
+        } else {
+            1
+        };
+        (kind, backend)
+    });
+    all
+}
+
+/// The adapter to use: the first whose name contains `wanted` (or `$LIFELAB_ADAPTER`), or else
+/// the best one.
+pub fn choose_adapter(wanted: Option<&str>) -> Result<wgpu::Adapter, GpuError> {
+    let env = std::env::var(ADAPTER_ENV).ok().filter(|s| !s.is_empty());
+    let wanted = wanted.map(str::to_string).or(env);
+    let all = adapters();
+    if all.is_empty() {
+        return Err(GpuError::NoAdapter);
+    }
+    match wanted {
+        None => Ok(all.into_iter().next().expect("not empty")),
+        Some(w) => {
+            let lower = w.to_lowercase();
+            let names: Vec<String> = all.iter().map(|a| a.get_info().name).collect();
+            all.into_iter()
+                .find(|a| a.get_info().name.to_lowercase().contains(&lower))
+                .ok_or(GpuError::NoMatch {
+                    wanted: w,
+                    available: names.join(", "),
+                })
+        }
+    }
+}
+
+impl GpuContext {
+    /// Opens a device on the chosen adapter with the adapter's own limits, so that big buffers
+    /// are allowed, and timestamp queries where it has them.
+    pub fn new(wanted: Option<&str>) -> Result<Self, GpuError> {
+        let adapter = choose_adapter(wanted)?;
+        let features = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
+        let desc = wgpu::DeviceDescriptor {
+            label: Some("lifelab"),
+            required_features: features,
+            required_limits: adapter.limits(),
+            ..Default::default()
+        };
+        let (device, queue) =
+            pollster::block_on(adapter.request_device(&desc)).map_err(|e| GpuError::Device {
+                adapter: adapter.get_info().name,
+                reason: e.to_string(),
+            })?;
+        Ok(Self::from_parts(adapter, device, queue))
+    }
+
+    /// Wraps a device someone else opened (eframe, in the app).
+    pub fn from_parts(adapter: wgpu::Adapter, device: wgpu::Device, queue: wgpu::Queue) -> Self {
+        let faults = FaultLog::default();
+        let lost = FaultLog::default();
+        let log = faults.clone();
+        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| log.record(e.to_string())));
+        let lost_log = lost.clone();
+        device.set_device_lost_callback(move |reason, message| {
+            lost_log.record(format!("{reason:?}: {message}"));
+        });
+        let mut summary = AdapterSummary::of(&adapter);
+        summary.timestamp_queries = device.features().contains(wgpu::Features::TIMESTAMP_QUERY);
+        Self {
+            adapter,
+            device,
+            queue,
+            summary,
+            faults,
+            lost,
+            pipelines: Default::default(),
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.summary.name
+    }
+
+    pub fn limits(&self) -> wgpu::Limits {
+        self.device.limits()
+    }
+
+    /// Waits for all submitted work.
+    pub fn wait(&self) -> Result<(), crate::engine::EngineError> {
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map(|_| ())
+            .map_err(|e| self.classify(e.to_string()))
+    }
+
+    /// An engine error for a failure, as device loss when the device was lost.
+    pub fn classify(&self, message: String) -> crate::engine::EngineError {
+        use crate::engine::EngineError;
+        if let Some(lost) = self.lost.peek() {
+            EngineError::DeviceLost(lost)
+        } else if message.to_lowercase().contains("out of memory") {
+            EngineError::OutOfMemory(message)
+        } else {
+            EngineError::Gpu(message)
+        }
+    }
+
+    /// The first error recorded since the last call, as an engine error.
+    pub fn check_faults(&self) -> Result<(), crate::engine::EngineError> {
+        if let Some(lost) = self.lost.peek() {
+            return Err(crate::engine::EngineError::DeviceLost(lost));
+        }
+        match self.faults.take() {
+            Some(m) => Err(self.classify(m)),
+            None => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,478 @@
+//! The GPU engine for Life-like rules: drives `shaders/life.wgsl`.
+//!
+//! The rule reaches the shader in one of two ways, chosen by [`ShaderMode`]: compiled into it as
+//! constant boolean logic (the default: generated WGSL, specialised per rule), or read at run
+//! time from the uniform table (`generic_rule`). `lifelab bench --shader` measures both.
+//!
+//! All generations of a `step` are recorded into command encoders with no readback in between;
+//! the two buffers of each band ping-pong.
+
+use std::fmt::Write;
+
+use bytemuck::{Pod, Zeroable};
+
+use super::grid::GpuGrid;
+use super::{GpuContext, pipeline_cache};
+use crate::engine::{Engine, EngineKind, EngineResult};
+use crate::grid::Grid;
+use crate::hash;
+use crate::rule::{CountTable, LifeRule, Neighbourhood, Outcome, Rule};
+
+const LIFE_WGSL: &str = include_str!("../../shaders/life.wgsl");
+const HASH_WGSL: &str = include_str!("../../shaders/hash.wgsl");
+
+/// Generations recorded into one command encoder (deterministic rules).
+const MAX_BATCH: u64 = 1024;
+
+/// Parameter slots of the uniform buffer: one per band, or one per (generation, band) for
+/// stochastic rules, whose key changes every generation.
+const PARAM_SLOTS: u64 = 1024;
+
+/// How the rule reaches the shader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ShaderMode {
+    /// Generated WGSL with the rule as constant logic.
+    #[default]
+    Specialised,
+    /// One shader per neighbourhood that reads the rule from a uniform table.
+    Generic,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct LifeOptions {
+    pub shader: ShaderMode,
+    /// Output rows per invocation.
+    pub rows_per_invocation: u32,
+    /// Caps the bytes of one band below the device's binding limit.
+    pub max_band_bytes: Option<u64>,
+}
+
+impl Default for LifeOptions {
+    fn default() -> Self {
+        Self {
+            shader: ShaderMode::Specialised,
+            rows_per_invocation: 4,
+            max_band_bytes: None,
+        }
+    }
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Pod, Zeroable)]
+struct Params {
+    width: u32,
+    words: u32,
+    last_word: u32,
+    last_bits: u32,
+    band_rows: u32,
+    above_rows: u32,
+    row_offset: u32,
+    row_groups: u32,
+    key: u32,
+    dead_bits: u32,
+    alive_bits: u32,
+    _pad: u32,
+    dead_threshold: [[u32; 4]; 3],
+    alive_threshold: [[u32; 4]; 3],
+}
+
+/// The WGSL for a rule: the shared helpers, the hash, and `rule_fn`.
+pub fn shader_source(rule: &LifeRule, mode: ShaderMode) -> String {
+    let table = CountTable::new(rule);
+    let planes = match rule.neighbourhood {
+        Neighbourhood::Moore => "moore_planes",
+        Neighbourhood::Hexagonal => "hex_planes",
+        Neighbourhood::VonNeumann => "von_neumann_planes",
+    };
+    let mut f = String::new();
+    let _ = writeln!(
+        f,
+        "fn rule_fn(u: Tri, m: Tri, d: Tri, r: u32, w: u32) -> u32 {{\n    \
+         let t = {planes}(u, m, d);\n    let alive = m.c;"
+    );
+    match mode {
+        ShaderMode::Generic => {
+            f.push_str("    var next = generic_rule(t, alive);\n");
+            if table.is_stochastic() {
+                f.push_str(
+                    "    var candidates = 0u;\n    for (var c = 0u; c < 10u; c++) {\n        \
+                     if params.dead_threshold[c >> 2u][c & 3u] != 0u { candidates |= equal(t, c) & ~alive; }\n        \
+                     if params.alive_threshold[c >> 2u][c & 3u] != 0u { candidates |= equal(t, c) & alive; }\n    }\n",
+                );
+            }
+        }
+        ShaderMode::Specialised => {
+            f.push_str("    var next = 0u;\n");
+            let mut candidates = Vec::new();
+            for c in 0..table.values {
+                let eq = equal_expr(c);
+                match (table.dead[c], table.alive[c]) {
+                    (Outcome::Alive, Outcome::Alive) => {
+                        let _ = writeln!(f, "    next |= {eq};");
+                    }
+                    (Outcome::Alive, _) => {
+                        let _ = writeln!(f, "    next |= {eq} & ~alive;");
+                    }
+                    (_, Outcome::Alive) => {
+                        let _ = writeln!(f, "    next |= {eq} & alive;");
+                    }
+                    _ => {}
+                }
+                if matches!(table.dead[c], Outcome::Chance(_)) {
+                    candidates.push(format!("({eq} & ~alive)"));
+                }
+                if matches!(table.alive[c], Outcome::Chance(_)) {
+                    candidates.push(format!("({eq} & alive)"));
+                }
+            }
+            if !candidates.is_empty() {
+                let _ = writeln!(f, "    let candidates = {};", candidates.join(" | "));
+            }
+        }
+    }
+    if table.is_stochastic() {
+        f.push_str(
+            "    if candidates != 0u {\n        next |= chance(t, alive, candidates, r, w);\n    }\n",
+        );
+    }
+    f.push_str("    return next;\n}\n");
+    format!("{LIFE_WGSL}\n{HASH_WGSL}\n{f}")
+}
+
+/// `count value == c` as constant logic on the planes.
+fn equal_expr(c: usize) -> String {
+    let bit = |k: usize| {
+        if c >> k & 1 == 1 {
+            format!("t.p{k}")
+        } else {
+            format!("~t.p{k}")
+        }
+    };
+    format!("({} & {} & {} & {})", bit(0), bit(1), bit(2), bit(3))
+}
+
+pub struct GpuLifeEngine {
+    ctx: GpuContext,
+    rule: Rule,
+    table: CountTable,
+    seed: u64,
+    grid: GpuGrid,
+    pipeline: wgpu::ComputePipeline,
+    /// `bind_groups[p][k]`: band k reading buffer p and writing buffer 1 - p.
+    bind_groups: [Vec<wgpu::BindGroup>; 2],
+    params: wgpu::Buffer,
+    slot_stride: u64,
+    rows: u32,
+    generation: u64,
+}
+
+impl GpuLifeEngine {
+    pub fn new(
+        ctx: &GpuContext,
+        rule: Rule,
+        start: &Grid,
+        seed: u64,
+        options: LifeOptions,
+    ) -> EngineResult<Self> {
+        let life = *rule.life_rule().expect("a Life-like rule");
+        let table = CountTable::new(&life);
+        let source = shader_source(&life, options.shader);
+        let rows = options.rows_per_invocation.max(1);
+        let (pipeline, layout) = pipeline_cache::life(ctx, &source, rows)?;
+        let grid = GpuGrid::new(ctx, start.width(), start.height(), options.max_band_bytes)?;
+
+        let align = ctx.limits().min_uniform_buffer_offset_alignment as u64;
+        let slot_stride = (std::mem::size_of::<Params>() as u64).next_multiple_of(align);
+        let params = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("life params"),
+            size: slot_stride * PARAM_SLOTS.max(grid.bands.len() as u64),
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+
+        let n = grid.bands.len();
+        let bind_groups = [0, 1].map(|p| {
+            (0..n)
+                .map(|k| {
+                    let buf = |band: usize, which: usize| {
+                        grid.bands[band].buffers[which].as_entire_binding()
+                    };
+                    ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                        label: Some("life band"),
+                        layout: &layout,
+                        entries: &[
+                            wgpu::BindGroupEntry {
+                                binding: 0,
+                                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                                    buffer: &params,
+                                    offset: 0,
+                                    size: wgpu::BufferSize::new(
+                                        std::mem::size_of::<Params>() as u64
+                                    ),
+                                }),
+                            },
+                            wgpu::BindGroupEntry {
+                                binding: 1,
+                                resource: buf((k + n - 1) % n, p),
+                            },
+                            wgpu::BindGroupEntry {
+                                binding: 2,
+                                resource: buf(k, p),
+                            },
+                            wgpu::BindGroupEntry {
+                                binding: 3,
+                                resource: buf((k + 1) % n, p),
+                            },
+                            wgpu::BindGroupEntry {
+                                binding: 4,
+                                resource: buf(k, 1 - p),
+                            },
+                        ],
+                    })
+                })
+                .collect()
+        });
+
+        let engine = Self {
+            ctx: ctx.clone(),
+            rule,
+            table,
+            seed,
+            grid,
+            pipeline,
+            bind_groups,
+            params,
+            slot_stride,
+            rows,
+            generation: 0,
+        };
+        if !engine.table.is_stochastic() {
+            engine.write_params(0, 1);
+        }
+        engine.grid.upload(ctx, start);
+        ctx.check_faults()?;
+        Ok(engine)
+    }
+
+    fn band_params(&self, k: usize, key: u32) -> Params {
+        let g = &self.grid;
+        let band = &g.bands[k];
+        let above = &g.bands[(k + g.bands.len() - 1) % g.bands.len()];
+        let last_word = (g.width - 1) / 32;
+        let pack = |t: [u32; 10]| {
+            let mut out = [[0u32; 4]; 3];
+            for (c, v) in t.into_iter().enumerate() {
+                out[c / 4][c % 4] = v;
+            }
+            out
+        };
+        Params {
+            width: g.width,
+            words: g.words,
+            last_word,
+            last_bits: g.width - last_word * 32,
+            band_rows: band.rows,
+            above_rows: above.rows,
+            row_offset: band.first_row,
+            row_groups: band.rows.div_ceil(self.rows),
+            key,
+            dead_bits: self.table.certain_bits(false),
+            alive_bits: self.table.certain_bits(true),
+            _pad: 0,
+            dead_threshold: pack(self.table.thresholds(false)),
+            alive_threshold: pack(self.table.thresholds(true)),
+        }
+    }
+
+    /// Writes the slots for `gens` generations from the current one (stochastic rules), or the
+    /// one slot per band (deterministic rules, `gens` = 1).
+    fn write_params(&self, first_gen: u64, gens: u64) {
+        let n = self.grid.bands.len();
+        let mut data = vec![0u8; (gens as usize * n) * self.slot_stride as usize];
+        for g in 0..gens {
+            let key = hash::stream_key(self.seed, first_gen + g);
+            for k in 0..n {
+                let at = (g as usize * n + k) * self.slot_stride as usize;
+                let p = self.band_params(k, key);
+                data[at..at + std::mem::size_of::<Params>()]
+                    .copy_from_slice(bytemuck::bytes_of(&p));
+            }
+        }
+        self.ctx.queue.write_buffer(&self.params, 0, &data);
+    }
+
+    fn dispatch_size(&self, band_rows: u32) -> (u32, u32, u32) {
+        let x = self.grid.words.div_ceil(64);
+        let groups = band_rows.div_ceil(self.rows);
+        let max = self
+            .ctx
+            .limits()
+            .max_compute_workgroups_per_dimension
+            .max(1);
+        let y = groups.min(max);
+        (x, y, groups.div_ceil(y))
+    }
+
+    /// Records `gens` generations into one encoder, with timestamps around them if given.
+    fn encode(
+        &mut self,
+        gens: u64,
+        stochastic: bool,
+        timestamps: Option<&wgpu::QuerySet>,
+    ) -> wgpu::CommandBuffer {
+        let mut encoder = self
+            .ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("life"),
+            });
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("generations"),
+                timestamp_writes: timestamps.map(|q| wgpu::ComputePassTimestampWrites {
+                    query_set: q,
+                    beginning_of_pass_write_index: Some(0),
+                    end_of_pass_write_index: Some(1),
+                }),
+            });
+            pass.set_pipeline(&self.pipeline);
+            let n = self.grid.bands.len();
+            for g in 0..gens {
+                let p = self.grid.current;
+                for k in 0..n {
+                    let slot = if stochastic { g as usize * n + k } else { k };
+                    let offset = (slot as u64 * self.slot_stride) as u32;
+                    pass.set_bind_group(0, &self.bind_groups[p][k], &[offset]);
+                    let (x, y, z) = self.dispatch_size(self.grid.bands[k].rows);
+                    pass.dispatch_workgroups(x, y, z);
+                }
+                self.grid.current = 1 - p;
+            }
+        }
+        encoder.finish()
+    }
+
+    /// Advances `gens` generations and returns the device's own time for them, from timestamp
+    /// queries, when the device has them (`None` otherwise). Deterministic rules only: they
+    /// record all generations in one pass; stochastic rules fall back to `None`.
+    fn timed(&mut self, gens: u64) -> EngineResult<Option<f64>> {
+        let timestamps = self.ctx.summary.timestamp_queries && !self.table.is_stochastic();
+        if !timestamps || gens == 0 {
+            self.step(gens)?;
+            return Ok(None);
+        }
+        let queries = self.ctx.device.create_query_set(&wgpu::QuerySetDescriptor {
+            label: Some("bench"),
+            ty: wgpu::QueryType::Timestamp,
+            count: 2,
+        });
+        let resolve = self.ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("timestamps"),
+            size: 16,
+            usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let readback = self.ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("timestamps readback"),
+            size: 16,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let commands = self.encode(gens, false, Some(&queries));
+        let mut encoder = self
+            .ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("resolve"),
+            });
+        encoder.resolve_query_set(&queries, 0..2, &resolve, 0);
+        encoder.copy_buffer_to_buffer(&resolve, 0, &readback, 0, 16);
+        self.ctx.queue.submit([commands, encoder.finish()]);
+        self.generation += gens;
+        let mut ticks = [0u64; 2];
+        super::grid::read_mapped(&self.ctx, &readback, 16, |d| {
+            ticks.copy_from_slice(bytemuck::cast_slice(d));
+        })?;
+        self.ctx.check_faults()?;
+        let period = self.ctx.queue.get_timestamp_period() as f64;
+        Ok(Some(
+            ticks[1].saturating_sub(ticks[0]) as f64 * period * 1e-9,
+        ))
+    }
+
+    /// The buffers that hold the current state, band by band (the app draws from them).
+    pub fn gpu_grid(&self) -> &GpuGrid {
+        &self.grid
+    }
+
+    pub fn context(&self) -> &GpuContext {
+        &self.ctx
+    }
+}
+
+impl Engine for GpuLifeEngine {
+    fn kind(&self) -> EngineKind {
+        EngineKind::Gpu
+    }
+
+    fn rule(&self) -> &Rule {
+        &self.rule
+    }
+
+    fn width(&self) -> u32 {
+        self.grid.width
+    }
+
+    fn height(&self) -> u32 {
+        self.grid.height
+    }
+
+    fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    fn step(&mut self, gens: u64) -> EngineResult<()> {
+        let stochastic = self.table.is_stochastic();
+        let per_batch = if stochastic {
+            (PARAM_SLOTS / self.grid.bands.len() as u64).max(1)
+        } else {
+            MAX_BATCH
+        };
+        let mut done = 0;
+        while done < gens {
+            let batch = per_batch.min(gens - done);
+            if stochastic {
+                self.write_params(self.generation, batch);
+            }
+            let commands = self.encode(batch, stochastic, None);
+            self.ctx.queue.submit([commands]);
+            self.generation += batch;
+            done += batch;
+            if stochastic {
+                // The next batch rewrites the parameter slots: let this one finish first.
+                self.ctx.wait()?;
+            }
+        }
+        self.ctx.check_faults()
+    }
+
+    fn grid(&mut self) -> EngineResult<Grid> {
+        self.grid.download(&self.ctx)
+    }
+
+    fn set_grid(&mut self, grid: &Grid, generation: u64) -> EngineResult<()> {
+        self.grid.upload(&self.ctx, grid);
+        self.generation = generation;
+        self.ctx.check_faults()
+    }
+
+    fn finish(&mut self) -> EngineResult<()> {
+        self.ctx.wait()?;
+        self.ctx.check_faults()
+    }
+
+    fn step_timed(&mut self, gens: u64) -> EngineResult<Option<f64>> {
+        self.timed(gens)
+    }
+}

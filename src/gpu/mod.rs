@@ -1,0 +1,62 @@
+//! The GPU engines (wgpu compute shaders) and the one device they share. Each engine sits next
+//! to the shader it drives: `life.rs` drives `shaders/life.wgsl`, `elementary.rs` drives
+//! `shaders/elementary.wgsl`.
+
+pub mod context;
+pub mod elementary;
+pub mod grid;
+pub mod life;
+pub(crate) mod pipeline_cache;
+
+use std::sync::{Mutex, OnceLock};
+
+pub use context::{AdapterSummary, GpuContext, GpuError};
+pub use life::{LifeOptions, ShaderMode};
+
+use crate::engine::{Engine, EngineError, EngineResult};
+use crate::grid::Grid;
+use crate::rule::Rule;
+
+static WANTED_ADAPTER: Mutex<Option<String>> = Mutex::new(None);
+static SHARED: OnceLock<Result<GpuContext, String>> = OnceLock::new();
+
+/// Chooses the adapter (a substring of its name) the shared context will open; call before
+/// the first use. `LIFELAB_ADAPTER` does the same from the environment.
+pub fn select_adapter(name: Option<&str>) {
+    *WANTED_ADAPTER.lock().unwrap_or_else(|p| p.into_inner()) = name.map(str::to_string);
+}
+
+/// The adapter name asked for with `--adapter`, if any.
+pub fn wanted_adapter() -> Option<String> {
+    WANTED_ADAPTER
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .clone()
+}
+
+/// The process's GPU context, opened on first use.
+pub fn shared_context() -> Result<&'static GpuContext, EngineError> {
+    SHARED
+        .get_or_init(|| GpuContext::new(wanted_adapter().as_deref()).map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(|e| EngineError::Unavailable(e.clone()))
+}
+
+/// A GPU engine for any rule on `ctx`.
+pub fn create_engine(
+    ctx: &GpuContext,
+    rule: Rule,
+    grid: &Grid,
+    seed: u64,
+    options: LifeOptions,
+) -> EngineResult<Box<dyn Engine>> {
+    if rule.is_elementary() {
+        Ok(Box::new(elementary::GpuElementaryEngine::new(
+            ctx, rule, grid,
+        )?))
+    } else {
+        Ok(Box::new(life::GpuLifeEngine::new(
+            ctx, rule, grid, seed, options,
+        )?))
+    }
+}

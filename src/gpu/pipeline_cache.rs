@@ -1,0 +1,118 @@
+//! Compute pipelines, built once per shader source and device and then shared: the
+//! conformance suite creates hundreds of engines, and shader compilation dominates small runs.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use super::GpuContext;
+use crate::engine::{EngineError, EngineResult};
+
+pub type Entry = (wgpu::ComputePipeline, wgpu::BindGroupLayout);
+
+#[derive(Clone, Default)]
+pub struct PipelineCache(Arc<Mutex<HashMap<String, Entry>>>);
+
+fn storage(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+fn uniform(binding: u32, dynamic: bool) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: dynamic,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+/// Builds (or finds) a pipeline for `source` with the given bindings and override constants.
+fn get(
+    ctx: &GpuContext,
+    key: String,
+    source: &str,
+    entries: &[wgpu::BindGroupLayoutEntry],
+    constants: &[(&str, f64)],
+) -> EngineResult<Entry> {
+    let mut cache = ctx.pipelines.0.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(e) = cache.get(&key) {
+        return Ok(e.clone());
+    }
+    let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let module = ctx
+        .device
+        .create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(&key),
+            source: wgpu::ShaderSource::Wgsl(source.into()),
+        });
+    let layout = ctx
+        .device
+        .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some(&key),
+            entries,
+        });
+    let pipeline_layout = ctx
+        .device
+        .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some(&key),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+    let pipeline = ctx
+        .device
+        .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(&key),
+            layout: Some(&pipeline_layout),
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: wgpu::PipelineCompilationOptions {
+                constants,
+                ..Default::default()
+            },
+            cache: None,
+        });
+    if let Some(e) = pollster::block_on(scope.pop()) {
+        return Err(EngineError::Gpu(format!(
+            "building the {key} pipeline failed: {e}"
+        )));
+    }
+    let entry = (pipeline, layout);
+    cache.insert(key, entry.clone());
+    Ok(entry)
+}
+
+/// `shaders/life.wgsl` with a generated rule.
+pub fn life(ctx: &GpuContext, source: &str, rows: u32) -> EngineResult<Entry> {
+    let entries = [
+        uniform(0, true),
+        storage(1, true),
+        storage(2, true),
+        storage(3, true),
+        storage(4, false),
+    ];
+    get(
+        ctx,
+        format!("life rows={rows}\n{source}"),
+        source,
+        &entries,
+        &[("ROWS", rows as f64)],
+    )
+}
+
+/// `shaders/elementary.wgsl`.
+pub fn elementary(ctx: &GpuContext, source: &str) -> EngineResult<Entry> {
+    let entries = [uniform(0, true), storage(1, false)];
+    get(ctx, format!("elementary\n{source}"), source, &entries, &[])
+}

@@ -1,0 +1,295 @@
+//! The GPU engines, bit for bit against the CPU reference, on whatever adapter wgpu finds (in CI:
+//! lavapipe, Mesa's software Vulkan). New tests of GPU code paths belong here.
+//!
+//! With `CI=true` and no adapter these tests fail and say why; elsewhere they print that they
+//! were skipped, and why.
+
+mod common;
+
+use std::process::Command;
+
+use common::{in_ci, on_torus, rule, soup};
+use lifelab::check::{self, Case, Fault};
+use lifelab::engine::{self, EngineKind::Gpu};
+use lifelab::gpu::{LifeOptions, ShaderMode};
+use lifelab::grid::Grid;
+
+fn gpu_available() -> bool {
+    match lifelab::gpu::shared_context() {
+        Ok(_) => true,
+        Err(e) => {
+            assert!(
+                !in_ci(),
+                "the GPU tests need an adapter in CI ({e}); .ci/run installs lavapipe"
+            );
+            eprintln!("skipped: no GPU adapter ({e})");
+            false
+        }
+    }
+}
+
+/// Runs one group of the conformance suite, with the given shader mode.
+fn suite_group(name_starts: &str, shader: ShaderMode) {
+    if !gpu_available() {
+        return;
+    }
+    let group = check::suite()
+        .into_iter()
+        .find(|g| g.name.starts_with(name_starts))
+        .unwrap_or_else(|| panic!("no suite group '{name_starts}'"));
+    assert!(!group.cases.is_empty());
+    for mut case in group.cases {
+        case.gpu.shader = shader;
+        let found = check::run_case(Gpu, &case, None).unwrap();
+        assert_eq!(
+            found,
+            None,
+            "{}",
+            found.as_ref().map(|m| m.to_string()).unwrap_or_default()
+        );
+    }
+}
+
+#[test]
+fn every_named_rule_on_every_odd_size() {
+    suite_group("every named rule", ShaderMode::Specialised);
+}
+
+#[test]
+fn every_named_rule_with_the_generic_shader() {
+    suite_group("every named rule", ShaderMode::Generic);
+}
+
+#[test]
+fn hexagonal_von_neumann_b0_and_stochastic_rules() {
+    suite_group("hexagonal", ShaderMode::Specialised);
+    suite_group("hexagonal", ShaderMode::Generic);
+}
+
+#[test]
+fn all_256_elementary_rules() {
+    suite_group("all 256 elementary", ShaderMode::Specialised);
+}
+
+#[test]
+fn library_patterns() {
+    suite_group("library patterns", ShaderMode::Specialised);
+}
+
+#[test]
+fn tori_split_into_bands() {
+    suite_group("tori split into bands", ShaderMode::Specialised);
+}
+
+#[test]
+fn many_generations_in_one_submission_match_the_reference() {
+    // The suite compares after every generation; here 300 generations run as one batch.
+    if !gpu_available() {
+        return;
+    }
+    for (text, (w, h)) in [
+        ("B3/S23", (97, 61)),
+        ("B2(1/3)/S12H", (64, 40)),
+        ("W110", (131, 3)),
+    ] {
+        let r = rule(text);
+        let start = soup(w, h, 0.4, 11);
+        let want = common::run(lifelab::engine::EngineKind::Reference, r, &start, 300, 5);
+        let got = common::run(Gpu, r, &start, 300, 5);
+        assert_eq!(want.first_difference(&got), None, "{text}");
+    }
+}
+
+#[test]
+fn an_injected_single_bit_difference_is_caught() {
+    if !gpu_available() {
+        return;
+    }
+    let case = Case {
+        label: "fault injection".into(),
+        rule: rule("B3/S23"),
+        start: soup(31, 7, 0.4, 3),
+        seed: 0,
+        gens: 10,
+        gpu: LifeOptions::default(),
+    };
+    assert_eq!(check::run_case(Gpu, &case, None).unwrap(), None);
+    let fault = Fault {
+        generation: 5,
+        x: 12,
+        y: 3,
+    };
+    let m = check::run_case(Gpu, &case, Some(fault))
+        .unwrap()
+        .expect("caught");
+    assert_eq!((m.generation, m.x, m.y), (5, 12, 3));
+    assert_eq!(m.rule, "B3/S23");
+}
+
+#[test]
+fn acorn_reaches_633_on_the_gpu() {
+    if !gpu_available() {
+        return;
+    }
+    let start = on_torus("acorn", 2048, 2048);
+    let mut e = engine::create(Gpu, rule("B3/S23"), &start, 0).unwrap();
+    e.step(5206).unwrap();
+    assert_eq!(e.population().unwrap(), 633);
+}
+
+#[test]
+fn the_space_time_buffer_holds_successive_generations() {
+    if !gpu_available() {
+        return;
+    }
+    let ctx = lifelab::gpu::shared_context().unwrap();
+    let width = 101;
+    let mut start = Grid::new(width, 1);
+    start.set(50, 0, true);
+    let r = rule("W30");
+    let capacity = 16;
+    let mut st =
+        lifelab::gpu::elementary::SpaceTime::new(ctx, r.elementary().unwrap(), &start, capacity)
+            .unwrap();
+    // 20 generations wrap the 16-row ring: rows hold generations 5..=20.
+    st.step(20).unwrap();
+    let rows = st.read_rows().unwrap();
+    let (_, _, cap, newest) = st.buffer();
+    assert_eq!((cap, newest), (16, 20 % 16));
+    let mut oracle = lifelab::cpu::ReferenceEngine::new(r, &start, 0);
+    for g in 1..=20u32 {
+        oracle.step_once();
+        if g >= 5 {
+            let want = lifelab::engine::Engine::grid(&mut oracle).unwrap();
+            let row = g % capacity;
+            for x in 0..width {
+                assert_eq!(rows.get(x, row), want.get(x, 0), "generation {g}, cell {x}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_torus_too_large_for_the_device_gets_a_clear_error() {
+    if !gpu_available() {
+        return;
+    }
+    let ctx = lifelab::gpu::shared_context().unwrap();
+    if lifelab::gpu::grid::memory_budget(ctx).is_none() {
+        eprintln!("skipped: {} does not report its memory", ctx.name());
+        return;
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args([
+            "run",
+            "--engine",
+            "gpu",
+            "--size",
+            "400000x400000",
+            "--gens",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("a 400000x400000 torus needs"), "{err}");
+    assert!(
+        err.contains("the largest square torus it can take is about"),
+        "{err}"
+    );
+}
+
+#[test]
+fn check_command_passes_and_reports_json() {
+    if !gpu_available() {
+        return;
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args([
+            "check",
+            "--pattern",
+            "gosper-glider-gun",
+            "--size",
+            "64x40",
+            "--gens",
+            "60",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["passed"], true);
+    assert_eq!(v["generations"], 60);
+    // The hidden fault flag proves the command notices a difference and exits 1.
+    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args([
+            "check",
+            "--rule",
+            "HighLife",
+            "--random",
+            "0.4",
+            "--size",
+            "33x65",
+            "--gens",
+            "9",
+            "--inject-fault",
+            "7,32,64",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["passed"], false);
+    assert_eq!(v["mismatch"]["generation"], 7);
+    assert_eq!(
+        (v["mismatch"]["x"].as_u64(), v["mismatch"]["y"].as_u64()),
+        (Some(32), Some(64))
+    );
+    assert_eq!(v["mismatch"]["rule"], "B36/S23");
+}
+
+#[test]
+fn run_defaults_to_the_gpu_and_bench_reports_both_engines() {
+    if !gpu_available() {
+        return;
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args([
+            "run",
+            "--pattern",
+            "r-pentomino",
+            "--size",
+            "1024",
+            "--gens",
+            "1103",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["engine"], "gpu");
+    assert_eq!(v["population"], 116);
+    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args([
+            "bench", "--engine", "gpu", "--engine", "cpu", "--rule", "B3/S23", "--size", "256",
+            "--gens", "4", "--json",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let engines: Vec<&str> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["engine"].as_str().unwrap())
+        .collect();
+    assert_eq!(engines, ["gpu", "cpu"]);
+    assert!(v["adapter"]["name"].is_string());
+}
