@@ -46,6 +46,26 @@ pub fn human_bytes(bytes: u64) -> String {
     }
 }
 
+/// The population of a grid and a 64-bit hash of its cells, computed the same way on the CPU
+/// (`Grid::census`) and on the GPU (`shaders/census.wgsl`): the sum, over the non-zero 32-bit
+/// words w at index i, of `mix32(w ^ mix32(i))` (low half) and `mix32(w + mix32(i ^ 0x9e3779b9))`
+/// (high half), wrapping. Sums do not depend on the order the GPU adds them in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct Census {
+    pub population: u64,
+    pub hash: u64,
+}
+
+impl Census {
+    /// From the GPU's four words: population low, high, hash low, high.
+    pub fn from_words(w: &[u32]) -> Self {
+        Self {
+            population: w[0] as u64 | (w[1] as u64) << 32,
+            hash: w[2] as u64 | (w[3] as u64) << 32,
+        }
+    }
+}
+
 /// A rectangle of cells, `x..x+width`, `y..y+height`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Rect {
@@ -425,6 +445,22 @@ impl Grid {
         let wpr = self.words_per_row;
         let bit = (a ^ b).trailing_zeros();
         Some(((i % wpr) as u32 * 64 + bit, (i / wpr) as u32))
+    }
+
+    /// The population and state hash, as the GPU computes them.
+    pub fn census(&self) -> Census {
+        let (mut a, mut b) = (0u32, 0u32);
+        for (i, &w) in self.as_u32().iter().enumerate() {
+            if w != 0 {
+                let i = i as u32;
+                a = a.wrapping_add(hash::mix32(w ^ hash::mix32(i)));
+                b = b.wrapping_add(hash::mix32(w.wrapping_add(hash::mix32(i ^ 0x9e37_79b9))));
+            }
+        }
+        Census {
+            population: self.population(),
+            hash: a as u64 | (b as u64) << 32,
+        }
     }
 
     /// A 64-bit fingerprint of the cells (FNV-1a over the words, then a final mix).

@@ -293,3 +293,38 @@ fn run_defaults_to_the_gpu_and_bench_reports_both_engines() {
     assert_eq!(engines, ["gpu", "cpu"]);
     assert!(v["adapter"]["name"].is_string());
 }
+
+#[test]
+fn gpu_census_matches_the_cpu_census_every_generation() {
+    if !gpu_available() {
+        return;
+    }
+    let ctx = lifelab::gpu::shared_context().unwrap();
+    for (text, (w, h), band_rows) in [
+        ("B3/S23", (301u32, 77u32), None),
+        ("B36/S23", (64, 64), Some(5u64)),
+        ("B2(1/3)/S12H", (33, 20), Some(3)),
+    ] {
+        let r = rule(text);
+        let start = soup(w, h, 0.45, 21);
+        let options = LifeOptions {
+            max_band_bytes: band_rows.map(|n| n * (w as u64).div_ceil(64) * 8),
+            ..LifeOptions::default()
+        };
+        let mut gpu = lifelab::gpu::life::GpuLifeEngine::new(ctx, r, &start, 9, options).unwrap();
+        let census = gpu.new_census(16).unwrap();
+        census.reset();
+        gpu.step_with_census(16, &census, 0).unwrap();
+        let got = census.fetch(16).unwrap();
+        let mut cpu = lifelab::cpu::ReferenceEngine::new(r, &start, 9);
+        for (g, c) in got.iter().enumerate() {
+            cpu.step_once();
+            let want = lifelab::engine::Engine::grid(&mut cpu).unwrap().census();
+            assert_eq!(*c, want, "{text}, generation {}", g + 1);
+        }
+        assert_eq!(
+            lifelab::engine::Engine::population(&mut gpu).unwrap(),
+            got[15].population
+        );
+    }
+}

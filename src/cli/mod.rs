@@ -5,7 +5,7 @@ mod bench;
 mod check;
 mod gpus;
 mod run;
-mod setup;
+pub mod setup;
 
 use std::process::ExitCode;
 
@@ -16,6 +16,7 @@ pub use setup::{SimArgs, Simulation};
 #[derive(Parser, Debug)]
 #[command(
     name = "lifelab",
+    args_conflicts_with_subcommands = true,
     version,
     about = "A laboratory for cellular automata and finite games",
     long_about = "A laboratory for cellular automata and finite games.\n\n\
@@ -29,6 +30,9 @@ pub struct Cli {
 
     #[command(subcommand)]
     pub command: Option<Command>,
+
+    #[command(flatten)]
+    pub app: crate::app::AppOptions,
 }
 
 #[derive(Subcommand, Debug)]
@@ -51,8 +55,13 @@ pub fn main_with(cli: Cli) -> ExitCode {
         crate::gpu::select_adapter(cli.adapter.as_deref());
     }
     let Some(command) = cli.command else {
-        eprintln!("error: the desktop app is not part of this build yet; see `lifelab --help`");
-        return ExitCode::from(2);
+        return match crate::app::run(cli.app, crate::app::game_tabs()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                report_error(&e, false);
+                ExitCode::FAILURE
+            }
+        };
     };
     let json = command.json();
     match command.execute() {

@@ -6,7 +6,6 @@ use anyhow::{Context, anyhow, bail};
 
 use crate::engine::EngineKind;
 use crate::grid::Grid;
-use crate::hash::SplitMix64;
 use crate::pattern::{self, Pattern, library};
 use crate::rule::Rule;
 
@@ -190,7 +189,8 @@ impl SimArgs {
             source = format!("random {density} (seed {})", self.seed);
         } else {
             let start = self.start.as_deref().unwrap_or("center");
-            set_start(&mut grid, start, self.seed)?;
+            grid = crate::pattern::elementary::start_row(width, start, self.seed)
+                .map_err(|e| anyhow!("--start {start}: {e}"))?;
             source = format!("start {start}");
         }
         Ok(Simulation {
@@ -255,51 +255,5 @@ pub fn place_centred(grid: &mut Grid, cells: &Grid) -> anyhow::Result<()> {
     }
     let (x, y) = grid.centre_offset(cells.width(), cells.height());
     grid.paste(cells, x, y);
-    Ok(())
-}
-
-/// The elementary start rows of SPEC 1.2.
-fn set_start(grid: &mut Grid, start: &str, seed: u64) -> anyhow::Result<()> {
-    let width = grid.width();
-    match start {
-        "center" | "centre" => grid.set(width / 2, 0, true),
-        "right" => grid.set(width - 1, 0, true),
-        s if s.starts_with("random:") => {
-            let k: u32 = s["random:".len()..]
-                .parse()
-                .map_err(|_| anyhow!("--start {s}: K in random:K must be a whole number"))?;
-            if k > width {
-                bail!("--start {s}: cannot choose {k} live cells on a ring of {width}");
-            }
-            // Floyd's algorithm: k distinct cells, uniformly.
-            let mut rng = SplitMix64(seed);
-            for j in width - k..width {
-                let t = rng.below(j as u64 + 1) as u32;
-                if grid.get(t, 0) {
-                    grid.set(j, 0, true);
-                } else {
-                    grid.set(t, 0, true);
-                }
-            }
-        }
-        row => {
-            let len = row.chars().count() as u32;
-            if len > width {
-                bail!("--start {row}: the row has {len} cells, more than the ring's {width}");
-            }
-            let offset = (width - len) / 2;
-            for (i, c) in row.chars().enumerate() {
-                match c {
-                    '#' | 'O' | 'o' | '*' | '1' => grid.set(offset + i as u32, 0, true),
-                    '.' | '0' | '-' | '_' => {}
-                    other => bail!(
-                        "--start {row}: '{other}' at position {} is not a cell ('#' alive, '.' dead); \
-                         or use center, right, random:K",
-                        i + 1
-                    ),
-                }
-            }
-        }
-    }
     Ok(())
 }

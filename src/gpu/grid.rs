@@ -159,6 +159,18 @@ impl GpuGrid {
         }
     }
 
+    /// Overwrites one 64-bit word of row `y` of the current state (an edit in the app).
+    pub fn write_word(&self, ctx: &GpuContext, y: u32, word: usize, value: u64) {
+        let band = self
+            .bands
+            .iter()
+            .find(|b| y >= b.first_row && y < b.first_row + b.rows)
+            .expect("row inside the torus");
+        let offset = (y - band.first_row) as u64 * self.row_bytes() + word as u64 * 8;
+        ctx.queue
+            .write_buffer(&band.buffers[self.current], offset, &value.to_le_bytes());
+    }
+
     /// Reads the current state back into a CPU grid.
     pub fn download(&self, ctx: &GpuContext) -> EngineResult<Grid> {
         let mut grid = Grid::try_new(self.width, self.height)

@@ -11,6 +11,7 @@ use std::fmt::Write;
 
 use bytemuck::{Pod, Zeroable};
 
+use super::census::GpuCensus;
 use super::grid::GpuGrid;
 use super::{GpuContext, pipeline_cache};
 use crate::engine::{Engine, EngineKind, EngineResult};
@@ -27,6 +28,13 @@ const MAX_BATCH: u64 = 1024;
 /// Parameter slots of the uniform buffer: one per band, or one per (generation, band) for
 /// stochastic rules, whose key changes every generation.
 const PARAM_SLOTS: u64 = 1024;
+
+/// When an encoded batch takes censuses.
+#[derive(Clone, Copy)]
+enum CensusPlan {
+    EveryGeneration { first_slot: u32 },
+    AtEnd { slot: u32 },
+}
 
 /// How the rule reaches the shader.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
@@ -165,6 +173,8 @@ pub struct GpuLifeEngine {
     slot_stride: u64,
     rows: u32,
     generation: u64,
+    /// A one-slot census for `population`, made on first use.
+    census: Option<GpuCensus>,
 }
 
 impl GpuLifeEngine {
@@ -246,6 +256,7 @@ impl GpuLifeEngine {
             slot_stride,
             rows,
             generation: 0,
+            census: None,
         };
         if !engine.table.is_stochastic() {
             engine.write_params(0, 1);
@@ -314,12 +325,14 @@ impl GpuLifeEngine {
         (x, y, groups.div_ceil(y))
     }
 
-    /// Records `gens` generations into one encoder, with timestamps around them if given.
+    /// Records `gens` generations into one encoder, with timestamps around them and a census
+    /// after them if asked for.
     fn encode(
         &mut self,
         gens: u64,
         stochastic: bool,
         timestamps: Option<&wgpu::QuerySet>,
+        census: Option<(&GpuCensus, CensusPlan)>,
     ) -> wgpu::CommandBuffer {
         let mut encoder = self
             .ctx
@@ -336,9 +349,9 @@ impl GpuLifeEngine {
                     end_of_pass_write_index: Some(1),
                 }),
             });
-            pass.set_pipeline(&self.pipeline);
             let n = self.grid.bands.len();
             for g in 0..gens {
+                pass.set_pipeline(&self.pipeline);
                 let p = self.grid.current;
                 for k in 0..n {
                     let slot = if stochastic { g as usize * n + k } else { k };
@@ -348,9 +361,95 @@ impl GpuLifeEngine {
                     pass.dispatch_workgroups(x, y, z);
                 }
                 self.grid.current = 1 - p;
+                if let Some((c, CensusPlan::EveryGeneration { first_slot })) = census {
+                    c.record(&mut pass, self.grid.current, first_slot + g as u32);
+                }
+            }
+            if let Some((c, CensusPlan::AtEnd { slot })) = census {
+                c.record(&mut pass, self.grid.current, slot);
             }
         }
         encoder.finish()
+    }
+
+    /// Advances `gens` generations (at most the census's slots), recording the census of each
+    /// new generation into slots `first_slot..`. The caller clears, copies out and reads.
+    pub fn step_with_census(
+        &mut self,
+        gens: u64,
+        census: &GpuCensus,
+        first_slot: u32,
+    ) -> EngineResult<()> {
+        let stochastic = self.table.is_stochastic();
+        let gens = gens.min((census.slots() - first_slot) as u64);
+        if stochastic {
+            let per_batch = (PARAM_SLOTS / self.grid.bands.len() as u64).max(1);
+            let mut done = 0;
+            while done < gens {
+                let batch = per_batch.min(gens - done);
+                self.write_params(self.generation, batch);
+                let plan = CensusPlan::EveryGeneration {
+                    first_slot: first_slot + done as u32,
+                };
+                let commands = self.encode(batch, true, None, Some((census, plan)));
+                self.ctx.queue.submit([commands]);
+                self.ctx.wait()?;
+                self.generation += batch;
+                done += batch;
+            }
+        } else {
+            let plan = CensusPlan::EveryGeneration { first_slot };
+            let commands = self.encode(gens, false, None, Some((census, plan)));
+            self.ctx.queue.submit([commands]);
+            self.generation += gens;
+        }
+        self.ctx.check_faults()
+    }
+
+    /// Advances `gens` generations and records the census of the last one into `slot`.
+    pub fn step_then_census(
+        &mut self,
+        gens: u64,
+        census: &GpuCensus,
+        slot: u32,
+    ) -> EngineResult<()> {
+        if self.table.is_stochastic() {
+            self.step(gens)?;
+            return self.census_now(census, slot);
+        }
+        let commands = self.encode(
+            gens,
+            false,
+            None,
+            Some((census, CensusPlan::AtEnd { slot })),
+        );
+        self.ctx.queue.submit([commands]);
+        self.generation += gens;
+        self.ctx.check_faults()
+    }
+
+    /// Records the census of the current state into `slot`.
+    pub fn census_now(&mut self, census: &GpuCensus, slot: u32) -> EngineResult<()> {
+        let commands = self.encode(0, false, None, Some((census, CensusPlan::AtEnd { slot })));
+        self.ctx.queue.submit([commands]);
+        self.ctx.check_faults()
+    }
+
+    /// A census buffer with `slots` slots for this engine's torus.
+    pub fn new_census(&self, slots: u32) -> EngineResult<GpuCensus> {
+        GpuCensus::new(&self.ctx, &self.grid, slots)
+    }
+
+    /// The population and state hash of the current generation, from the GPU.
+    pub fn census(&mut self) -> EngineResult<crate::grid::Census> {
+        if self.census.is_none() {
+            self.census = Some(self.new_census(1)?);
+        }
+        let census = self.census.take().expect("just made");
+        census.reset();
+        let result = self.census_now(&census, 0).and_then(|_| census.fetch(1));
+        self.census = Some(census);
+        Ok(result?[0])
     }
 
     /// Advances `gens` generations and returns the device's own time for them, from timestamp
@@ -379,7 +478,7 @@ impl GpuLifeEngine {
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let commands = self.encode(gens, false, Some(&queries));
+        let commands = self.encode(gens, false, Some(&queries), None);
         let mut encoder = self
             .ctx
             .device
@@ -404,6 +503,11 @@ impl GpuLifeEngine {
     /// The buffers that hold the current state, band by band (the app draws from them).
     pub fn gpu_grid(&self) -> &GpuGrid {
         &self.grid
+    }
+
+    /// Overwrites one 64-bit word of the current state: word `word` of row `y`.
+    pub fn write_word(&self, y: u32, word: usize, value: u64) {
+        self.grid.write_word(&self.ctx, y, word, value);
     }
 
     pub fn context(&self) -> &GpuContext {
@@ -445,7 +549,7 @@ impl Engine for GpuLifeEngine {
             if stochastic {
                 self.write_params(self.generation, batch);
             }
-            let commands = self.encode(batch, stochastic, None);
+            let commands = self.encode(batch, stochastic, None, None);
             self.ctx.queue.submit([commands]);
             self.generation += batch;
             done += batch;
@@ -474,5 +578,9 @@ impl Engine for GpuLifeEngine {
 
     fn step_timed(&mut self, gens: u64) -> EngineResult<Option<f64>> {
         self.timed(gens)
+    }
+
+    fn population(&mut self) -> EngineResult<u64> {
+        Ok(self.census()?.population)
     }
 }

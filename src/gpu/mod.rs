@@ -2,6 +2,7 @@
 //! to the shader it drives: `life.rs` drives `shaders/life.wgsl`, `elementary.rs` drives
 //! `shaders/elementary.wgsl`.
 
+pub mod census;
 pub mod context;
 pub mod elementary;
 pub mod grid;

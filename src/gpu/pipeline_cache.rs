@@ -12,7 +12,7 @@ pub type Entry = (wgpu::ComputePipeline, wgpu::BindGroupLayout);
 #[derive(Clone, Default)]
 pub struct PipelineCache(Arc<Mutex<HashMap<String, Entry>>>);
 
-fn storage(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
+pub fn storage(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
         visibility: wgpu::ShaderStages::COMPUTE,
@@ -25,7 +25,7 @@ fn storage(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
     }
 }
 
-fn uniform(binding: u32, dynamic: bool) -> wgpu::BindGroupLayoutEntry {
+pub fn uniform(binding: u32, dynamic: bool) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
         visibility: wgpu::ShaderStages::COMPUTE,
@@ -115,4 +115,15 @@ pub fn life(ctx: &GpuContext, source: &str, rows: u32) -> EngineResult<Entry> {
 pub fn elementary(ctx: &GpuContext, source: &str) -> EngineResult<Entry> {
     let entries = [uniform(0, true), storage(1, false)];
     get(ctx, format!("elementary\n{source}"), source, &entries, &[])
+}
+
+/// Any other shader, with its bindings.
+pub fn with_layout(
+    ctx: &GpuContext,
+    name: &str,
+    source: &str,
+    entries: &[wgpu::BindGroupLayoutEntry],
+    constants: &[(&str, f64)],
+) -> EngineResult<Entry> {
+    get(ctx, format!("{name}\n{source}"), source, entries, constants)
 }

@@ -6,6 +6,7 @@
 //! for names or rules, the same cells up to translation).
 
 mod cells;
+pub mod elementary;
 pub mod library;
 mod life105;
 mod life106;

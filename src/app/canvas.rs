@@ -1,0 +1,278 @@
+//! The central view: the GPU-drawn torus (or space-time diagram), with pan, zoom, drawing and
+//! selection. Gestures become commands; the picture comes from `view_render`.
+
+use eframe::{egui, egui_wgpu};
+
+use super::command::Command;
+use super::panels::{Status, Tool};
+use super::view_render::{DEAD, EDGE, LINE, LIVE, ViewTarget, ViewUniforms};
+use super::viewport::Viewport;
+use crate::grid::Rect;
+
+/// Where the view was on screen at the last frame, for screenshots' sidecar files.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct ViewGeometry {
+    /// The view's rectangle in framebuffer pixels: x, y, width, height.
+    pub rect: [f32; 4],
+    /// Framebuffer pixels per cell.
+    pub pixels_per_cell: f64,
+    /// The cell coordinates at the view's top-left pixel.
+    pub origin: [f64; 2],
+    pub torus: [u32; 2],
+}
+
+pub struct Canvas {
+    pub viewport: Viewport,
+    /// Fit the view at the next frame (after a load or resize).
+    pub fit_pending: bool,
+    /// A drag in progress: its last cell, unwrapped, for line drawing.
+    last_cell: Option<(i64, i64)>,
+    select_from: Option<(i64, i64)>,
+    hover: Option<(u32, u32)>,
+    pub geometry: ViewGeometry,
+}
+
+impl Canvas {
+    pub fn new(torus: (u32, u32)) -> Self {
+        Self {
+            viewport: Viewport::new(torus),
+            fit_pending: true,
+            last_cell: None,
+            select_from: None,
+            hover: None,
+            geometry: ViewGeometry::default(),
+        }
+    }
+
+    /// Draws the view and turns gestures into commands. `target` is `None` when the torus has
+    /// more bands than the viewer binds.
+    #[allow(clippy::too_many_arguments)]
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        status: &Status,
+        tool: Tool,
+        target: Option<(&ViewTarget, usize)>,
+        mode_uniforms: (u32, u32),
+        fit_rect: Option<Rect>,
+        out: &mut Vec<Command>,
+    ) {
+        let (rect, response) =
+            ui.allocate_exact_size(ui.available_size(), egui::Sense::click_and_drag());
+        let size = (rect.width() as f64, rect.height() as f64);
+        if self.fit_pending && size.0 > 1.0 && size.1 > 1.0 {
+            self.viewport.fit(size, fit_rect);
+            self.fit_pending = false;
+        }
+        let local = |p: egui::Pos2| ((p.x - rect.min.x) as f64, (p.y - rect.min.y) as f64);
+
+        // Zoom with the wheel, about the cursor.
+        if let Some(pointer) = response.hover_pos() {
+            let scroll = ui.input(|i| i.smooth_scroll_delta.y + i.zoom_delta().ln() * 200.0);
+            if scroll != 0.0 {
+                self.viewport
+                    .zoom_about(local(pointer), 2f64.powf(scroll as f64 / 120.0));
+            }
+            self.hover = Some(self.viewport.cell_at(local(pointer)));
+        } else {
+            self.hover = None;
+        }
+
+        let shift = ui.input(|i| i.modifiers.shift);
+        let primary = response.dragged_by(egui::PointerButton::Primary);
+        let panning = response.dragged_by(egui::PointerButton::Middle)
+            || response.dragged_by(egui::PointerButton::Secondary)
+            || (primary
+                && !shift
+                && (tool == Tool::Move || (tool == Tool::Draw && status.running)));
+        if panning {
+            let d = response.drag_delta();
+            self.viewport.pan((d.x as f64, d.y as f64));
+        }
+
+        let drawing = tool == Tool::Draw && !status.running && !shift;
+        let selecting = tool == Tool::Select || shift;
+        if let Some(pos) = response.interact_pointer_pos() {
+            let c = self.viewport.screen_to_cell(local(pos));
+            let cell = (c.0.floor() as i64, c.1.floor() as i64);
+            if drawing && (response.drag_started() || response.clicked() || primary) {
+                self.draw_line(
+                    cell,
+                    response.drag_started() || response.clicked(),
+                    status,
+                    out,
+                );
+                if response.clicked() {
+                    out.push(Command::EndStroke);
+                    self.last_cell = None;
+                }
+            }
+            if selecting && (response.drag_started() || primary) {
+                let from = *self.select_from.get_or_insert(cell);
+                out.push(Command::Select(Some(selection(from, cell, status.size))));
+            }
+        }
+        if response.drag_stopped() {
+            if self.last_cell.take().is_some() {
+                out.push(Command::EndStroke);
+            }
+            self.select_from = None;
+        }
+        if response.clicked() && selecting {
+            out.push(Command::Select(None));
+        }
+
+        // The picture.
+        let ppp = ui.ctx().pixels_per_point() as f64;
+        let v = &self.viewport;
+        let (mode, newest) = mode_uniforms;
+        if let Some((target, current)) = target {
+            let origin_cell = (v.origin.0.floor(), v.origin.1.floor());
+            let uniforms = ViewUniforms {
+                rect_min: [rect.min.x * ppp as f32, rect.min.y * ppp as f32],
+                origin_frac: [
+                    (v.origin.0 - origin_cell.0) as f32,
+                    (v.origin.1 - origin_cell.1) as f32,
+                ],
+                origin_cell: [origin_cell.0 as u32, origin_cell.1 as u32],
+                cells_per_pixel: (1.0 / (v.zoom * ppp)) as f32,
+                grid_lines: v.shows_grid_lines() as u32,
+                width: status_width(status, mode),
+                height: v.torus.1,
+                words: target.words,
+                band_rows: target.band_rows,
+                mode,
+                newest,
+                _pad: [0; 2],
+                live: LIVE,
+                dead: DEAD,
+                line: LINE,
+                edge: EDGE,
+            };
+            ui.painter().add(egui_wgpu::Callback::new_paint_callback(
+                rect,
+                target.callback(current, uniforms),
+            ));
+        } else {
+            ui.painter()
+                .rect_filled(rect, 0.0, egui::Color32::from_gray(20));
+            ui.painter().text(
+                rect.center(),
+                egui::Align2::CENTER_CENTER,
+                "This torus is split into more GPU buffers than the viewer can draw;\n\
+                 it still runs, and the status line follows it.",
+                egui::FontId::proportional(16.0),
+                egui::Color32::LIGHT_GRAY,
+            );
+        }
+        self.geometry = ViewGeometry {
+            rect: [
+                rect.min.x * ppp as f32,
+                rect.min.y * ppp as f32,
+                rect.width() * ppp as f32,
+                rect.height() * ppp as f32,
+            ],
+            pixels_per_cell: v.zoom * ppp,
+            origin: [v.origin.0, v.origin.1],
+            torus: [v.torus.0, v.torus.1],
+        };
+
+        // The selection, as one outline (not per cell).
+        if let Some(sel) = status.selection.filter(|_| mode == 0) {
+            let (x, y) = v.cell_to_screen((sel.x, sel.y));
+            let min = rect.min + egui::vec2(x as f32, y as f32);
+            let r = egui::Rect::from_min_size(
+                min,
+                egui::vec2(
+                    (sel.width as f64 * v.zoom) as f32,
+                    (sel.height as f64 * v.zoom) as f32,
+                ),
+            );
+            ui.painter().with_clip_rect(rect).rect_stroke(
+                r,
+                0.0,
+                egui::Stroke::new(1.5, egui::Color32::from_rgb(90, 200, 255)),
+                egui::StrokeKind::Outside,
+            );
+        }
+        if let Some((x, y)) = self.hover.filter(|_| mode == 0) {
+            ui.painter().text(
+                rect.right_top() + egui::vec2(-8.0, 8.0),
+                egui::Align2::RIGHT_TOP,
+                format!("({x}, {y})  zoom {}", zoom_text(v.zoom)),
+                egui::FontId::monospace(12.0),
+                egui::Color32::LIGHT_GRAY,
+            );
+        }
+    }
+
+    /// Emits a draw command for every cell from the last one to `cell` (a Bresenham line), so
+    /// that fast strokes leave no gaps.
+    fn draw_line(
+        &mut self,
+        cell: (i64, i64),
+        begin: bool,
+        status: &Status,
+        out: &mut Vec<Command>,
+    ) {
+        let (w, h) = (status.size.0 as i64, status.size.1 as i64);
+        let wrap = |(x, y): (i64, i64)| (x.rem_euclid(w) as u32, y.rem_euclid(h) as u32);
+        let from = if begin { None } else { self.last_cell };
+        match from {
+            None => out.push(Command::DrawAt {
+                cell: wrap(cell),
+                begin: true,
+            }),
+            Some(start) if start != cell => {
+                let (mut x, mut y) = start;
+                let (dx, dy) = ((cell.0 - x).abs(), -(cell.1 - y).abs());
+                let (sx, sy) = ((cell.0 - x).signum(), (cell.1 - y).signum());
+                let mut err = dx + dy;
+                while (x, y) != cell {
+                    let e2 = 2 * err;
+                    if e2 >= dy {
+                        err += dy;
+                        x += sx;
+                    }
+                    if e2 <= dx {
+                        err += dx;
+                        y += sy;
+                    }
+                    out.push(Command::DrawAt {
+                        cell: wrap((x, y)),
+                        begin: false,
+                    });
+                }
+            }
+            Some(_) => {}
+        }
+        self.last_cell = Some(cell);
+    }
+}
+
+fn status_width(status: &Status, mode: u32) -> u32 {
+    match (mode, status.elementary) {
+        (1, Some((_, width, _))) => width,
+        _ => status.size.0,
+    }
+}
+
+/// The rectangle between two cells (unwrapped), clipped to one torus.
+fn selection(a: (i64, i64), b: (i64, i64), size: (u32, u32)) -> Rect {
+    let (x0, x1) = (a.0.min(b.0), a.0.max(b.0));
+    let (y0, y1) = (a.1.min(b.1), a.1.max(b.1));
+    Rect {
+        x: x0.rem_euclid(size.0 as i64) as u32,
+        y: y0.rem_euclid(size.1 as i64) as u32,
+        width: ((x1 - x0 + 1) as u32).min(size.0),
+        height: ((y1 - y0 + 1) as u32).min(size.1),
+    }
+}
+
+fn zoom_text(zoom: f64) -> String {
+    if zoom >= 1.0 {
+        format!("{zoom:.0} px/cell")
+    } else {
+        format!("1 px/{:.0} cells", 1.0 / zoom)
+    }
+}

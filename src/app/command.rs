@@ -1,0 +1,102 @@
+//! Everything a panel, key or mouse gesture can ask for. Panels return commands; the app applies
+//! them in one place after drawing, so that no panel mutates the simulation mid-frame.
+
+use std::path::PathBuf;
+
+use crate::grid::Rect;
+use crate::pattern::{Format, Pattern};
+use crate::rule::{ElementaryRule, Rule};
+
+use super::sim::Speed;
+
+#[derive(Clone, Debug)]
+pub enum Command {
+    // Running.
+    Play,
+    Pause,
+    TogglePlay,
+    Step(u64),
+    SetSpeed(Speed),
+    Faster,
+    Slower,
+    Reset,
+
+    // The rule and the cells.
+    SetRule(Rule),
+    /// Replace the torus with a pattern (centred; its rule and `:T` size apply).
+    Load {
+        pattern: Pattern,
+        source: String,
+    },
+    LoadFile(PathBuf),
+    /// Stamp a pattern onto the torus, centred at a cell.
+    Stamp {
+        pattern: Pattern,
+        at: (u32, u32),
+    },
+    RandomFill {
+        density: f64,
+        seed: u64,
+        /// `None`: the whole torus.
+        region: Option<Rect>,
+    },
+    Clear,
+    Resize {
+        width: u32,
+        height: u32,
+    },
+    /// Draw or erase at a cell: a stroke that begins on a dead cell draws, one that begins on a
+    /// live cell erases (as in Golly).
+    DrawAt {
+        cell: (u32, u32),
+        begin: bool,
+    },
+    /// Ends a stroke: the edit counts as unsaved.
+    EndStroke,
+    Select(Option<Rect>),
+
+    // Files and the clipboard.
+    OpenDialog,
+    SaveDialog(Format),
+    Save {
+        path: PathBuf,
+        format: Format,
+    },
+    Paste,
+    CopySelection,
+
+    // The view.
+    Fit,
+    FitPattern,
+    Centre,
+    Zoom(f64),
+
+    // Elementary mode.
+    EnterLife,
+    EnterElementary {
+        rule: ElementaryRule,
+        start: crate::grid::Grid,
+        capacity: u32,
+    },
+
+    // Answers to the unsaved-edits prompt.
+    ConfirmDiscard,
+    CancelDiscard,
+    Quit,
+}
+
+impl Command {
+    /// Commands that throw the current cells away, and so ask first when there are unsaved
+    /// edits.
+    pub fn discards_edits(&self) -> bool {
+        matches!(
+            self,
+            Command::Load { .. }
+                | Command::LoadFile(_)
+                | Command::Clear
+                | Command::Resize { .. }
+                | Command::RandomFill { region: None, .. }
+                | Command::Quit
+        )
+    }
+}

@@ -1,0 +1,88 @@
+//! Editing the torus: random fill (whole torus or the selection), clear, resize.
+
+use eframe::egui;
+
+use super::Status;
+use crate::app::command::Command;
+
+pub struct EditPanel {
+    density: f64,
+    seed: u64,
+    width: u32,
+    height: u32,
+    /// The torus size the fields last showed.
+    shown: (u32, u32),
+}
+
+impl Default for EditPanel {
+    fn default() -> Self {
+        Self {
+            density: 0.35,
+            seed: 1,
+            width: 0,
+            height: 0,
+            shown: (0, 0),
+        }
+    }
+}
+
+impl EditPanel {
+    pub fn ui(&mut self, ui: &mut egui::Ui, status: &Status, out: &mut Vec<Command>) {
+        if self.shown != status.size {
+            self.shown = status.size;
+            (self.width, self.height) = status.size;
+        }
+        ui.horizontal(|ui| {
+            ui.label("density");
+            ui.add(egui::Slider::new(&mut self.density, 0.0..=1.0).fixed_decimals(2));
+        });
+        ui.horizontal(|ui| {
+            ui.label("seed");
+            ui.add(egui::DragValue::new(&mut self.seed));
+        });
+        ui.horizontal(|ui| {
+            if ui.button("Fill torus").clicked() {
+                out.push(Command::RandomFill {
+                    density: self.density,
+                    seed: self.seed,
+                    region: None,
+                });
+            }
+            let has_selection = status.selection.is_some();
+            if ui
+                .add_enabled(has_selection, egui::Button::new("Fill selection"))
+                .clicked()
+            {
+                out.push(Command::RandomFill {
+                    density: self.density,
+                    seed: self.seed,
+                    region: status.selection,
+                });
+            }
+        });
+        if let Some(r) = status.selection {
+            ui.label(format!(
+                "selection {}x{} at ({}, {})",
+                r.width, r.height, r.x, r.y
+            ));
+        }
+        ui.horizontal(|ui| {
+            if ui.button("Clear").clicked() {
+                out.push(Command::Clear);
+            }
+        });
+        ui.separator();
+        ui.horizontal(|ui| {
+            ui.label("torus");
+            ui.add(egui::DragValue::new(&mut self.width).range(1..=65536));
+            ui.label("x");
+            ui.add(egui::DragValue::new(&mut self.height).range(1..=65536));
+            if ui.button("Resize").clicked() {
+                out.push(Command::Resize {
+                    width: self.width,
+                    height: self.height,
+                });
+            }
+        });
+    }
+}

@@ -1,0 +1,60 @@
+//! The rule picker and rule text field. Any rule the parser takes; a bad one shows its error
+//! inline and changes nothing.
+
+use eframe::egui;
+
+use super::Status;
+use crate::app::command::Command;
+use crate::rule::{Rule, named};
+
+#[derive(Default)]
+pub struct RulePanel {
+    text: String,
+    error: Option<String>,
+    /// The rule the text field last showed, to follow rules set elsewhere (a loaded pattern).
+    shown: Option<Rule>,
+}
+
+impl RulePanel {
+    pub fn ui(&mut self, ui: &mut egui::Ui, status: &Status, out: &mut Vec<Command>) {
+        if self.shown != Some(status.rule) {
+            self.shown = Some(status.rule);
+            self.text = status.rule.to_string();
+            self.error = None;
+        }
+        let current = status.rule.name().unwrap_or("custom");
+        egui::ComboBox::from_id_salt("named rules")
+            .selected_text(current)
+            .show_ui(ui, |ui| {
+                for (name, rule) in named::all() {
+                    let label = format!("{name}  {rule}");
+                    if ui.selectable_label(current == name, label).clicked() {
+                        out.push(Command::SetRule(rule.into()));
+                    }
+                }
+            });
+        let response = ui.add(
+            egui::TextEdit::singleline(&mut self.text)
+                .hint_text("B3/S23, 23/3, B2/S34H, B2(1/3)/S12H")
+                .desired_width(f32::INFINITY),
+        );
+        let enter = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        if ui.button("Apply rule").clicked() || enter {
+            match self.text.parse::<Rule>() {
+                Ok(rule) if rule.is_elementary() => {
+                    self.error = Some(format!(
+                        "{rule} is an elementary rule: use the Elementary panel"
+                    ));
+                }
+                Ok(rule) => {
+                    self.error = None;
+                    out.push(Command::SetRule(rule));
+                }
+                Err(e) => self.error = Some(e.to_string()),
+            }
+        }
+        if let Some(e) = &self.error {
+            ui.colored_label(egui::Color32::LIGHT_RED, e);
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! The view onto the torus: which cell is at the view's top-left corner and how many screen
+//! points a cell takes. Pure arithmetic, tested without a window; the shader in
+//! `shaders/view.wgsl` does the same mapping per pixel.
+
+use crate::grid::Rect;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Viewport {
+    /// The cell coordinates (fractional) at the view's top-left point, kept inside the torus.
+    pub origin: (f64, f64),
+    /// Screen points per cell: 32 is zoomed in, 1/16 shows 16 cells per point.
+    pub zoom: f64,
+    /// The torus size, for wrapping.
+    pub torus: (u32, u32),
+}
+
+impl Viewport {
+    /// From 64 points per cell down to 1 point per 1024 cells.
+    pub const MAX_ZOOM: f64 = 64.0;
+    pub const MIN_ZOOM: f64 = 1.0 / 1024.0;
+    /// Fitting a pattern zooms in no further than this.
+    pub const FIT_MAX_ZOOM: f64 = 16.0;
+    /// Grid lines appear from this zoom on.
+    pub const GRID_LINES_FROM: f64 = 8.0;
+
+    pub fn new(torus: (u32, u32)) -> Self {
+        Self {
+            origin: (0.0, 0.0),
+            zoom: 1.0,
+            torus,
+        }
+    }
+
+    /// The (unwrapped) cell coordinates under a point given relative to the view's top-left.
+    pub fn screen_to_cell(&self, p: (f64, f64)) -> (f64, f64) {
+        (
+            self.origin.0 + p.0 / self.zoom,
+            self.origin.1 + p.1 / self.zoom,
+        )
+    }
+
+    /// The torus cell under a point (relative to the view's top-left), wrapped.
+    pub fn cell_at(&self, p: (f64, f64)) -> (u32, u32) {
+        let (x, y) = self.screen_to_cell(p);
+        (
+            x.floor().rem_euclid(self.torus.0 as f64) as u32 % self.torus.0,
+            y.floor().rem_euclid(self.torus.1 as f64) as u32 % self.torus.1,
+        )
+    }
+
+    /// Where the top-left corner of a cell appears, for the copy of the torus nearest the
+    /// view's top-left (cells above or left of the origin wrap round to the right and below).
+    pub fn cell_to_screen(&self, cell: (u32, u32)) -> (f64, f64) {
+        let dx = (cell.0 as f64 - self.origin.0).rem_euclid(self.torus.0 as f64);
+        let dy = (cell.1 as f64 - self.origin.1).rem_euclid(self.torus.1 as f64);
+        (dx * self.zoom, dy * self.zoom)
+    }
+
+    fn wrap(&mut self) {
+        self.origin.0 = self.origin.0.rem_euclid(self.torus.0 as f64);
+        self.origin.1 = self.origin.1.rem_euclid(self.torus.1 as f64);
+    }
+
+    /// Multiplies the zoom by `factor` (clamped), keeping the cell under `p` where it is.
+    pub fn zoom_about(&mut self, p: (f64, f64), factor: f64) {
+        let before = self.screen_to_cell(p);
+        self.zoom = (self.zoom * factor).clamp(Self::MIN_ZOOM, Self::MAX_ZOOM);
+        self.origin = (before.0 - p.0 / self.zoom, before.1 - p.1 / self.zoom);
+        self.wrap();
+    }
+
+    /// Moves the picture with the mouse: a drag of `delta` points drags the cells along.
+    pub fn pan(&mut self, delta: (f64, f64)) {
+        self.origin.0 -= delta.0 / self.zoom;
+        self.origin.1 -= delta.1 / self.zoom;
+        self.wrap();
+    }
+
+    /// Zooms so that `rect` (the whole torus when `None`) fills a `size`-point view, with a
+    /// margin, and centres it. Zoom steps are powers of two, as in Golly.
+    pub fn fit(&mut self, size: (f64, f64), rect: Option<Rect>) {
+        let r = rect.unwrap_or(Rect {
+            x: 0,
+            y: 0,
+            width: self.torus.0,
+            height: self.torus.1,
+        });
+        let margin = if rect.is_some() { 0.8 } else { 1.0 };
+        let fit = (size.0 / r.width.max(1) as f64).min(size.1 / r.height.max(1) as f64) * margin;
+        let max = if rect.is_some() {
+            Self::FIT_MAX_ZOOM
+        } else {
+            Self::MAX_ZOOM
+        };
+        self.zoom = (2f64.powf(fit.log2().floor())).clamp(Self::MIN_ZOOM, max);
+        let centre = (
+            r.x as f64 + r.width as f64 / 2.0,
+            r.y as f64 + r.height as f64 / 2.0,
+        );
+        self.centre_on(size, centre);
+    }
+
+    /// Puts cell coordinates `centre` at the middle of a `size`-point view.
+    pub fn centre_on(&mut self, size: (f64, f64), centre: (f64, f64)) {
+        self.origin = (
+            centre.0 - size.0 / 2.0 / self.zoom,
+            centre.1 - size.1 / 2.0 / self.zoom,
+        );
+        self.wrap();
+    }
+
+    /// A new torus size: the view stays on the same cell when it still exists.
+    pub fn set_torus(&mut self, torus: (u32, u32)) {
+        self.torus = torus;
+        self.wrap();
+    }
+
+    pub fn shows_grid_lines(&self) -> bool {
+        self.zoom >= Self::GRID_LINES_FROM
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn screen_and_cell_coordinates_invert_each_other() {
+        let mut v = Viewport::new((100, 50));
+        v.zoom = 8.0;
+        v.origin = (10.0, 20.0);
+        assert_eq!(v.cell_at((0.0, 0.0)), (10, 20));
+        assert_eq!(v.cell_at((7.9, 7.9)), (10, 20));
+        assert_eq!(v.cell_at((8.0, 16.0)), (11, 22));
+        assert_eq!(v.cell_to_screen((11, 22)), (8.0, 16.0));
+    }
+
+    #[test]
+    fn coordinates_wrap_around_the_torus() {
+        let mut v = Viewport::new((100, 50));
+        v.zoom = 4.0;
+        v.origin = (98.0, 49.0);
+        // Three cells right of x = 98 is x = 1 on a 100-wide torus.
+        assert_eq!(v.cell_at((12.0, 4.0)), (1, 0));
+        // Cells left of the origin appear a torus-width to the right.
+        assert_eq!(v.cell_to_screen((97, 49)), (99.0 * 4.0, 0.0));
+        v.pan((8.0, 0.0)); // drag right by two cells: the origin moves left
+        assert_eq!(v.origin, (96.0, 49.0));
+        v.pan((-20.0 * 4.0, 0.0));
+        assert_eq!(v.origin, (16.0, 49.0));
+    }
+
+    #[test]
+    fn zooming_keeps_the_cell_under_the_cursor() {
+        let mut v = Viewport::new((1000, 1000));
+        v.zoom = 2.0;
+        v.origin = (100.0, 200.0);
+        let cursor = (300.0, 120.0);
+        let before = v.screen_to_cell(cursor);
+        v.zoom_about(cursor, 4.0);
+        assert_eq!(v.zoom, 8.0);
+        let after = v.screen_to_cell(cursor);
+        assert!((before.0 - after.0).abs() < 1e-9 && (before.1 - after.1).abs() < 1e-9);
+        v.zoom_about(cursor, 1e-9);
+        assert_eq!(v.zoom, Viewport::MIN_ZOOM);
+        v.zoom_about(cursor, 1e9);
+        assert_eq!(v.zoom, Viewport::MAX_ZOOM);
+    }
+
+    #[test]
+    fn fit_shows_the_whole_torus_at_a_power_of_two_zoom() {
+        let mut v = Viewport::new((16384, 16384));
+        v.fit((800.0, 600.0), None);
+        // 600 / 16384 = 0.0366: the power of two below is 1/32.
+        assert_eq!(v.zoom, 1.0 / 32.0);
+        // The torus centre is at the view's centre.
+        let c = v.screen_to_cell((400.0, 300.0));
+        assert_eq!(
+            (c.0.rem_euclid(16384.0), c.1.rem_euclid(16384.0)),
+            (8192.0, 8192.0)
+        );
+        let mut v = Viewport::new((64, 64));
+        v.fit(
+            (640.0, 640.0),
+            Some(Rect {
+                x: 30,
+                y: 30,
+                width: 3,
+                height: 3,
+            }),
+        );
+        assert_eq!(v.zoom, Viewport::FIT_MAX_ZOOM); // a small pattern is not blown up
+        assert!(v.shows_grid_lines());
+    }
+}

@@ -1,0 +1,432 @@
+//! The desktop app: its commands applied without a window, and screenshots of the real window
+//! under Xvfb (on lavapipe in CI). New app tests belong here; the viewport's pure coordinate
+//! arithmetic is unit-tested in `src/app/viewport.rs`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command as Process, Stdio};
+
+use common::in_ci;
+use eframe::egui;
+use lifelab::app::command::Command;
+use lifelab::app::{AppOptions, LifelabApp};
+use lifelab::grid::{Grid, Rect};
+use lifelab::pattern::library;
+
+fn gpu() -> Option<lifelab::gpu::GpuContext> {
+    match lifelab::gpu::shared_context() {
+        Ok(c) => Some(c.clone()),
+        Err(e) => {
+            assert!(!in_ci(), "the app tests need a GPU adapter in CI ({e})");
+            eprintln!("skipped: no GPU adapter ({e})");
+            None
+        }
+    }
+}
+
+fn app(options: AppOptions) -> Option<(LifelabApp, egui::Context)> {
+    let ctx = gpu()?;
+    let egui_ctx = egui::Context::default();
+    Some((
+        LifelabApp::headless(ctx, &egui_ctx, options).unwrap(),
+        egui_ctx,
+    ))
+}
+
+fn options(pattern: &str, size: &str) -> AppOptions {
+    AppOptions {
+        pattern: Some(pattern.to_string()),
+        size: Some(size.to_string()),
+        window: "1280x800".into(),
+        seed: 1,
+        ..Default::default()
+    }
+}
+
+/// The glider centred on a torus, as the app places it.
+fn glider_on(w: u32, h: u32) -> Grid {
+    let p = library::get("glider").unwrap();
+    let mut g = Grid::new(w, h);
+    g.paste(&p.cells, (w - 3) / 2, (h - 3) / 2);
+    g
+}
+
+#[test]
+fn commands_step_draw_reset_and_ask_before_discarding() {
+    let Some((mut app, ctx)) = app(options("glider", "32x32")) else {
+        return;
+    };
+    assert_eq!(app.cells().unwrap(), glider_on(32, 32));
+    assert_eq!(app.status().population, Some(5));
+
+    // Four steps move the glider one cell diagonally.
+    app.command(&ctx, Command::Step(4));
+    assert_eq!(app.cells().unwrap(), glider_on(32, 32).translated(1, 1));
+    assert_eq!(app.status().generation, 4);
+
+    // A stroke that starts on a dead cell draws; the edit is unsaved.
+    app.command(
+        &ctx,
+        Command::DrawAt {
+            cell: (2, 2),
+            begin: true,
+        },
+    );
+    app.command(
+        &ctx,
+        Command::DrawAt {
+            cell: (3, 2),
+            begin: false,
+        },
+    );
+    app.command(&ctx, Command::EndStroke);
+    let cells = app.cells().unwrap();
+    assert!(cells.get(2, 2) && cells.get(3, 2));
+    assert!(app.status().dirty);
+    // One that starts on a live cell erases.
+    app.command(
+        &ctx,
+        Command::DrawAt {
+            cell: (3, 2),
+            begin: true,
+        },
+    );
+    app.command(&ctx, Command::EndStroke);
+    assert!(!app.cells().unwrap().get(3, 2));
+
+    // Loading over unsaved edits asks first, and Cancel keeps them.
+    let acorn = library::get("acorn").unwrap();
+    app.command(
+        &ctx,
+        Command::Load {
+            pattern: acorn.clone(),
+            source: "acorn".into(),
+        },
+    );
+    assert!(app.is_asking_to_discard());
+    app.command(&ctx, Command::CancelDiscard);
+    assert!(app.cells().unwrap().get(2, 2));
+    app.command(
+        &ctx,
+        Command::Load {
+            pattern: acorn,
+            source: "acorn".into(),
+        },
+    );
+    app.command(&ctx, Command::ConfirmDiscard);
+    assert_eq!(app.status().population, Some(7));
+    assert!(!app.status().dirty);
+
+    // Reset returns to the loaded state.
+    app.command(&ctx, Command::Step(30));
+    app.command(&ctx, Command::Reset);
+    assert_eq!(app.cells().unwrap().population(), 7);
+}
+
+#[test]
+fn rules_fills_resize_and_clear() {
+    let Some((mut app, ctx)) = app(options("blinker", "20x10")) else {
+        return;
+    };
+    // A bad rule changes nothing: the rule panel never sends one, and a parsed rule applies.
+    app.command(&ctx, Command::SetRule("B36/S23".parse().unwrap()));
+    assert_eq!(app.status().rule.to_string(), "B36/S23");
+    assert_eq!(app.cells().unwrap().population(), 3);
+
+    // A fill of a selection touches only the selection.
+    let region = Rect {
+        x: 0,
+        y: 0,
+        width: 5,
+        height: 4,
+    };
+    app.command(
+        &ctx,
+        Command::RandomFill {
+            density: 1.0,
+            seed: 3,
+            region: Some(region),
+        },
+    );
+    let cells = app.cells().unwrap();
+    assert!((0..5).all(|x| (0..4).all(|y| cells.get(x, y))));
+    assert_eq!(cells.population(), 20 + 3);
+
+    // Resizing keeps the cells, centred; the torus grows.
+    app.command(&ctx, Command::ConfirmDiscard);
+    app.command(
+        &ctx,
+        Command::Resize {
+            width: 40,
+            height: 30,
+        },
+    );
+    app.command(&ctx, Command::ConfirmDiscard);
+    assert_eq!(app.status().size, (40, 30));
+    assert_eq!(app.cells().unwrap().population(), 23);
+
+    // A pattern with its own rule and torus switches to them.
+    let mut p = library::get("glider").unwrap();
+    p.rule = Some("B3/S23:T64,48".parse().unwrap());
+    app.command(
+        &ctx,
+        Command::Load {
+            pattern: p,
+            source: "glider".into(),
+        },
+    );
+    app.command(&ctx, Command::ConfirmDiscard);
+    assert_eq!(app.status().size, (64, 48));
+    assert_eq!(app.status().rule.to_string(), "B3/S23");
+
+    app.command(&ctx, Command::Clear);
+    assert_eq!(app.cells().unwrap().population(), 0);
+}
+
+#[test]
+fn running_records_generations_and_population_history() {
+    let Some((mut app, ctx)) = app(options("r-pentomino", "256x256")) else {
+        return;
+    };
+    app.command(&ctx, Command::SetSpeed(lifelab::app::sim::Speed(8)));
+    app.command(&ctx, Command::Play);
+    for _ in 0..200 {
+        app.tick().unwrap();
+        if app.status().generation >= 40 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    app.command(&ctx, Command::Pause);
+    let g = app.status().generation;
+    assert!(g >= 40, "ran {g} generations");
+    // The population shown is the GPU census of the current generation.
+    for _ in 0..100 {
+        app.tick().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let want = app.cells().unwrap().population();
+    assert_eq!(app.status().population, Some(want));
+}
+
+#[test]
+fn elementary_mode_scrolls_the_space_time_diagram() {
+    let Some((mut app, ctx)) = app(options("glider", "16x16")) else {
+        return;
+    };
+    let mut start = Grid::new(64, 1);
+    start.set(32, 0, true);
+    app.command(
+        &ctx,
+        Command::EnterElementary {
+            rule: lifelab::rule::ElementaryRule(90),
+            start,
+            capacity: 8,
+        },
+    );
+    app.command(&ctx, Command::Step(3));
+    let rows = app.elementary_rows().unwrap().unwrap();
+    // Rule 90 from one cell: generation 3 is cells 29, 31, 33, 35 (Pascal's row 3 mod 2).
+    // The newest of the 8 rows kept is row 3 (generation 3 mod 8).
+    let alive: Vec<u32> = (0..64).filter(|&x| rows.get(x, 3)).collect();
+    assert_eq!(alive, [29, 31, 33, 35]);
+}
+
+/// An X server for the screenshot tests: the one in $DISPLAY, or a private Xvfb.
+struct Display {
+    name: String,
+    server: Option<Child>,
+}
+
+impl Drop for Display {
+    fn drop(&mut self) {
+        if let Some(s) = &mut self.server {
+            let _ = s.kill();
+            let _ = s.wait();
+        }
+    }
+}
+
+fn display() -> Option<Display> {
+    if let Ok(d) = std::env::var("DISPLAY")
+        && !d.is_empty()
+    {
+        return Some(Display {
+            name: d,
+            server: None,
+        });
+    }
+    let free = (40..90).find(|n| !Path::new(&format!("/tmp/.X{n}-lock")).exists())?;
+    let name = format!(":{free}");
+    let server = Process::new("Xvfb")
+        .args([
+            name.as_str(),
+            "-screen",
+            "0",
+            "1280x800x24",
+            "-nolisten",
+            "tcp",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn();
+    match server {
+        Ok(child) => {
+            // Wait for the server's socket.
+            for _ in 0..100 {
+                if Path::new(&format!("/tmp/.X11-unix/X{free}")).exists() {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            Some(Display {
+                name,
+                server: Some(child),
+            })
+        }
+        Err(e) => {
+            assert!(
+                !in_ci(),
+                "Xvfb is missing ({e}): .ci/run installs it with apt-get install xvfb"
+            );
+            eprintln!("skipped: no X display and no Xvfb ({e})");
+            None
+        }
+    }
+}
+
+fn screenshot(
+    display: &Display,
+    args: &[&str],
+    name: &str,
+) -> (image::RgbaImage, serde_json::Value) {
+    let dir = std::env::temp_dir().join(format!("lifelab-app-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png: PathBuf = dir.join(format!("{name}.png"));
+    let runtime = dir.join("runtime");
+    std::fs::create_dir_all(&runtime).unwrap();
+    let out = Process::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args(args)
+        .args([
+            "--screenshot",
+            png.to_str().unwrap(),
+            "--window",
+            "1024x700",
+        ])
+        .env("DISPLAY", &display.name)
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "the app failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let image = image::open(&png).unwrap().to_rgba8();
+    let info: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{}.json", png.display())).unwrap())
+            .unwrap();
+    (image, info)
+}
+
+/// The pixel at the centre of a torus cell, for the copy of the torus the view shows first.
+fn cell_centre(info: &serde_json::Value, x: u32, y: u32) -> (u32, u32) {
+    let v = &info["view"];
+    let f = |p: &serde_json::Value, i: usize| p[i].as_f64().unwrap();
+    let (rx, ry) = (f(&v["rect"], 0), f(&v["rect"], 1));
+    let (ox, oy) = (f(&v["origin"], 0), f(&v["origin"], 1));
+    let (tw, th) = (f(&v["torus"], 0), f(&v["torus"], 1));
+    let ppc = v["pixels_per_cell"].as_f64().unwrap();
+    let dx = (x as f64 + 0.5 - ox).rem_euclid(tw);
+    let dy = (y as f64 + 0.5 - oy).rem_euclid(th);
+    ((rx + dx * ppc) as u32, (ry + dy * ppc) as u32)
+}
+
+fn is_live(p: &image::Rgba<u8>) -> bool {
+    // view_render::LIVE is (1.0, 0.86, 0.31): a warm yellow.
+    p[0] > 220 && p[1] > 190 && p[2] < 120
+}
+
+#[test]
+fn the_window_shows_a_glider_at_the_expected_pixels() {
+    if gpu().is_none() {
+        return;
+    }
+    let Some(display) = display() else { return };
+    for gens in [0u64, 4] {
+        let (image, info) = screenshot(
+            &display,
+            &[
+                "--pattern",
+                "glider",
+                "--size",
+                "16x16",
+                "--zoom",
+                "24",
+                "--after-gens",
+                &gens.to_string(),
+            ],
+            &format!("glider{gens}"),
+        );
+        assert_eq!(info["generation"], gens);
+        assert_eq!(info["population"], 5);
+        // Not blank: the panels, the grid and the cells make many colours.
+        let mut colours: Vec<[u8; 4]> = image.pixels().map(|p| p.0).collect();
+        colours.sort_unstable();
+        colours.dedup();
+        assert!(colours.len() > 50, "{} colours", colours.len());
+        // Every cell of the glider is drawn live at its pixel, and its neighbourhood is dead.
+        let glider = glider_on(16, 16).translated(gens as i64 / 4, gens as i64 / 4);
+        for y in 0..16 {
+            for x in 0..16 {
+                let (px, py) = cell_centre(&info, x, y);
+                let p = image.get_pixel(px, py);
+                assert_eq!(
+                    is_live(p),
+                    glider.get(x, y),
+                    "cell ({x}, {y}) at pixel ({px}, {py}): {p:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn zoomed_out_pixels_shade_the_live_fraction() {
+    if gpu().is_none() {
+        return;
+    }
+    let Some(display) = display() else { return };
+    // Half the cells of a 2048x2048 soup live; at 1 point per 8 cells each pixel covers 64 of
+    // them, so it is drawn between the dead and the live colour, near sqrt(1/2) of the way.
+    let (image, info) = screenshot(
+        &display,
+        &[
+            "--random",
+            "0.5",
+            "--size",
+            "2048x2048",
+            "--zoom",
+            "0.125",
+            "--after-gens",
+            "0",
+        ],
+        "soup",
+    );
+    let population = info["population"].as_u64().unwrap() as f64;
+    assert!((population / (2048.0 * 2048.0) - 0.5).abs() < 0.01);
+    let v = &info["view"]["rect"];
+    let (x0, y0) = (v[0].as_f64().unwrap() as u32, v[1].as_f64().unwrap() as u32);
+    let (w, h) = (v[2].as_f64().unwrap() as u32, v[3].as_f64().unwrap() as u32);
+    let mut reds = Vec::new();
+    for y in (y0 + 40..y0 + h - 40).step_by(37) {
+        for x in (x0 + 40..x0 + w - 40).step_by(41) {
+            reds.push(image.get_pixel(x, y)[0] as f64);
+        }
+    }
+    let mean = reds.iter().sum::<f64>() / reds.len() as f64;
+    // dead red 0.06, live red 1.0: sqrt(0.5) of the way is 0.72, or 184 of 255.
+    assert!((mean - 184.0).abs() < 20.0, "mean red {mean}");
+}
