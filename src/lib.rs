@@ -8,6 +8,7 @@ pub mod check;
 pub mod cli;
 pub mod cpu;
 pub mod engine;
+pub mod games;
 pub mod gpu;
 pub mod grid;
 pub mod hash;

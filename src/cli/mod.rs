@@ -4,8 +4,14 @@
 mod bench;
 mod check;
 mod gpus;
+mod grundy;
+mod kqk;
+mod matches;
+mod nim;
 mod run;
 pub mod setup;
+mod tictactoe;
+mod tree;
 
 use std::process::ExitCode;
 
@@ -46,6 +52,21 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// List the GPU adapters and the limits that matter.
     Gpus(gpus::GpusArgs),
+    /// Nim: the nim-sum, the outcome and every winning move; or --lost N --max M, a listing.
+    Nim(nim::NimArgs),
+    /// Sprague–Grundy values: subtraction games, sums, the game of N, the XOR table.
+    Grundy(grundy::GrundyArgs),
+    /// A game tree: backward induction, ranks and the winning strategy.
+    Tree(tree::TreeArgs),
+    /// Match games (take from a heap, normal or misère): who wins and how.
+    Matches(matches::MatchesArgs),
+    /// "Even wins": whoever ends holding an even number of matches wins.
+    Evenwins(matches::EvenWinsArgs),
+    /// Tic-tac-toe: the value of a position and of each move.
+    Tictactoe(tictactoe::TicTacToeArgs),
+    /// King and queen against king with the white king fixed on its square.
+    #[command(name = "kqk-untouchable")]
+    KqkUntouchable(kqk::KqkArgs),
 }
 
 /// Errors reach the user as one line on stderr (and, with `--json`, as `{"error": ...}` on
@@ -88,6 +109,13 @@ impl Command {
             Command::Bench(a) => a.json,
             Command::Check(a) => a.json,
             Command::Gpus(a) => a.json,
+            Command::Nim(a) => a.json,
+            Command::Grundy(a) => a.json(),
+            Command::Tree(a) => a.json,
+            Command::Matches(a) => a.json,
+            Command::Evenwins(a) => a.json,
+            Command::Tictactoe(a) => a.json,
+            Command::KqkUntouchable(a) => a.json,
         }
     }
 
@@ -97,6 +125,13 @@ impl Command {
             Command::Bench(a) => bench::execute(a),
             Command::Check(a) => check::execute(a),
             Command::Gpus(a) => gpus::execute(a),
+            Command::Nim(a) => nim::execute(a),
+            Command::Grundy(a) => grundy::execute(a),
+            Command::Tree(a) => tree::execute(a),
+            Command::Matches(a) => matches::execute(a),
+            Command::Evenwins(a) => matches::execute_even(a),
+            Command::Tictactoe(a) => tictactoe::execute(a),
+            Command::KqkUntouchable(a) => kqk::execute(a),
         }
     }
 }

@@ -1,0 +1,150 @@
+//! `lifelab tree`: a game tree in the notation `((+ -) (- -))`, or built from the rules of a
+//! match game: each vertex's label by backward induction, the ranks, and the strategy.
+
+use std::process::ExitCode;
+
+use anyhow::bail;
+use serde::Serialize;
+
+use crate::games::matches::Matches;
+use crate::games::tree::{self, Outcome, Tree};
+
+#[derive(clap::Args, Debug)]
+pub struct TreeArgs {
+    /// The tree, like '((+ -) (- -) (+ +))': leaves + (first player wins), - (second player
+    /// wins), 0 (draw); lists are choices; the first player moves at the root.
+    pub tree: Option<String>,
+
+    /// Instead, the tree of a match game with this many matches (with --take, --misere).
+    #[arg(long, value_name = "COUNT", conflicts_with = "tree")]
+    pub matches: Option<u64>,
+
+    #[arg(long, default_value = "1..2")]
+    pub take: String,
+
+    /// The last one to take loses.
+    #[arg(long)]
+    pub misere: bool,
+
+    /// The most vertices to build.
+    #[arg(long, default_value_t = 100_000)]
+    pub limit: usize,
+
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Serialize)]
+struct VertexReport {
+    path: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    r#move: String,
+    label: Outcome,
+    rank: u32,
+    first_to_move: bool,
+    leaf: bool,
+}
+
+#[derive(Serialize)]
+struct Arrow {
+    from: String,
+    to: String,
+}
+
+#[derive(Serialize)]
+struct TreeReport {
+    label: Outcome,
+    rank: u32,
+    vertices: Vec<VertexReport>,
+    strategy: Vec<Arrow>,
+    strategy_for: &'static str,
+}
+
+pub fn execute(args: TreeArgs) -> anyhow::Result<ExitCode> {
+    let tree = match (&args.tree, args.matches) {
+        (Some(text), _) => Tree::parse(text).map_err(|e| anyhow::anyhow!("tree '{text}': {e}"))?,
+        (None, Some(count)) => {
+            let game = Matches {
+                count,
+                take: super::grundy::parse_take(&args.take)?,
+                misere: args.misere,
+            };
+            tree::build(&game, count, args.limit)?
+        }
+        (None, None) => {
+            bail!("give a tree, like '((+ -) (- -))', or --matches 6 --take 1..2 --misere")
+        }
+    };
+    let a = tree.analyse();
+    let strategy_for = if a.labels[0] == Outcome::SecondWins {
+        "second player"
+    } else {
+        "first player"
+    };
+    let report = TreeReport {
+        label: a.labels[0],
+        rank: a.ranks[0],
+        vertices: (0..tree.vertices.len())
+            .map(|v| VertexReport {
+                path: tree.path(v),
+                r#move: tree.vertices[v].label.clone(),
+                label: a.labels[v],
+                rank: a.ranks[v],
+                first_to_move: tree.first_to_move(v),
+                leaf: tree.vertices[v].leaf.is_some(),
+            })
+            .collect(),
+        strategy: a
+            .strategy
+            .iter()
+            .map(|&(f, t)| Arrow {
+                from: tree.path(f),
+                to: tree.path(t),
+            })
+            .collect(),
+        strategy_for,
+    };
+    if args.json {
+        super::print_json(&report)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let winner = match report.label {
+        Outcome::FirstWins => "the first player wins",
+        Outcome::SecondWins => "the second player wins",
+        Outcome::Draw => "a draw",
+    };
+    println!(
+        "value {} ({winner}), rank {}",
+        report.label.symbol(),
+        report.rank
+    );
+    println!("strategy of the {strategy_for}: arrows marked ==>");
+    let arrows: std::collections::HashSet<usize> = a.strategy.iter().map(|&(_, t)| t).collect();
+    // Depth-first, children in order.
+    let mut stack = vec![0usize];
+    while let Some(v) = stack.pop() {
+        let vx = &tree.vertices[v];
+        let indent = "  ".repeat(vx.depth as usize);
+        let arrow = if arrows.contains(&v) { "==> " } else { "    " };
+        let who = if tree.first_to_move(v) {
+            "first"
+        } else {
+            "second"
+        };
+        let name = if vx.label.is_empty() {
+            tree.path(v)
+        } else {
+            vx.label.clone()
+        };
+        match vx.leaf {
+            Some(o) => println!("{indent}{arrow}{name}: leaf {}", o.symbol()),
+            None => println!(
+                "{indent}{arrow}{name}: {} rank {} ({who} to move)",
+                a.labels[v].symbol(),
+                a.ranks[v]
+            ),
+        }
+        stack.extend(vx.children.iter().rev());
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,373 @@
+//! The Sprague–Grundy function of impartial games: g(p) = mex { g(q) : q one move from p },
+//! g = 0 exactly at lost positions, and g of a sum of games is the XOR of the parts' g.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+
+use serde::Serialize;
+
+/// An impartial game given by its moves. Positions with no moves are lost for the player to
+/// move (normal play).
+pub trait Game {
+    type Position: Clone + Eq + Hash;
+    fn moves(&self, p: &Self::Position) -> Vec<Self::Position>;
+}
+
+/// The minimum excludant: the least natural number not among `values`.
+pub fn mex(values: impl IntoIterator<Item = u32>) -> u32 {
+    let mut seen: Vec<u32> = values.into_iter().collect();
+    seen.sort_unstable();
+    seen.dedup();
+    seen.iter()
+        .enumerate()
+        .find(|&(i, &v)| v != i as u32)
+        .map_or(seen.len() as u32, |(i, _)| i as u32)
+}
+
+/// Sprague–Grundy values with memoisation, computed iteratively (an explicit stack, so that
+/// deep games cannot overflow the call stack).
+pub struct Grundy<G: Game> {
+    pub game: G,
+    memo: HashMap<G::Position, u32>,
+}
+
+impl<G: Game> Grundy<G> {
+    pub fn new(game: G) -> Self {
+        Self {
+            game,
+            memo: HashMap::new(),
+        }
+    }
+
+    /// Positions evaluated so far.
+    pub fn evaluated(&self) -> usize {
+        self.memo.len()
+    }
+
+    pub fn value(&mut self, start: &G::Position) -> u32 {
+        if let Some(&v) = self.memo.get(start) {
+            return v;
+        }
+        // Each frame: a position and its moves; it is finished once every move has a value.
+        let mut stack: Vec<(G::Position, Vec<G::Position>)> =
+            vec![(start.clone(), self.game.moves(start))];
+        while let Some((pos, moves)) = stack.last() {
+            if let Some(next) = moves.iter().find(|m| !self.memo.contains_key(m)) {
+                let next = next.clone();
+                let next_moves = self.game.moves(&next);
+                stack.push((next, next_moves));
+                continue;
+            }
+            let v = mex(moves.iter().map(|m| self.memo[m]));
+            let pos = pos.clone();
+            stack.pop();
+            self.memo.insert(pos, v);
+        }
+        self.memo[start]
+    }
+}
+
+/// Which amounts a subtraction game lets a player take from the heap.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum TakeSet {
+    /// Any number from `min` to `max`.
+    Range { min: u64, max: u64 },
+    /// Exactly one of these (sorted, no duplicates, no zero).
+    Set(Vec<u64>),
+}
+
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TakeSetError {
+    #[error("the take-set is empty: give at least one amount, like 1..3 or 1,3,4")]
+    Empty,
+    #[error("the take-set contains 0: a move must take at least one stone")]
+    Zero,
+    #[error("'{0}' is not a take-set: use a range like 1..3 or a list like 1,3,4")]
+    Syntax(String),
+}
+
+impl TakeSet {
+    /// `1..3` (inclusive), `1-3`, `3` (1..3), or `1,3,4`.
+    pub fn parse(text: &str) -> Result<Self, TakeSetError> {
+        let t = text.trim();
+        if t.is_empty() {
+            return Err(TakeSetError::Empty);
+        }
+        let num = |s: &str| {
+            s.trim()
+                .parse::<u64>()
+                .map_err(|_| TakeSetError::Syntax(text.to_string()))
+        };
+        let set = if let Some((a, b)) = t.split_once("..").or_else(|| t.split_once('-')) {
+            let (min, max) = (num(a)?, num(b.trim_start_matches('='))?);
+            if min == 0 {
+                return Err(TakeSetError::Zero);
+            }
+            if min > max {
+                return Err(TakeSetError::Empty);
+            }
+            TakeSet::Range { min, max }
+        } else if t.contains(',') {
+            let mut v = t.split(',').map(num).collect::<Result<Vec<_>, _>>()?;
+            v.sort_unstable();
+            v.dedup();
+            if v.first() == Some(&0) {
+                return Err(TakeSetError::Zero);
+            }
+            TakeSet::Set(v)
+        } else {
+            // A single number k means 1..k, the textbook's "take 1 to k".
+            match num(t)? {
+                0 => return Err(TakeSetError::Zero),
+                k => TakeSet::Range { min: 1, max: k },
+            }
+        };
+        Ok(set)
+    }
+
+    /// The amounts that can be taken from a heap of `n`.
+    pub fn amounts(&self, n: u64) -> Vec<u64> {
+        match self {
+            TakeSet::Range { min, max } => (*min..=(*max).min(n)).collect(),
+            TakeSet::Set(v) => v.iter().copied().filter(|&a| a <= n).collect(),
+        }
+    }
+
+    /// The largest amount.
+    pub fn max(&self) -> u64 {
+        match self {
+            TakeSet::Range { max, .. } => *max,
+            TakeSet::Set(v) => *v.last().unwrap_or(&0),
+        }
+    }
+}
+
+impl std::fmt::Display for TakeSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TakeSet::Range { min, max } => write!(f, "{min}..{max}"),
+            TakeSet::Set(v) => {
+                let s: Vec<String> = v.iter().map(u64::to_string).collect();
+                write!(f, "{{{}}}", s.join(", "))
+            }
+        }
+    }
+}
+
+/// One heap; a move takes an amount in the take-set.
+#[derive(Clone, Debug)]
+pub struct SubtractionGame {
+    pub take: TakeSet,
+}
+
+impl Game for SubtractionGame {
+    type Position = u64;
+    fn moves(&self, &n: &u64) -> Vec<u64> {
+        self.take.amounts(n).into_iter().map(|a| n - a).collect()
+    }
+}
+
+/// An eventually periodic sequence: g(n + period) = g(n) for every n >= preperiod.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Period {
+    pub preperiod: u64,
+    pub period: u64,
+}
+
+impl SubtractionGame {
+    /// g(0), ..., g(upto), by the recurrence.
+    pub fn values(&self, upto: u64) -> Vec<u32> {
+        let mut g = Vec::with_capacity(upto as usize + 1);
+        for n in 0..=upto {
+            let v = mex(self
+                .take
+                .amounts(n)
+                .into_iter()
+                .map(|a| g[(n - a) as usize]));
+            g.push(v);
+        }
+        g
+    }
+
+    /// The period of g, certified: g(n) depends only on the `k` values before it (k the largest
+    /// amount), so once k consecutive values repeat after `period` steps, they repeat forever.
+    /// `None` when no period shows within the first `search` values.
+    pub fn period(&self, search: u64) -> Option<Period> {
+        let k = self.take.max().max(1);
+        let g = self.values(search);
+        let len = g.len() as u64;
+        // The smallest preperiod, then the smallest period for it.
+        for start in 0..len {
+            for p in 1..=len {
+                if start + p + k > len {
+                    break;
+                }
+                let window_repeats =
+                    (start..start + k).all(|n| g[n as usize] == g[(n + p) as usize]);
+                if window_repeats {
+                    return Some(Period {
+                        preperiod: start,
+                        period: p,
+                    });
+                }
+            }
+        }
+        None
+    }
+}
+
+/// A sum of games: a move is a move in exactly one component.
+pub struct Sum<G: Game>(pub G);
+
+impl<G: Game> Game for Sum<G> {
+    type Position = Vec<G::Position>;
+    fn moves(&self, p: &Vec<G::Position>) -> Vec<Vec<G::Position>> {
+        let mut out = Vec::new();
+        for (i, part) in p.iter().enumerate() {
+            for q in self.0.moves(part) {
+                let mut next = p.clone();
+                next[i] = q;
+                out.push(next);
+            }
+        }
+        out
+    }
+}
+
+/// A winning move in a sum: component `component` goes from `from` to `to`, whose g is the
+/// needed one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SumMove {
+    pub component: usize,
+    pub from: u64,
+    pub to: u64,
+    pub grundy_before: u32,
+    pub grundy_after: u32,
+}
+
+/// The sum of heaps of a subtraction game: its g (the XOR of the parts' g) and every winning
+/// move, found by reducing one component to g(component) XOR g(sum).
+pub fn heaps_winning_moves(game: &SubtractionGame, heaps: &[u64]) -> (u32, Vec<SumMove>) {
+    let top = heaps.iter().copied().max().unwrap_or(0);
+    let g = game.values(top);
+    let total = heaps.iter().fold(0, |acc, &h| acc ^ g[h as usize]);
+    let mut moves = Vec::new();
+    if total != 0 {
+        for (i, &h) in heaps.iter().enumerate() {
+            let need = g[h as usize] ^ total;
+            for a in game.take.amounts(h) {
+                if g[(h - a) as usize] == need {
+                    moves.push(SumMove {
+                        component: i,
+                        from: h,
+                        to: h - a,
+                        grundy_before: g[h as usize],
+                        grundy_after: need,
+                    });
+                }
+            }
+        }
+    }
+    (total, moves)
+}
+
+/// Two-heap Nim as the "one-sided rook": a rook on (m, n) moves only left or down, any
+/// distance; whoever cannot move (at (0, 0)) loses.
+pub struct OneSidedRook;
+
+impl Game for OneSidedRook {
+    type Position = (u64, u64);
+    fn moves(&self, &(m, n): &(u64, u64)) -> Vec<(u64, u64)> {
+        (0..m)
+            .map(|a| (a, n))
+            .chain((0..n).map(|b| (m, b)))
+            .collect()
+    }
+}
+
+/// The table v(m, n) of the one-sided rook for m, n < q, by the generic engine.
+pub fn rook_table(q: u64) -> Vec<Vec<u32>> {
+    let mut g = Grundy::new(OneSidedRook);
+    (0..q)
+        .map(|m| (0..q).map(|n| g.value(&(m, n))).collect())
+        .collect()
+}
+
+/// "The game of N": five dominoes worth 1..5 and one coin. The first move puts the coin on any
+/// domino, later moves move it to a domino other than the one it lies on; each move adds the
+/// domino's value to a shared total. Whoever makes the total exactly N wins; a player who can
+/// only exceed N loses. Positions: (total, domino the coin lies on, 0 before the first move).
+pub struct Dominoes {
+    pub target: u64,
+}
+
+impl Game for Dominoes {
+    type Position = (u64, u8);
+    fn moves(&self, &(total, on): &(u64, u8)) -> Vec<(u64, u8)> {
+        (1..=5u8)
+            .filter(|&d| d != on && total + d as u64 <= self.target)
+            .map(|d| (total + d as u64, d))
+            .collect()
+    }
+}
+
+/// Who wins the game of N, and the winning first moves (the dominoes to put the coin on).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DominoesResult {
+    pub target: u64,
+    pub first_player_wins: bool,
+    pub winning_first_moves: Vec<u8>,
+}
+
+pub fn dominoes(target: u64) -> DominoesResult {
+    let mut g = Grundy::new(Dominoes { target });
+    let winning: Vec<u8> = (1..=5u8)
+        .filter(|&d| d as u64 <= target && g.value(&(d as u64, d)) == 0)
+        .collect();
+    DominoesResult {
+        target,
+        first_player_wins: !winning.is_empty(),
+        winning_first_moves: winning,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mex_is_the_least_missing_number() {
+        assert_eq!(mex([]), 0);
+        assert_eq!(mex([1, 2]), 0);
+        assert_eq!(mex([0, 1, 3]), 2);
+        assert_eq!(mex([2, 0, 1, 1]), 3);
+    }
+
+    #[test]
+    fn take_sets_parse_and_refuse_nonsense() {
+        assert_eq!(
+            TakeSet::parse("1..3"),
+            Ok(TakeSet::Range { min: 1, max: 3 })
+        );
+        assert_eq!(TakeSet::parse("3"), Ok(TakeSet::Range { min: 1, max: 3 }));
+        assert_eq!(TakeSet::parse("4,1,3"), Ok(TakeSet::Set(vec![1, 3, 4])));
+        assert_eq!(TakeSet::parse("0..3"), Err(TakeSetError::Zero));
+        assert_eq!(TakeSet::parse("0,2"), Err(TakeSetError::Zero));
+        assert_eq!(TakeSet::parse(""), Err(TakeSetError::Empty));
+        assert_eq!(TakeSet::parse("3..1"), Err(TakeSetError::Empty));
+        assert!(matches!(
+            TakeSet::parse("a..b"),
+            Err(TakeSetError::Syntax(_))
+        ));
+    }
+
+    #[test]
+    fn a_very_deep_game_does_not_overflow_the_stack() {
+        // One heap, take exactly 1: a chain of a million positions.
+        let mut g = Grundy::new(SubtractionGame {
+            take: TakeSet::Set(vec![1]),
+        });
+        assert_eq!(g.value(&1_000_000), 0);
+        assert_eq!(g.value(&999_999), 1);
+    }
+}

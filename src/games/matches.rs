@@ -1,0 +1,213 @@
+//! Match games: a heap of matches, a move takes an amount from a take-set. In the normal
+//! game whoever takes the last match wins; in the misère game ("who takes the last one loses")
+//! they lose. When no move is possible the game ends, and the last mover wins (normal) or
+//! loses (misère). "Eleven matches" is 11, take 1–3, misère; "six matches" is 6, take 1–2,
+//! misère.
+
+use serde::Serialize;
+
+use super::grundy::TakeSet;
+use super::tree::{Outcome, TreeGame};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Matches {
+    pub count: u64,
+    pub take: TakeSet,
+    pub misere: bool,
+}
+
+/// The most matches the solver takes (its tables grow with the count).
+pub const MAX_COUNT: u64 = 10_000_000;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchesReport {
+    pub count: u64,
+    pub take: String,
+    pub misere: bool,
+    pub first_player_wins: bool,
+    /// Amounts the first player can take to win.
+    pub winning_first_moves: Vec<u64>,
+    /// Counts at which the player to move loses, up to the count.
+    pub lost_positions: Vec<u64>,
+    pub rule: String,
+}
+
+impl Matches {
+    pub fn eleven() -> Self {
+        Self {
+            count: 11,
+            take: TakeSet::Range { min: 1, max: 3 },
+            misere: true,
+        }
+    }
+
+    pub fn six() -> Self {
+        Self {
+            count: 6,
+            take: TakeSet::Range { min: 1, max: 2 },
+            misere: true,
+        }
+    }
+
+    /// `wins[n]`: the player to move with n matches left wins.
+    pub fn wins(&self) -> Vec<bool> {
+        let mut wins: Vec<bool> = Vec::with_capacity(self.count as usize + 1);
+        for n in 0..=self.count {
+            let amounts = self.take.amounts(n);
+            let w = if amounts.is_empty() {
+                // The game is over: the previous player moved last.
+                self.misere
+            } else {
+                amounts.iter().any(|&a| !wins[(n - a) as usize])
+            };
+            wins.push(w);
+        }
+        wins
+    }
+
+    pub fn report(&self) -> MatchesReport {
+        let wins = self.wins();
+        let winning: Vec<u64> = self
+            .take
+            .amounts(self.count)
+            .into_iter()
+            .filter(|&a| !wins[(self.count - a) as usize])
+            .collect();
+        let lost: Vec<u64> = (0..=self.count).filter(|&n| !wins[n as usize]).collect();
+        MatchesReport {
+            count: self.count,
+            take: self.take.to_string(),
+            misere: self.misere,
+            first_player_wins: wins[self.count as usize],
+            winning_first_moves: winning,
+            lost_positions: lost.clone(),
+            rule: self.rule(&lost),
+        }
+    }
+
+    /// The winning rule in words: for take 1..k the classical one, otherwise the lost counts.
+    fn rule(&self, lost: &[u64]) -> String {
+        match self.take {
+            TakeSet::Range { min: 1, max: k } => {
+                let m = k + 1;
+                let (target, what) = if self.misere {
+                    (
+                        1,
+                        format!("leave your opponent 1 more than a multiple of {m} matches"),
+                    )
+                } else {
+                    (0, format!("leave your opponent a multiple of {m} matches"))
+                };
+                let first = (self.count + m - target) % m;
+                let opening = if first == 0 {
+                    "the first player cannot do that now: the second player wins with the rule"
+                        .to_string()
+                } else {
+                    format!("take {first} first")
+                };
+                format!("{what}: {opening}, then answer a take of l with {m} - l")
+            }
+            _ => {
+                let shown: Vec<String> = lost.iter().take(20).map(u64::to_string).collect();
+                format!(
+                    "always leave your opponent a lost count: {}{}",
+                    shown.join(", "),
+                    if lost.len() > 20 { ", ..." } else { "" }
+                )
+            }
+        }
+    }
+}
+
+impl TreeGame for Matches {
+    type Position = u64;
+    fn moves(&self, &n: &u64) -> Vec<(String, u64)> {
+        self.take
+            .amounts(n)
+            .into_iter()
+            .map(|a| (format!("take {a}"), n - a))
+            .collect()
+    }
+    fn result(&self, &n: &u64, first_to_move: bool) -> Option<Outcome> {
+        if !self.take.amounts(n).is_empty() {
+            return None;
+        }
+        // The player to move did not move last: in misère they win, in normal play they lose.
+        let mover_wins = self.misere;
+        Some(if mover_wins == first_to_move {
+            Outcome::FirstWins
+        } else {
+            Outcome::SecondWins
+        })
+    }
+}
+
+/// "Even wins": a heap of matches, a move takes an amount from the take-set, and when the heap
+/// is empty whoever holds an even number of matches wins (with an odd total, exactly one does).
+#[derive(Clone, Debug)]
+pub struct EvenWins {
+    pub count: u64,
+    pub take: TakeSet,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EvenWinsReport {
+    pub count: u64,
+    pub take: String,
+    pub first_player_wins: bool,
+    pub winning_first_moves: Vec<u64>,
+    /// When both can end up even or both odd (an even total), a tie counts as a loss for
+    /// neither; this says whether ties are possible.
+    pub ties_possible: bool,
+}
+
+impl EvenWins {
+    /// `value[n][a][b]` for the mover with n matches left, holding parity a while the other
+    /// player holds parity b: 1 a win, 0 a tie, -1 a loss.
+    fn table(&self) -> Vec<[[i8; 2]; 2]> {
+        let mut t: Vec<[[i8; 2]; 2]> = Vec::with_capacity(self.count as usize + 1);
+        for n in 0..=self.count {
+            let amounts = self.take.amounts(n);
+            let mut entry = [[0i8; 2]; 2];
+            for a in 0..2 {
+                for b in 0..2 {
+                    entry[a][b] = if amounts.is_empty() {
+                        // Nothing more to take: even holdings win.
+                        match (a, b) {
+                            (0, 1) => 1,
+                            (1, 0) => -1,
+                            _ => 0,
+                        }
+                    } else {
+                        // Taking t hands the move over: the opponent holds b, the mover a + t.
+                        amounts
+                            .iter()
+                            .map(|&k| -t[(n - k) as usize][b][(a + k as usize) % 2])
+                            .max()
+                            .expect("not empty")
+                    };
+                }
+            }
+            t.push(entry);
+        }
+        t
+    }
+
+    pub fn report(&self) -> EvenWinsReport {
+        let t = self.table();
+        let n = self.count;
+        let winning: Vec<u64> = self
+            .take
+            .amounts(n)
+            .into_iter()
+            .filter(|&k| -t[(n - k) as usize][0][(k % 2) as usize] == 1)
+            .collect();
+        EvenWinsReport {
+            count: n,
+            take: self.take.to_string(),
+            first_player_wins: t[n as usize][0][0] == 1,
+            winning_first_moves: winning,
+            ties_possible: n.is_multiple_of(2),
+        }
+    }
+}

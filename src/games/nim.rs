@@ -1,0 +1,149 @@
+//! Nim, after Bouton (1901): n heaps, a move takes any positive number of stones from one
+//! heap, and whoever takes the last stone wins. A position is lost for the player to move
+//! exactly when the nim-sum (the XOR of the heaps) is 0, and the winning moves are those that
+//! make it 0.
+
+use serde::Serialize;
+
+/// A move: take `take` stones from heap `heap` (counted from 0), leaving `leaves`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct NimMove {
+    pub heap: usize,
+    pub take: u64,
+    pub leaves: u64,
+}
+
+/// The XOR of the heaps.
+pub fn nim_sum(heaps: &[u64]) -> u64 {
+    heaps.iter().fold(0, |acc, &h| acc ^ h)
+}
+
+/// Whether the player to move wins (with best play).
+pub fn first_player_wins(heaps: &[u64]) -> bool {
+    nim_sum(heaps) != 0
+}
+
+/// Every winning move: from each heap h whose bit at the nim-sum's highest bit is set, reduce
+/// it to h XOR s (which is smaller). Empty when the position is lost.
+pub fn winning_moves(heaps: &[u64]) -> Vec<NimMove> {
+    let s = nim_sum(heaps);
+    heaps
+        .iter()
+        .enumerate()
+        .filter_map(|(heap, &h)| {
+            let target = h ^ s;
+            (target < h).then_some(NimMove {
+                heap,
+                take: h - target,
+                leaves: target,
+            })
+        })
+        .collect()
+}
+
+/// Every legal move (for the computer's reply when it has no winning one).
+pub fn all_moves(heaps: &[u64]) -> impl Iterator<Item = NimMove> + '_ {
+    heaps.iter().enumerate().flat_map(|(heap, &h)| {
+        (1..=h).map(move |take| NimMove {
+            heap,
+            take,
+            leaves: h - take,
+        })
+    })
+}
+
+/// The computer's reply and why: a winning move when there is one (the one that takes the
+/// fewest stones), otherwise one stone from the largest heap, which keeps the game long and
+/// leaves the opponent the most chances to go wrong.
+pub fn reply(heaps: &[u64]) -> Option<(NimMove, String)> {
+    let s = nim_sum(heaps);
+    if let Some(m) = winning_moves(heaps).into_iter().min_by_key(|m| m.take) {
+        let why = format!(
+            "nim-sum {s} = {s:b} in binary; heap {} of {} becomes {} = {} XOR {s}, so the nim-sum \
+             becomes 0 and the opponent is left in a lost position",
+            m.heap, heaps[m.heap], m.leaves, heaps[m.heap]
+        );
+        return Some((m, why));
+    }
+    let (heap, &h) = heaps.iter().enumerate().max_by_key(|(_, h)| **h)?;
+    if h == 0 {
+        return None;
+    }
+    Some((
+        NimMove {
+            heap,
+            take: 1,
+            leaves: h - 1,
+        },
+        "the nim-sum is 0: every move loses against best play, so take one stone from the \
+         largest heap to keep the game long"
+            .to_string(),
+    ))
+}
+
+/// Why a listing of lost positions cannot be made.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ListingError {
+    #[error("--lost {0}: the number of heaps must be between 1 and 8")]
+    Heaps(usize),
+    #[error(
+        "--max {max}: the listing would hold about {estimate} positions, more than the {limit} lifelab lists; choose a smaller bound"
+    )]
+    TooLarge {
+        max: u64,
+        estimate: u128,
+        limit: u128,
+    },
+}
+
+/// The most positions a listing may hold (each a few words: about 400 MiB).
+pub const LISTING_LIMIT: u128 = 10_000_000;
+
+/// All lost positions of `n`-heap Nim with every heap at most `max`. Convention: heaps are
+/// unordered, so each position is listed once, as a non-decreasing tuple, and the list is
+/// sorted; empty heaps count, so (0, 0, 0) and (0, k, k) are included.
+pub fn lost_positions(n: usize, max: u64) -> Result<Vec<Vec<u64>>, ListingError> {
+    if n == 0 || n > 8 {
+        return Err(ListingError::Heaps(n));
+    }
+    // With n - 1 heaps free and the last one fixed by the XOR, roughly (max+1)^(n-1) / (n-1)!
+    // tuples, of which a fraction survive; the estimate errs high.
+    let free = (n - 1) as u32;
+    let estimate = (max as u128 + 1).saturating_pow(free) / (1..=free as u128).product::<u128>();
+    if estimate > LISTING_LIMIT {
+        return Err(ListingError::TooLarge {
+            max,
+            estimate,
+            limit: LISTING_LIMIT,
+        });
+    }
+    let mut out = Vec::new();
+    let mut prefix = Vec::with_capacity(n);
+    extend(&mut prefix, n, max, &mut out);
+    Ok(out)
+}
+
+/// Depth-first over non-decreasing prefixes; the last heap is the XOR of the others.
+fn extend(prefix: &mut Vec<u64>, n: usize, max: u64, out: &mut Vec<Vec<u64>>) {
+    if prefix.len() == n - 1 {
+        let last = nim_sum(prefix);
+        if last <= max && prefix.last().is_none_or(|&p| last >= p) {
+            let mut p = prefix.clone();
+            p.push(last);
+            out.push(p);
+        }
+        return;
+    }
+    let from = prefix.last().copied().unwrap_or(0);
+    for h in from..=max {
+        prefix.push(h);
+        extend(prefix, n, max, out);
+        prefix.pop();
+    }
+}
+
+/// The table of x XOR y for 0 <= x, y < q: the nim-sum table, equal to the Sprague–Grundy
+/// values of two-heap Nim.
+pub fn xor_table(q: u64) -> Vec<Vec<u64>> {
+    (0..q).map(|x| (0..q).map(|y| x ^ y).collect()).collect()
+}
