@@ -528,7 +528,7 @@ proptest! {
             fn count(&self) -> usize { self.0.len() }
             fn moves(&self, p: usize) -> Vec<usize> { self.0[p].clone() }
             fn terminal(&self, p: usize) -> Option<Value> {
-                if !self.0[p].is_empty() { None } else if p % 5 == 0 { Some(Value::Draw) } else { Some(Value::Loss) }
+                if !self.0[p].is_empty() { None } else if p.is_multiple_of(5) { Some(Value::Draw) } else { Some(Value::Loss) }
             }
         }
         let n = edges.len();

@@ -116,7 +116,7 @@ pub fn execute(args: GrundyArgs) -> anyhow::Result<ExitCode> {
             let game = SubtractionGame { take: take.clone() };
             let values = game.values(upto);
             // Enough values to see the period of any small take-set.
-            let search = upto.max(4096).min(MAX_UPTO);
+            let search = upto.clamp(4096, MAX_UPTO);
             let period = game.period(search);
             if json {
                 super::print_json(&SubtractReport {

@@ -61,12 +61,12 @@ pub fn solve(game: &impl PositionSet) -> Solution {
     let mut out_degree = vec![0u32; n];
     let mut in_degree = vec![0u32; n + 1];
     let mut edges: Vec<(u32, u32)> = Vec::new();
-    for p in 0..n {
+    for (p, degree) in out_degree.iter_mut().enumerate() {
         if game.terminal(p).is_some() {
             continue;
         }
         let moves = game.moves(p);
-        out_degree[p] = moves.len() as u32;
+        *degree = moves.len() as u32;
         for q in moves {
             in_degree[q] += 1;
             edges.push((p as u32, q as u32));

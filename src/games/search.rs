@@ -115,6 +115,6 @@ impl SearchGame for IntTree {
         self.leaf[p]
     }
     fn maximising(&self, &p: &usize) -> bool {
-        self.depth[p] % 2 == 0
+        self.depth[p].is_multiple_of(2)
     }
 }

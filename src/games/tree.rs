@@ -140,7 +140,7 @@ impl Tree {
 
     /// Whether the first player moves at a vertex.
     pub fn first_to_move(&self, v: usize) -> bool {
-        self.vertices[v].depth % 2 == 0
+        self.vertices[v].depth.is_multiple_of(2)
     }
 
     /// Ranks, labels and the strategy.
