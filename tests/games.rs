@@ -540,8 +540,8 @@ proptest! {
         }).collect());
         let retro = retro::solve(&g);
         let plain = retro::solve_by_recursion(&g);
-        for p in 0..n {
-            prop_assert_eq!(retro.values[p].value, plain[p], "position {}", p);
+        for (p, (solved, &want)) in retro.values.iter().zip(&plain).enumerate() {
+            prop_assert_eq!(solved.value, want, "position {}", p);
         }
     }
 }
