@@ -8,6 +8,7 @@
 mod apply;
 pub mod canvas;
 pub mod command;
+mod games;
 pub mod panels;
 pub mod sim;
 pub mod view_render;
@@ -93,7 +94,7 @@ pub struct AppOptions {
 
 /// The tabs of the games panel, one per game solver.
 pub fn game_tabs() -> Vec<Box<dyn GameTab>> {
-    Vec::new()
+    games::tabs()
 }
 
 /// What the app opens with, resolved before the window exists so that bad options fail on

@@ -241,25 +241,6 @@ pub fn execute(args: GrundyArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A colour per value: hues around the wheel, so equal values share a colour.
-pub fn value_colour(v: u32, q: u32) -> [u8; 3] {
-    let h = v as f64 / q.max(1) as f64 * 6.0;
-    let x = 1.0 - (h % 2.0 - 1.0).abs();
-    let (r, g, b) = match h as u32 {
-        0 => (1.0, x, 0.0),
-        1 => (x, 1.0, 0.0),
-        2 => (0.0, 1.0, x),
-        3 => (0.0, x, 1.0),
-        4 => (x, 0.0, 1.0),
-        _ => (1.0, 0.0, x),
-    };
-    [
-        (r * 230.0) as u8 + 20,
-        (g * 230.0) as u8 + 20,
-        (b * 230.0) as u8 + 20,
-    ]
-}
-
 fn write_png(table: &[Vec<u32>], path: &PathBuf) -> anyhow::Result<()> {
     let q = table.len() as u32;
     let cell = (512 / q).max(1);
@@ -267,7 +248,7 @@ fn write_png(table: &[Vec<u32>], path: &PathBuf) -> anyhow::Result<()> {
     let mut img = image::RgbImage::new(side, side);
     for (y, row) in table.iter().enumerate() {
         for (x, &v) in row.iter().enumerate() {
-            let c = image::Rgb(value_colour(v, q));
+            let c = image::Rgb(grundy::value_colour(v, q));
             for dy in 0..cell {
                 for dx in 0..cell {
                     img.put_pixel(x as u32 * cell + dx, y as u32 * cell + dy, c);

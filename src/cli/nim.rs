@@ -4,6 +4,7 @@
 use std::process::ExitCode;
 
 use anyhow::bail;
+
 use serde::Serialize;
 
 use crate::games::nim;
@@ -27,29 +28,7 @@ pub struct NimArgs {
     pub json: bool,
 }
 
-/// Heaps from the command line, each a whole number of stones.
-pub fn parse_heaps(words: &[String]) -> anyhow::Result<Vec<u64>> {
-    words
-        .iter()
-        .enumerate()
-        .map(|(i, w)| {
-            let w = w.trim();
-            if w.starts_with('-') && w[1..].chars().all(|c| c.is_ascii_digit()) && w.len() > 1 {
-                bail!(
-                    "heap {}: '{w}' is negative; a heap holds 0 or more stones",
-                    i + 1
-                );
-            }
-            w.parse::<u64>().map_err(|_| {
-                anyhow::anyhow!(
-                    "heap {}: '{w}' is not a number of stones (a whole number from 0 to {})",
-                    i + 1,
-                    u64::MAX
-                )
-            })
-        })
-        .collect()
-}
+pub use crate::games::nim::parse_heaps;
 
 #[derive(Serialize)]
 struct Position {

@@ -331,6 +331,25 @@ pub fn dominoes(target: u64) -> DominoesResult {
     }
 }
 
+/// A colour per value: hues around the wheel, so equal values share a colour.
+pub fn value_colour(v: u32, q: u32) -> [u8; 3] {
+    let h = v as f64 / q.max(1) as f64 * 6.0;
+    let x = 1.0 - (h % 2.0 - 1.0).abs();
+    let (r, g, b) = match h as u32 {
+        0 => (1.0, x, 0.0),
+        1 => (x, 1.0, 0.0),
+        2 => (0.0, 1.0, x),
+        3 => (0.0, x, 1.0),
+        4 => (x, 0.0, 1.0),
+        _ => (1.0, 0.0, x),
+    };
+    [
+        (r * 230.0) as u8 + 20,
+        (g * 230.0) as u8 + 20,
+        (b * 230.0) as u8 + 20,
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

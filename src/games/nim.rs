@@ -13,6 +13,36 @@ pub struct NimMove {
     pub leaves: u64,
 }
 
+/// A heap that is not a number of stones.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HeapError {
+    #[error("heap {index}: '{text}' is negative; a heap holds 0 or more stones")]
+    Negative { index: usize, text: String },
+    #[error(
+        "heap {index}: '{text}' is not a number of stones (a whole number from 0 to 18446744073709551615)"
+    )]
+    NotANumber { index: usize, text: String },
+}
+
+/// Heaps as typed, each a whole number of stones; `index` in errors counts from 1.
+pub fn parse_heaps<S: AsRef<str>>(words: &[S]) -> Result<Vec<u64>, HeapError> {
+    words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let text = w.as_ref().trim().to_string();
+            let negative = text.len() > 1
+                && text.starts_with('-')
+                && text[1..].chars().all(|c| c.is_ascii_digit());
+            if negative {
+                return Err(HeapError::Negative { index: i + 1, text });
+            }
+            text.parse::<u64>()
+                .map_err(|_| HeapError::NotANumber { index: i + 1, text })
+        })
+        .collect()
+}
+
 /// The XOR of the heaps.
 pub fn nim_sum(heaps: &[u64]) -> u64 {
     heaps.iter().fold(0, |acc, &h| acc ^ h)

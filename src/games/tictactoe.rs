@@ -286,6 +286,16 @@ pub struct Analysis {
     pub to_move: char,
 }
 
+/// The whole game, solved once per process: the app asks every frame.
+fn solved() -> &'static (Reachable, retro::Solution) {
+    static SOLVED: std::sync::OnceLock<(Reachable, retro::Solution)> = std::sync::OnceLock::new();
+    SOLVED.get_or_init(|| {
+        let reach = Reachable::new();
+        let solution = retro::solve(&reach);
+        (reach, solution)
+    })
+}
+
 /// X's view of a retrograde value for the player to move at `b`.
 fn x_view(v: Value, b: &Board) -> i32 {
     let mover = match v {
@@ -302,8 +312,7 @@ pub fn analyse(b: &Board, eval: Eval, depth: Option<u32>) -> Analysis {
     let mut moves = Vec::new();
     let (value, positions) = match (eval, depth) {
         (Eval::Exact, None) => {
-            let reach = Reachable::new();
-            let solution = retro::solve(&reach);
+            let (reach, solution) = solved();
             let at = |b: &Board| {
                 let i = reach.index_of(b).expect("a legal position is reachable");
                 x_view(solution.values[i].value, b)

@@ -18,11 +18,20 @@ impl GamesPanel {
         Self { selected: 0, tabs }
     }
 
+    /// Selects a tab by (part of) its title, ignoring case, spaces and dashes: `tree`,
+    /// `tictactoe`.
     pub fn select(&mut self, title: &str) {
+        let key = |s: &str| {
+            s.chars()
+                .filter(|c| c.is_alphanumeric())
+                .flat_map(char::to_lowercase)
+                .collect::<String>()
+        };
+        let want = key(title);
         if let Some(i) = self
             .tabs
             .iter()
-            .position(|t| t.title().eq_ignore_ascii_case(title))
+            .position(|t| key(t.title()).contains(&want))
         {
             self.selected = i;
         }
