@@ -67,6 +67,25 @@ pub trait Engine {
         Ok(self.grid()?.population())
     }
 
+    /// The population and state hash of the current generation (see [`crate::grid::Census`]).
+    fn census(&mut self) -> EngineResult<crate::grid::Census> {
+        Ok(self.grid()?.census())
+    }
+
+    /// Advances `generations`, appending the census of each new generation to `out`. The GPU
+    /// engine computes them on the device and reads them back in batches.
+    fn step_census(
+        &mut self,
+        generations: u64,
+        out: &mut Vec<crate::grid::Census>,
+    ) -> EngineResult<()> {
+        for _ in 0..generations {
+            self.step(1)?;
+            out.push(self.census()?);
+        }
+        Ok(())
+    }
+
     /// Waits until every generation asked for has been computed (a no-op on the CPU), so that
     /// wall-clock timings mean something.
     fn finish(&mut self) -> EngineResult<()> {

@@ -384,6 +384,35 @@ impl Grid {
         })
     }
 
+    /// The smallest rectangle holding every live cell when rectangles may wrap around the
+    /// torus: it starts just after the widest empty band of columns (and of rows). A pattern
+    /// that straddles an edge gets a small box instead of one as wide as the torus.
+    pub fn wrapped_bounding_box(&self) -> Option<Rect> {
+        let mut columns = vec![0u64; self.words_per_row];
+        let mut rows = Vec::with_capacity(self.height as usize);
+        for y in 0..self.height {
+            let row = self.row(y);
+            let any = row.iter().any(|&w| w != 0);
+            rows.push(any);
+            if any {
+                for (c, &w) in columns.iter_mut().zip(row) {
+                    *c |= w;
+                }
+            }
+        }
+        let cols: Vec<bool> = (0..self.width)
+            .map(|x| columns[(x / 64) as usize] >> (x % 64) & 1 == 1)
+            .collect();
+        let (x, width) = circular_span(&cols)?;
+        let (y, height) = circular_span(&rows)?;
+        Some(Rect {
+            x,
+            y,
+            width,
+            height,
+        })
+    }
+
     /// A copy of the cells in `rect`, which wraps around the torus when it runs off an edge.
     pub fn crop(&self, rect: Rect) -> Grid {
         let mut out = Grid::new(rect.width, rect.height);
@@ -474,6 +503,29 @@ impl Grid {
     }
 }
 
+/// The shortest circular interval (start, length) covering every `true`: the complement of
+/// the longest circular run of `false`.
+fn circular_span(occupied: &[bool]) -> Option<(u32, u32)> {
+    let n = occupied.len();
+    let first = occupied.iter().position(|&o| o)?;
+    // Walk once round from the first occupied index, finding the longest gap.
+    let (mut best_gap, mut best_end) = (0usize, first);
+    let mut gap = 0usize;
+    for k in 1..=n {
+        let i = (first + k) % n;
+        if occupied[i] {
+            if gap > best_gap {
+                best_gap = gap;
+                best_end = i;
+            }
+            gap = 0;
+        } else {
+            gap += 1;
+        }
+    }
+    Some((best_end as u32, (n - best_gap) as u32))
+}
+
 /// Indices of the set bits of a word, lowest first.
 pub struct BitIter(pub u64);
 
@@ -532,6 +584,36 @@ mod tests {
         assert_eq!(
             Grid::try_new(1_000_000, 1_000_000).unwrap_err().to_string(),
             "a 1000000x1000000 grid needs 116.4 GiB of memory, more than the 64.0 GiB limit"
+        );
+    }
+
+    #[test]
+    fn wrapped_bounding_box_crosses_the_edges() {
+        let mut g = Grid::new(10, 8);
+        g.set(9, 7, true);
+        g.set(0, 0, true);
+        g.set(1, 0, true);
+        let bb = g.wrapped_bounding_box().unwrap();
+        assert_eq!(
+            bb,
+            Rect {
+                x: 9,
+                y: 7,
+                width: 3,
+                height: 2
+            }
+        );
+        assert_eq!(g.crop(bb).to_text(), "O..\n.OO\n");
+        let mut one = Grid::new(5, 5);
+        one.set(2, 3, true);
+        assert_eq!(
+            one.wrapped_bounding_box(),
+            Some(Rect {
+                x: 2,
+                y: 3,
+                width: 1,
+                height: 1
+            })
         );
     }
 

@@ -3,6 +3,7 @@
 //! Data flows one way: a [`rule::Rule`] and a [`pattern::Pattern`] make a [`grid::Grid`], an
 //! [`engine::Engine`] advances it, and a viewer or a report reads it.
 
+pub mod analysis;
 pub mod app;
 pub mod check;
 pub mod cli;

@@ -211,6 +211,24 @@ fn running_records_generations_and_population_history() {
 }
 
 #[test]
+fn the_analyze_button_identifies_the_current_state() {
+    let Some((mut app, ctx)) = app(options("lwss", "64x64")) else {
+        return;
+    };
+    app.command(&ctx, Command::Analyze);
+    let findings = (0..500)
+        .find_map(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            app.analysis_findings()
+        })
+        .expect("the analysis answers");
+    assert!(
+        findings[0].starts_with("a spaceship (Lightweight spaceship), period 4"),
+        "{findings:?}"
+    );
+}
+
+#[test]
 fn elementary_mode_scrolls_the_space_time_diagram() {
     let Some((mut app, ctx)) = app(options("glider", "16x16")) else {
         return;

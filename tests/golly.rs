@@ -115,3 +115,24 @@ fn acorn_agrees_with_golly() {
     ));
     assert_eq!(ours, golly_run(&bgolly, "B3/S23", &start, gens));
 }
+
+#[test]
+fn golly_confirms_the_periods_of_the_other_rules_oscillators() {
+    // The library's Day & Night, B3/S3 and B3/S13 oscillators: Golly's shape after p
+    // generations is the start, and after fewer it is not.
+    let Some(bgolly) = bgolly() else { return };
+    for (name, period) in [
+        ("daynight-plus", 4u64),
+        ("b3s3-flipper", 2),
+        ("b3s13-flipper", 2),
+    ] {
+        let p = lifelab::pattern::library::get(name).unwrap();
+        let rule_text = p.rule.unwrap().to_string();
+        let start = common::on_torus(name, 32, 32);
+        let shape = crop(&start);
+        for g in 1..=period {
+            let after = golly_run(&bgolly, &rule_text, &start, g);
+            assert_eq!(after == shape, g == period, "{name} after {g} generations");
+        }
+    }
+}

@@ -183,6 +183,18 @@ impl LifelabApp {
                     .map_err(|e| anyhow::anyhow!("could not copy to the clipboard: {e}"))?;
                 self.note(format!("copied {}x{} as RLE", p.width(), p.height()));
             }
+            Command::Analyze => {
+                let grid = self.life.grid()?;
+                let (rule, generation) = (self.life.rule, self.life.generation());
+                let (tx, rx) = std::sync::mpsc::channel();
+                let ctx = ctx.clone();
+                std::thread::spawn(move || {
+                    let findings = super::panels::analysis::analyse(rule, grid, generation, 20_000);
+                    let _ = tx.send(findings);
+                    ctx.request_repaint();
+                });
+                self.analysis_panel.start(rx);
+            }
             Command::Fit => {
                 self.fit_rect = None;
                 self.active_canvas().fit_pending = true;

@@ -65,6 +65,9 @@ pub enum Command {
     Paste,
     CopySelection,
 
+    /// Analyse the current state in the background.
+    Analyze,
+
     // The view.
     Fit,
     FitPattern,

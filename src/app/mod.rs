@@ -30,6 +30,7 @@ use crate::rule::Rule;
 
 use canvas::Canvas;
 use command::Command;
+use panels::analysis::AnalysisPanel;
 use panels::controls::ControlsPanel;
 use panels::edit::EditPanel;
 use panels::elementary::ElementaryPanel;
@@ -304,6 +305,7 @@ pub struct LifelabApp {
     controls: ControlsPanel,
     rule_panel: RulePanel,
     edit_panel: EditPanel,
+    analysis_panel: AnalysisPanel,
     elementary_panel: ElementaryPanel,
     games: GamesPanel,
     show_games: bool,
@@ -391,6 +393,7 @@ impl LifelabApp {
             controls: ControlsPanel::default(),
             rule_panel: RulePanel::default(),
             edit_panel: EditPanel::default(),
+            analysis_panel: AnalysisPanel::default(),
             elementary_panel: ElementaryPanel::default(),
             games,
             show_games: options.games_tab.is_some(),
@@ -464,6 +467,11 @@ impl LifelabApp {
         self.elementary
             .as_ref()
             .map(|(e, _)| Ok(e.rows.read_rows()?))
+    }
+
+    /// The analysis findings, once the background job has answered (tests).
+    pub fn analysis_findings(&mut self) -> Option<Vec<String>> {
+        self.analysis_panel.poll()
     }
 
     /// Whether a command waits for "discard unsaved edits?".

@@ -1,6 +1,7 @@
 //! The command line: `lifelab` alone opens the app; subcommands run headless. Each subcommand
 //! lives in its own file; with `--json` each prints exactly one JSON object on stdout.
 
+mod analyze;
 mod bench;
 mod check;
 mod gpus;
@@ -48,6 +49,9 @@ pub enum Command {
     /// Run the same work on the GPU (or fast CPU) engine and the reference engine, and compare
     /// them bit for bit; without work flags, the built-in conformance suite.
     Check(check::CheckArgs),
+    /// What a pattern is: still life, oscillator, spaceship, gun, or a methuselah and its
+    /// lifespan; for a soup, when the whole torus repeats.
+    Analyze(analyze::AnalyzeArgs),
     /// Benchmark engines: cell updates per second per rule and grid size.
     Bench(bench::BenchArgs),
     /// List the GPU adapters and the limits that matter.
@@ -106,6 +110,7 @@ impl Command {
     fn json(&self) -> bool {
         match self {
             Command::Run(a) => a.json,
+            Command::Analyze(a) => a.json,
             Command::Bench(a) => a.json,
             Command::Check(a) => a.json,
             Command::Gpus(a) => a.json,
@@ -122,6 +127,7 @@ impl Command {
     fn execute(self) -> anyhow::Result<ExitCode> {
         match self {
             Command::Run(a) => run::execute(a),
+            Command::Analyze(a) => analyze::execute(a),
             Command::Bench(a) => bench::execute(a),
             Command::Check(a) => check::execute(a),
             Command::Gpus(a) => gpus::execute(a),

@@ -72,6 +72,17 @@ impl EngineChoice {
     }
 }
 
+impl EngineChoice {
+    /// Like [`EngineChoice::resolve`], but `auto` takes the GPU only when it is hardware: a
+    /// software adapter (lavapipe) is slower than the CPU engine, which also skips empty space.
+    pub fn resolve_preferring_hardware(self) -> EngineKind {
+        match (self, crate::gpu::shared_context()) {
+            (EngineChoice::Auto, Ok(ctx)) if ctx.summary.device_type == "Cpu" => EngineKind::Cpu,
+            _ => self.resolve(),
+        }
+    }
+}
+
 /// What the flags describe: ready to hand to an engine.
 #[derive(Clone, Debug)]
 pub struct Simulation {

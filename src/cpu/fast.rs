@@ -18,7 +18,7 @@
 use rayon::prelude::*;
 
 use crate::engine::{Engine, EngineKind, EngineResult};
-use crate::grid::Grid;
+use crate::grid::{Census, Grid};
 use crate::hash;
 use crate::rule::{CountTable, ElementaryRule, LifeRule, Neighbourhood, Rule, RuleKind};
 
@@ -35,6 +35,54 @@ pub struct FastEngine {
     grid: Grid,
     next: Grid,
     generation: u64,
+    /// Per row of `grid`: whether it has a live cell. Rows whose neighbourhood is all dead are
+    /// skipped when the rule keeps empty space empty, so a small pattern on a huge torus costs
+    /// little more than the rows it touches.
+    active: Vec<bool>,
+    /// The same flags for `next` (the state before the current one): a quiet row that is
+    /// already all dead there need not be cleared.
+    next_active: Vec<bool>,
+    /// The population and hash of `grid`, kept up to date row by row (the hash only while
+    /// `track_hash` is set: it costs more than a generation of a dense soup).
+    census: Census,
+    track_hash: bool,
+}
+
+/// What one output row contributes to the census.
+#[derive(Clone, Copy, Default)]
+struct RowStats {
+    population: u64,
+    hash_a: u32,
+    hash_b: u32,
+}
+
+impl RowStats {
+    /// The same per-word sums as `Grid::census`; the hash only when asked for.
+    fn of(row: &[u64], y: u32, with_hash: bool) -> Self {
+        let mut s = RowStats {
+            population: row.iter().map(|w| w.count_ones() as u64).sum(),
+            ..Default::default()
+        };
+        if !with_hash {
+            return s;
+        }
+        let base = y as usize * row.len() * 2;
+        for (k, &w) in row.iter().enumerate() {
+            if w == 0 {
+                continue;
+            }
+            for (half, part) in [(0, w as u32), (1, (w >> 32) as u32)] {
+                if part != 0 {
+                    let i = (base + 2 * k + half) as u32;
+                    s.hash_a = s.hash_a.wrapping_add(hash::mix32(part ^ hash::mix32(i)));
+                    s.hash_b = s
+                        .hash_b
+                        .wrapping_add(hash::mix32(part.wrapping_add(hash::mix32(i ^ 0x9e37_79b9))));
+                }
+            }
+        }
+        s
+    }
 }
 
 /// The rule compiled to per-count word masks.
@@ -53,6 +101,19 @@ enum Logic {
 }
 
 impl Logic {
+    /// Whether a dead cell with no live neighbour stays dead, so all-dead rows stay dead.
+    fn keeps_empty_space_empty(&self) -> bool {
+        match self {
+            Logic::Elementary(r) => r.0 & 1 == 0,
+            Logic::Life {
+                certain, chance, ..
+            } => {
+                !certain.iter().any(|&(c, dead, _)| c == 0 && dead != 0)
+                    && !chance.iter().any(|&(c, dead, _)| c == 0 && dead != 0)
+            }
+        }
+    }
+
     fn new(rule: &Rule) -> Self {
         match rule.kind {
             RuleKind::Elementary(r) => Logic::Elementary(r),
@@ -81,50 +142,127 @@ impl Logic {
 
 impl FastEngine {
     pub fn new(rule: Rule, grid: &Grid, seed: u64) -> Self {
-        Self {
+        let mut engine = Self {
             logic: Logic::new(&rule),
             rule,
             seed,
             next: Grid::new(grid.width(), grid.height()),
             grid: grid.clone(),
             generation: 0,
+            active: Vec::new(),
+            next_active: vec![true; grid.height() as usize],
+            census: Census {
+                population: 0,
+                hash: 0,
+            },
+            track_hash: false,
+        };
+        engine.recount();
+        engine
+    }
+
+    /// Keeps the state hash up to date every generation (for period detection).
+    pub fn track_hash(&mut self, on: bool) {
+        self.track_hash = on;
+        self.recount();
+    }
+
+    /// Recomputes the row flags and the census from the grid.
+    fn recount(&mut self) {
+        let stats: Vec<RowStats> = (0..self.grid.height())
+            .map(|y| RowStats::of(self.grid.row(y), y, self.track_hash))
+            .collect();
+        self.absorb(&stats);
+        // What `next` holds is unknown here: clear every quiet row once.
+        self.next_active = vec![true; self.grid.height() as usize];
+    }
+
+    fn absorb(&mut self, stats: &[RowStats]) {
+        let active = stats.iter().map(|s| s.population > 0).collect();
+        self.next_active = std::mem::replace(&mut self.active, active);
+        let (mut a, mut b, mut population) = (0u32, 0u32, 0u64);
+        for s in stats {
+            population += s.population;
+            a = a.wrapping_add(s.hash_a);
+            b = b.wrapping_add(s.hash_b);
         }
+        self.census = Census {
+            population,
+            hash: a as u64 | (b as u64) << 32,
+        };
     }
 
     /// One generation.
     pub fn step_once(&mut self) {
         let src = &self.grid;
         let wpr = src.words_per_row();
+        let h = src.height() as usize;
+        let skip_quiet = self.logic.keeps_empty_space_empty();
+        let with_hash = self.track_hash;
+        let active = &self.active;
+        let stale = &self.next_active;
+        let quiet =
+            |y: usize| skip_quiet && !active[(y + h - 1) % h] && !active[y] && !active[(y + 1) % h];
         let ctx = RowContext {
             src,
             logic: &self.logic,
             key: hash::stream_key(self.seed, self.generation),
         };
+        let mut stats = vec![RowStats::default(); h];
         let out = self.next.words_mut();
+        let one_row = |y: usize, row: &mut [u64], stat: &mut RowStats, scratch: &mut Scratch| {
+            if quiet(y) {
+                if stale.get(y).is_none_or(|&a| a) {
+                    row.fill(0);
+                }
+                *stat = RowStats::default();
+            } else {
+                ctx.row(y as u32, row, scratch);
+                *stat = RowStats::of(row, y as u32, with_hash);
+            }
+        };
         if src.cells() < PARALLEL_CELLS {
             let mut scratch = Scratch::new(wpr);
-            for (y, row) in out.chunks_exact_mut(wpr).enumerate() {
-                ctx.row(y as u32, row, &mut scratch);
+            for (y, (row, stat)) in out.chunks_exact_mut(wpr).zip(stats.iter_mut()).enumerate() {
+                one_row(y, row, stat, &mut scratch);
             }
         } else {
             out.par_chunks_mut(wpr * BAND_ROWS)
+                .zip(stats.par_chunks_mut(BAND_ROWS))
                 .enumerate()
                 .for_each_init(
                     || Scratch::new(wpr),
-                    |scratch, (band, rows)| {
-                        for (i, row) in rows.chunks_exact_mut(wpr).enumerate() {
-                            ctx.row((band * BAND_ROWS + i) as u32, row, scratch);
+                    |scratch, (band, (rows, band_stats))| {
+                        for (i, (row, stat)) in rows
+                            .chunks_exact_mut(wpr)
+                            .zip(band_stats.iter_mut())
+                            .enumerate()
+                        {
+                            one_row(band * BAND_ROWS + i, row, stat, scratch);
                         }
                     },
                 );
         }
         std::mem::swap(&mut self.grid, &mut self.next);
+        self.absorb(&stats);
         self.generation += 1;
     }
 
     /// The current cells, without copying.
     pub fn grid_ref(&self) -> &Grid {
         &self.grid
+    }
+
+    /// The live cells, row by row, visiting only rows that have any (cheap for a small
+    /// pattern on a huge torus).
+    pub fn live_cells(&self) -> Vec<(u32, u32)> {
+        let mut out = Vec::new();
+        for (y, _) in self.active.iter().enumerate().filter(|(_, a)| **a) {
+            for (i, &w) in self.grid.row(y as u32).iter().enumerate() {
+                out.extend(crate::grid::BitIter(w).map(|b| (i as u32 * 64 + b, y as u32)));
+            }
+        }
+        out
     }
 }
 
@@ -168,11 +306,31 @@ impl Engine for FastEngine {
         );
         self.grid.clone_from(grid);
         self.generation = generation;
+        self.recount();
         Ok(())
     }
 
     fn population(&mut self) -> EngineResult<u64> {
-        Ok(self.grid.population())
+        Ok(self.census.population)
+    }
+
+    fn step_census(&mut self, gens: u64, out: &mut Vec<Census>) -> EngineResult<()> {
+        if !self.track_hash {
+            self.track_hash(true);
+        }
+        for _ in 0..gens {
+            self.step_once();
+            out.push(self.census);
+        }
+        Ok(())
+    }
+
+    fn census(&mut self) -> EngineResult<Census> {
+        if self.track_hash {
+            Ok(self.census)
+        } else {
+            Ok(self.grid.census())
+        }
     }
 }
 

@@ -175,7 +175,12 @@ pub struct GpuLifeEngine {
     generation: u64,
     /// A one-slot census for `population`, made on first use.
     census: Option<GpuCensus>,
+    /// A census of many slots for `step_census`, made on first use.
+    batch_census: Option<GpuCensus>,
 }
+
+/// Generations per census batch read back at once.
+const CENSUS_BATCH: u32 = 1024;
 
 impl GpuLifeEngine {
     pub fn new(
@@ -257,6 +262,7 @@ impl GpuLifeEngine {
             rows,
             generation: 0,
             census: None,
+            batch_census: None,
         };
         if !engine.table.is_stochastic() {
             engine.write_params(0, 1);
@@ -581,6 +587,30 @@ impl Engine for GpuLifeEngine {
     }
 
     fn population(&mut self) -> EngineResult<u64> {
-        Ok(self.census()?.population)
+        Ok(GpuLifeEngine::census(self)?.population)
+    }
+
+    fn census(&mut self) -> EngineResult<crate::grid::Census> {
+        GpuLifeEngine::census(self)
+    }
+
+    fn step_census(&mut self, gens: u64, out: &mut Vec<crate::grid::Census>) -> EngineResult<()> {
+        if self.batch_census.is_none() {
+            self.batch_census = Some(self.new_census(CENSUS_BATCH)?);
+        }
+        let census = self.batch_census.take().expect("just made");
+        let mut done = 0;
+        let result = (|| {
+            while done < gens {
+                let batch = (gens - done).min(CENSUS_BATCH as u64);
+                census.reset();
+                self.step_with_census(batch, &census, 0)?;
+                out.extend(census.fetch(batch as u32)?);
+                done += batch;
+            }
+            Ok(())
+        })();
+        self.batch_census = Some(census);
+        result
     }
 }

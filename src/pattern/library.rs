@@ -85,7 +85,12 @@ library! {
     "r-pentomino" => Methuselah,
     "acorn" => Methuselah,
     "rabbits" => Methuselah,
+    "bunnies" => Methuselah,
     "highlife-replicator" => OtherRules,
+    "replicator-seed" => OtherRules,
+    "daynight-plus" => OtherRules,
+    "b3s3-flipper" => OtherRules,
+    "b3s13-flipper" => OtherRules,
 }
 
 /// Other names users type for library patterns.

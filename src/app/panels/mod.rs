@@ -1,6 +1,7 @@
 //! The app's panels. Each is a struct with a `ui` method that reads a [`Status`] snapshot and
 //! pushes [`Command`]s; none of them touches the simulation.
 
+pub mod analysis;
 pub mod controls;
 pub mod edit;
 pub mod elementary;

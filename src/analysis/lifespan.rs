@@ -1,0 +1,335 @@
+//! Methuselah lifespans, counted as the literature counts them: the first generation from
+//! which the pattern is a stable set of still lifes and oscillators plus spaceships flying
+//! away. Acorn stabilises at 5206 with 633 cells, the R-pentomino at 1103 with 116, rabbits at
+//! 17331 (the Life Lexicon; its parent "bunnies" at 17332).
+//!
+//! The run uses a torus large enough that nothing escaping at the speed of light returns
+//! within the generations searched, and says so. Two passes:
+//! 1. The engine (GPU or CPU) runs and reports the population of every generation; the
+//!    stabilisation cannot come before the population becomes periodic, and the run stops a
+//!    settling margin after that.
+//! 2. The last stretch is replayed on the CPU from a checkpoint with every generation's cells.
+//!    The clusters that fly away at the end are identified as spaceships and traced back; with
+//!    them removed, the remaining debris must repeat exactly, and the first generation from
+//!    which it does is the lifespan.
+
+use std::collections::HashSet;
+
+use serde::Serialize;
+
+use crate::cpu::FastEngine;
+use crate::engine::{Engine, EngineResult};
+use crate::grid::{Census, Grid};
+use crate::rule::Rule;
+
+/// The longest debris period looked for.
+const MAX_PERIOD: usize = 60;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Lifespan {
+    /// The first generation from which the pattern is stable (debris periodic, spaceships
+    /// escaping).
+    pub lifespan: u64,
+    /// The whole population at that generation, spaceships included.
+    pub final_population: u64,
+    /// The debris's period.
+    pub period: u64,
+    /// Spaceships escaping at the end, and how many cells they hold.
+    pub escaping: usize,
+    pub escaping_cells: u64,
+    pub torus: (u32, u32),
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct LifespanReport {
+    /// `None` when it did not stabilise within the generations searched.
+    pub result: Option<Lifespan>,
+    /// Population of every generation of the first pass.
+    pub history: Vec<u64>,
+    pub torus: (u32, u32),
+    pub torus_note: String,
+}
+
+/// A torus for `max_gens` generations of `pattern`: anything leaving at speed c/2 (faster
+/// than every spaceship of Life but the few at c) covers at most max_gens/2 cells, so a side
+/// of max_gens + the pattern + a margin keeps escapees from coming back round.
+pub fn roomy_side(pattern: &Grid, max_gens: u64) -> u32 {
+    let need = max_gens / 2 + pattern.width().max(pattern.height()) as u64 * 2 + 256;
+    (need.next_power_of_two() as u32).clamp(256, crate::grid::MAX_DIMENSION)
+}
+
+/// Finds the lifespan of `pattern` (centred on a `torus`-sized torus), running the first pass
+/// on `engine_for(grid)`. `settle` is how long the population must stay periodic.
+pub fn lifespan(
+    rule: Rule,
+    pattern: &Grid,
+    torus: (u32, u32),
+    max_gens: u64,
+    settle: u64,
+    engine_for: &dyn Fn(&Grid) -> EngineResult<Box<dyn Engine>>,
+) -> EngineResult<LifespanReport> {
+    let mut grid = Grid::try_new(torus.0, torus.1)
+        .map_err(|e| crate::engine::EngineError::OutOfMemory(e.to_string()))?;
+    let (x, y) = grid.centre_offset(pattern.width(), pattern.height());
+    grid.paste(pattern, x, y);
+    let torus_note = format!(
+        "a {}x{} torus: nothing escaping at c/2 or slower comes back within {max_gens} generations",
+        torus.0, torus.1
+    );
+
+    // Pass 1: populations, with a few checkpoints kept for pass 2.
+    let mut engine = engine_for(&grid)?;
+    let mut history = vec![grid.population()];
+    let mut checkpoints: Vec<(u64, Grid)> = vec![(0, grid.clone())];
+    let step = 512;
+    let mut censuses: Vec<Census> = Vec::new();
+    let mut candidate = None;
+    while (history.len() as u64) <= max_gens {
+        let done = history.len() as u64 - 1;
+        let n = step.min(max_gens - done);
+        if n == 0 {
+            break;
+        }
+        censuses.clear();
+        engine.step_census(n, &mut censuses)?;
+        history.extend(censuses.iter().map(|c| c.population));
+        checkpoints.push((done + n, engine.grid()?));
+        if checkpoints.len() > 4 {
+            checkpoints.remove(1);
+        }
+        if let Some((t, _)) = periodic_tail(&history, MAX_PERIOD)
+            && (history.len() as u64 - 1).saturating_sub(t) >= settle
+        {
+            candidate = Some(t);
+            break;
+        }
+    }
+    let Some(from) = candidate else {
+        return Ok(LifespanReport {
+            result: None,
+            history,
+            torus,
+            torus_note,
+        });
+    };
+    let end = history.len() as u64 - 1;
+
+    // Pass 2: replay the last stretch with every generation's cells.
+    let back = from.saturating_sub(2 * MAX_PERIOD as u64);
+    let (cg, cgrid) = checkpoints
+        .iter()
+        .rev()
+        .find(|(g, _)| *g <= back)
+        .cloned()
+        .unwrap_or((0, grid.clone()));
+    let mut replay = FastEngine::new(rule, &cgrid, 0);
+    replay.set_grid(&cgrid, cg)?;
+    replay.step(back - cg)?;
+    let mut frames: Vec<Vec<(i64, i64)>> = Vec::new();
+    for g in back..=end {
+        if g > back {
+            replay.step_once();
+        }
+        frames.push(
+            replay
+                .live_cells()
+                .into_iter()
+                .map(|(x, y)| (x as i64, y as i64))
+                .collect(),
+        );
+    }
+    let ships = escaping_ships(rule, frames.last().expect("frames"), torus);
+    let debris: Vec<Vec<(i64, i64)>> = frames
+        .iter()
+        .enumerate()
+        .map(|(i, cells)| without_ships(cells, &ships, (frames.len() - 1 - i) as i64, torus))
+        .collect();
+    let mut best: Option<(usize, usize)> = None;
+    for p in 1..=MAX_PERIOD.min(debris.len() / 2) {
+        let mut t = debris.len() - p;
+        while t > 0 && debris[t - 1] == debris[t - 1 + p] {
+            t -= 1;
+        }
+        if debris.len() - t >= 2 * p && best.is_none_or(|(bt, _)| t < bt) {
+            best = Some((t, p));
+        }
+    }
+    let result = best.map(|(t, p)| {
+        let lifespan = back + t as u64;
+        Lifespan {
+            lifespan,
+            final_population: history[lifespan as usize],
+            period: p as u64,
+            escaping: ships.len(),
+            escaping_cells: ships.iter().map(|s| s.phases[0].len() as u64).sum(),
+            torus,
+        }
+    });
+    Ok(LifespanReport {
+        result,
+        history,
+        torus,
+        torus_note,
+    })
+}
+
+/// The earliest t (and its period) from which `history` is periodic to its end with a period
+/// of at most `max_p` (seen over at least three periods).
+pub fn periodic_tail(history: &[u64], max_p: usize) -> Option<(u64, usize)> {
+    let n = history.len();
+    let mut best: Option<(u64, usize)> = None;
+    for p in 1..=max_p.min(n / 3) {
+        let mut t = n - p;
+        while t > 0 && history[t - 1] == history[t - 1 + p] {
+            t -= 1;
+        }
+        if n - t >= 3 * p && best.is_none_or(|(bt, _)| (t as u64) < bt) {
+            best = Some((t as u64, p));
+        }
+    }
+    best
+}
+
+/// A spaceship flying away: its cells in each phase at the end of the run (phase 0 is the
+/// last generation), and its displacement per period.
+struct Ship {
+    phases: Vec<Vec<(i64, i64)>>,
+    displacement: (i64, i64),
+}
+
+/// Clusters of cells closer than 3 to each other (8-connected with a gap of up to 2).
+fn clusters(cells: &[(i64, i64)]) -> Vec<Vec<(i64, i64)>> {
+    let set: HashSet<(i64, i64)> = cells.iter().copied().collect();
+    let mut seen: HashSet<(i64, i64)> = HashSet::new();
+    let mut out = Vec::new();
+    for &c in cells {
+        if !seen.insert(c) {
+            continue;
+        }
+        let mut group = vec![c];
+        let mut i = 0;
+        while i < group.len() {
+            let (x, y) = group[i];
+            for dx in -2..=2 {
+                for dy in -2..=2 {
+                    let n = (x + dx, y + dy);
+                    if set.contains(&n) && seen.insert(n) {
+                        group.push(n);
+                    }
+                }
+            }
+            i += 1;
+        }
+        out.push(group);
+    }
+    out
+}
+
+/// The clusters at the end that are spaceships moving away from the rest.
+fn escaping_ships(rule: Rule, cells: &[(i64, i64)], torus: (u32, u32)) -> Vec<Ship> {
+    let groups = clusters(cells);
+    let total = cells.len().max(1) as f64;
+    let centre = (
+        cells.iter().map(|c| c.0 as f64).sum::<f64>() / total,
+        cells.iter().map(|c| c.1 as f64).sum::<f64>() / total,
+    );
+    let mut ships = Vec::new();
+    for g in groups {
+        if g.len() > 64 {
+            continue;
+        }
+        let (minx, miny) = (
+            g.iter().map(|c| c.0).min().expect("not empty"),
+            g.iter().map(|c| c.1).min().expect("not empty"),
+        );
+        let (maxx, maxy) = (
+            g.iter().map(|c| c.0).max().expect("not empty"),
+            g.iter().map(|c| c.1).max().expect("not empty"),
+        );
+        if maxx - minx > 24 || maxy - miny > 24 {
+            continue;
+        }
+        // Alone on a small torus: does it come back moved, within 16 generations?
+        let mut small = Grid::new(64, 64);
+        for &(x, y) in &g {
+            small.set((x - minx + 20) as u32, (y - miny + 20) as u32, true);
+        }
+        let mut e = FastEngine::new(rule, &small, 0);
+        let mut phases = vec![small.clone()];
+        let mut found = None;
+        for p in 1..=16usize {
+            e.step_once();
+            let now = e.grid_ref().clone();
+            if let (Some(a), Some(b)) = (small.bounding_box(), now.bounding_box())
+                && small.crop(a) == now.crop(b)
+                && (a.x, a.y) != (b.x, b.y)
+            {
+                found = Some((p, (b.x as i64 - a.x as i64, b.y as i64 - a.y as i64)));
+                break;
+            }
+            phases.push(now);
+        }
+        let Some((p, d)) = found else { continue };
+        // Moving away from the centre of everything.
+        let gc = (
+            g.iter().map(|c| c.0 as f64).sum::<f64>() / g.len() as f64,
+            g.iter().map(|c| c.1 as f64).sum::<f64>() / g.len() as f64,
+        );
+        let away = (gc.0 - centre.0) * d.0 as f64 + (gc.1 - centre.1) * d.1 as f64;
+        if away <= 0.0 {
+            continue;
+        }
+        let to_world = |grid: &Grid| -> Vec<(i64, i64)> {
+            grid.alive_cells()
+                .map(|(x, y)| {
+                    (
+                        (x as i64 + minx - 20).rem_euclid(torus.0 as i64),
+                        (y as i64 + miny - 20).rem_euclid(torus.1 as i64),
+                    )
+                })
+                .collect()
+        };
+        ships.push(Ship {
+            phases: phases[..p].iter().map(to_world).collect(),
+            displacement: d,
+        });
+    }
+    ships
+}
+
+/// The cells `k` generations before the end without the escaping ships that are already there:
+/// a ship is traced back along its path, and removed only where all of its cells are alive.
+fn without_ships(
+    cells: &[(i64, i64)],
+    ships: &[Ship],
+    k: i64,
+    torus: (u32, u32),
+) -> Vec<(i64, i64)> {
+    let set: HashSet<(i64, i64)> = cells.iter().copied().collect();
+    let mut removed: HashSet<(i64, i64)> = HashSet::new();
+    for s in ships {
+        let p = s.phases.len() as i64;
+        // k generations back is j generations forward in phase, then back whole periods.
+        let j = (p - k % p) % p;
+        let periods = (k + j) / p;
+        let shifted: Vec<(i64, i64)> = s.phases[j as usize]
+            .iter()
+            .map(|&(x, y)| {
+                (
+                    (x - s.displacement.0 * periods).rem_euclid(torus.0 as i64),
+                    (y - s.displacement.1 * periods).rem_euclid(torus.1 as i64),
+                )
+            })
+            .collect();
+        if shifted.iter().all(|c| set.contains(c)) {
+            removed.extend(shifted);
+        }
+    }
+    let mut rest: Vec<(i64, i64)> = cells
+        .iter()
+        .copied()
+        .filter(|c| !removed.contains(c))
+        .collect();
+    rest.sort_unstable();
+    rest
+}

@@ -1,0 +1,275 @@
+//! Pattern analysis: identification of the library's still lifes, oscillators, spaceships and
+//! gun; methuselah lifespans; whole-torus period detection (with an injected hash collision);
+//! GPU and CPU agreement; the `analyze` command. New analysis tests belong here.
+
+mod common;
+
+use std::process::Command;
+
+use common::{in_ci, rule, soup};
+use lifelab::analysis::{self, Kind, TorusFate};
+use lifelab::engine::{self, EngineKind};
+use lifelab::grid::Grid;
+use lifelab::pattern::library;
+
+fn cells(name: &str) -> Grid {
+    library::get(name).unwrap().trimmed().cells
+}
+
+fn identify(name: &str) -> analysis::Identity {
+    let p = library::get(name).unwrap();
+    let r = p
+        .rule
+        .unwrap_or_else(lifelab::rule::Rule::life)
+        .without_torus();
+    analysis::identify(r, &p.trimmed().cells, 2000)
+}
+
+#[test]
+fn library_oscillators_and_still_lifes_have_their_periods() {
+    // Periods from SPEC 1.4 and LifeWiki; the B3/S3 and B3/S13 flippers worked by hand (each
+    // is its own mirror image after one generation, and back after two).
+    let cases = [
+        ("block", Kind::Still, 1),
+        ("beehive", Kind::Still, 1),
+        ("blinker", Kind::Oscillator, 2),
+        ("toad", Kind::Oscillator, 2),
+        ("beacon", Kind::Oscillator, 2),
+        ("pulsar", Kind::Oscillator, 3),
+        ("pentadecathlon", Kind::Oscillator, 15),
+        ("b3s3-flipper", Kind::Oscillator, 2),
+        ("b3s13-flipper", Kind::Oscillator, 2),
+    ];
+    for (name, kind, period) in cases {
+        let id = identify(name);
+        assert_eq!((id.kind, id.period), (kind, Some(period)), "{name}");
+        assert_eq!(id.displacement, Some((0, 0)), "{name}");
+        assert!(id.name.is_some(), "{name} should be recognised");
+    }
+}
+
+#[test]
+fn spaceships_have_their_periods_and_speeds() {
+    // The glider flies (1,1) every 4 generations; the three ships 2 cells orthogonally.
+    let g = identify("glider");
+    assert_eq!(
+        (g.kind, g.period, g.displacement),
+        (Kind::Spaceship, Some(4), Some((1, 1)))
+    );
+    assert!(g.speed.as_deref().unwrap().starts_with("(1,1)c/4"));
+    assert_eq!(g.name.as_deref(), Some("Glider"));
+    for name in ["lwss", "mwss", "hwss"] {
+        let s = identify(name);
+        assert_eq!((s.kind, s.period), (Kind::Spaceship, Some(4)), "{name}");
+        let (dx, dy) = s.displacement.unwrap();
+        assert_eq!(dx.abs() + dy.abs(), 2, "{name} moves 2 cells");
+        assert!(dx == 0 || dy == 0, "{name} moves orthogonally");
+        assert!(
+            s.speed.as_deref().unwrap().contains("c/2 orthogonal"),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn the_gosper_gun_has_period_30_and_emits_gliders() {
+    let id = identify("gosper-glider-gun");
+    assert_eq!(id.kind, Kind::Gun);
+    assert_eq!(id.period, Some(30));
+    assert_eq!(id.emits.as_deref(), Some("a glider every 30 generations"));
+    assert_eq!(id.name.as_deref(), Some("Gosper glider gun"));
+}
+
+#[test]
+fn diehard_dies_at_130() {
+    let id = identify("diehard");
+    assert_eq!((id.kind, id.start), (Kind::Dies, 130));
+}
+
+fn lifespan_of(name: &str, max_gens: u64) -> analysis::Lifespan {
+    let c = cells(name);
+    let side = analysis::roomy_side(&c, max_gens);
+    let r = analysis::lifespan(
+        rule("B3/S23"),
+        &c,
+        (side, side),
+        max_gens,
+        1000,
+        &|g: &Grid| engine::create(EngineKind::Cpu, rule("B3/S23"), g, 0),
+    )
+    .unwrap();
+    r.result
+        .unwrap_or_else(|| panic!("{name} did not stabilise"))
+}
+
+#[test]
+fn methuselahs_r_pentomino_and_acorn() {
+    // SPEC 1.4 and LifeWiki: the R-pentomino stabilises at 1103 with 116 cells (6 gliders
+    // escaping), acorn at 5206 with 633 (13 gliders).
+    let r = lifespan_of("r-pentomino", 3000);
+    assert_eq!((r.lifespan, r.final_population, r.escaping), (1103, 116, 6));
+    let a = lifespan_of("acorn", 8000);
+    assert_eq!(
+        (a.lifespan, a.final_population, a.escaping),
+        (5206, 633, 13)
+    );
+}
+
+#[test]
+fn methuselahs_rabbits_and_bunnies() {
+    // The Life Lexicon (shipped with Golly): rabbits "stabilizes at time 17331", and its
+    // parent bunnies at 17332. (SPEC 1.4 gives 17332 for rabbits: that is bunnies' figure.)
+    assert_eq!(lifespan_of("rabbits", 19_000).lifespan, 17331);
+    assert_eq!(lifespan_of("bunnies", 19_000).lifespan, 17332);
+}
+
+#[test]
+fn replicator_seeds_stand_in_eight_copies_at_powers_of_two() {
+    // B1357/S1357 is next = XOR of the 8 neighbours: linear over GF(2), so the 2^k-th power
+    // of the step is the XOR of the 8 neighbour shifts scaled by 2^k.
+    let seed = cells("replicator-seed");
+    let mut torus = Grid::new(128, 128);
+    torus.paste(&seed, 60, 60);
+    let k = 16i64;
+    let mut want = Grid::new(128, 128);
+    for (dx, dy) in lifelab::rule::Neighbourhood::Moore.offsets() {
+        let shifted = torus.translated(*dx as i64 * k, *dy as i64 * k);
+        for (x, y) in shifted.alive_cells() {
+            want.set(x, y, !want.get(x, y));
+        }
+    }
+    let got = common::run(EngineKind::Cpu, rule("Replicator"), &torus, k as u64, 0);
+    assert_eq!(got, want);
+}
+
+#[test]
+fn an_injected_hash_collision_does_not_give_a_false_period() {
+    let r = rule("B3/S23");
+    let start = soup(48, 40, 0.35, 12);
+    let honest = {
+        let mut e = engine::create(EngineKind::Cpu, r, &start, 0).unwrap();
+        analysis::find_period(e.as_mut(), &start, 0, 3000, &|c| c.hash).unwrap()
+    };
+    assert!(
+        matches!(honest.fate, TorusFate::Repeats { .. }),
+        "{:?}",
+        honest.fate
+    );
+    // A hash that is the same for every state: every generation with an equal population is a
+    // candidate, and each must be refused by the full comparison.
+    let mut e = engine::create(EngineKind::Cpu, r, &start, 0).unwrap();
+    let colliding = analysis::find_period(e.as_mut(), &start, 0, 3000, &|_| 42).unwrap();
+    assert_eq!(colliding.fate, honest.fate);
+    assert!(colliding.collisions > 0);
+    assert_eq!(colliding.history, honest.history);
+}
+
+#[test]
+fn still_lifes_and_death_on_the_whole_torus() {
+    // A block repeats at once; diehard dies at 130.
+    let mut g = Grid::new(32, 32);
+    g.paste(&cells("block"), 10, 10);
+    let mut e = engine::create(EngineKind::Cpu, rule("B3/S23"), &g, 0).unwrap();
+    let r = analysis::find_period(e.as_mut(), &g, 0, 100, &|c| c.hash).unwrap();
+    assert_eq!(
+        r.fate,
+        TorusFate::Repeats {
+            start: 0,
+            period: 1
+        }
+    );
+    let mut g = Grid::new(64, 64);
+    g.paste(&cells("diehard"), 28, 30);
+    let mut e = engine::create(EngineKind::Cpu, rule("B3/S23"), &g, 0).unwrap();
+    let r = analysis::find_period(e.as_mut(), &g, 0, 300, &|c| c.hash).unwrap();
+    assert_eq!(r.fate, TorusFate::Dies { generation: 130 });
+    assert_eq!(r.history.len(), 131);
+}
+
+#[test]
+fn gpu_and_cpu_give_the_same_analysis() {
+    if let Err(e) = lifelab::gpu::shared_context() {
+        assert!(!in_ci(), "this test needs a GPU adapter in CI ({e})");
+        eprintln!("skipped: no GPU adapter ({e})");
+        return;
+    }
+    for (i, (text, w, h)) in [
+        ("B3/S23", 48u32, 40u32),
+        ("B36/S23", 33, 65),
+        ("B2/S34H", 40, 40),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let r = rule(text);
+        let start = soup(*w, *h, 0.35, 20 + i as u64);
+        let fate = |kind| {
+            let mut e = engine::create(kind, r, &start, 0).unwrap();
+            analysis::find_period(e.as_mut(), &start, 0, 2000, &|c| c.hash).unwrap()
+        };
+        let (cpu, gpu) = (fate(EngineKind::Cpu), fate(EngineKind::Gpu));
+        assert_eq!(cpu.fate, gpu.fate, "{text}");
+        assert_eq!(cpu.history, gpu.history, "{text}");
+    }
+    // The methuselah pass too, on a torus the GPU handles quickly: with a settling margin of
+    // 500 generations the six gliders travel under 500 cells, inside half of 2048.
+    let c = cells("r-pentomino");
+    let run = |kind| {
+        analysis::lifespan(rule("B3/S23"), &c, (2048, 2048), 2500, 500, &|g: &Grid| {
+            engine::create(kind, rule("B3/S23"), g, 0)
+        })
+        .unwrap()
+    };
+    let (cpu, gpu) = (run(EngineKind::Cpu), run(EngineKind::Gpu));
+    assert_eq!(cpu.history, gpu.history);
+    let (c, g) = (cpu.result.unwrap(), gpu.result.unwrap());
+    assert_eq!(
+        (c.lifespan, c.final_population),
+        (g.lifespan, g.final_population)
+    );
+    assert_eq!((g.lifespan, g.final_population), (1103, 116));
+}
+
+#[test]
+fn analyze_command_reports_acorn_and_writes_the_history() {
+    let dir = std::env::temp_dir().join(format!("lifelab-analyze-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("acorn.csv");
+    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args([
+            "analyze",
+            "--pattern",
+            "acorn",
+            "--engine",
+            "cpu",
+            "--json",
+            "--history",
+        ])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["lifespan"], 5206);
+    assert_eq!(v["final_population"], 633);
+    assert_eq!(v["kind"], "chaotic");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("generation,population"));
+    assert_eq!(lines.next(), Some("0,7"));
+    assert!(text.lines().any(|l| l == "5206,633"));
+
+    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args(["analyze", "--pattern", "glider", "--json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["kind"], "spaceship");
+    assert_eq!(v["period"], 4);
+    assert_eq!(v["displacement"], serde_json::json!([1, 1]));
+    std::fs::remove_dir_all(dir).unwrap();
+}
