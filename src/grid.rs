@@ -14,6 +14,29 @@ pub const MAX_DIMENSION: u32 = 1 << 24;
 /// request before it tries to allocate 116 GiB.
 pub const MAX_GRID_BYTES: u64 = 1 << 36;
 
+/// A lower cap on one grid's memory, when set (0: none beyond [`MAX_GRID_BYTES`] and the
+/// memory available). Embedders and the fuzz targets set it.
+static MEMORY_LIMIT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Caps the memory one grid may take.
+pub fn set_memory_limit(bytes: u64) {
+    MEMORY_LIMIT.store(bytes, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The most one grid may take now: the set limit, [`MAX_GRID_BYTES`], and half the memory the
+/// system says is available (an allocation beyond that would be killed, not refused).
+pub fn grid_byte_limit() -> u64 {
+    let set = MEMORY_LIMIT.load(std::sync::atomic::Ordering::Relaxed);
+    let mut limit = MAX_GRID_BYTES;
+    if set > 0 {
+        limit = limit.min(set);
+    }
+    if let Some(available) = crate::engine::available_memory() {
+        limit = limit.min(available / 2);
+    }
+    limit
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GridError {
     #[error("a {width}x{height} torus has no cells: width and height must be at least 1")]
@@ -23,9 +46,14 @@ pub enum GridError {
     #[error(
         "a {width}x{height} grid needs {} of memory, more than the {} limit",
         human_bytes(*bytes),
-        human_bytes(MAX_GRID_BYTES)
+        human_bytes(*limit)
     )]
-    TooLarge { width: u64, height: u64, bytes: u64 },
+    TooLarge {
+        width: u64,
+        height: u64,
+        bytes: u64,
+        limit: u64,
+    },
     #[error("could not allocate {} for a {width}x{height} grid", human_bytes(*bytes))]
     OutOfMemory { width: u64, height: u64, bytes: u64 },
 }
@@ -118,11 +146,17 @@ impl Grid {
             });
         }
         let bytes = Self::bytes_for(width, height);
-        if bytes > MAX_GRID_BYTES {
+        let limit = if bytes > MAX_GRID_BYTES {
+            MAX_GRID_BYTES
+        } else {
+            grid_byte_limit()
+        };
+        if bytes > limit {
             return Err(GridError::TooLarge {
                 width,
                 height,
                 bytes,
+                limit,
             });
         }
         Ok(())
@@ -143,15 +177,28 @@ impl Grid {
     fn alloc(width: u32, height: u32) -> Result<Self, GridError> {
         let words_per_row = (width as usize).div_ceil(64);
         let n = words_per_row * height as usize;
-        let mut words = Vec::new();
-        words
-            .try_reserve_exact(n)
-            .map_err(|_| GridError::OutOfMemory {
-                width: width as u64,
-                height: height as u64,
-                bytes: n as u64 * 8,
-            })?;
-        words.resize(n, 0);
+        let out_of_memory = || GridError::OutOfMemory {
+            width: width as u64,
+            height: height as u64,
+            bytes: n as u64 * 8,
+        };
+        // Zeroed allocation, so that the system hands out pages as they are first written: a
+        // large, mostly empty torus costs only what it uses, and the GPU memory check (which
+        // reads what the system has available) sees the truth.
+        let words = if n == 0 {
+            Vec::new()
+        } else {
+            let layout = std::alloc::Layout::array::<u64>(n).map_err(|_| out_of_memory())?;
+            // SAFETY: the layout has a non-zero size; a non-null pointer from alloc_zeroed
+            // with the layout of n u64s is a valid, initialised buffer for Vec to own.
+            unsafe {
+                let ptr = std::alloc::alloc_zeroed(layout) as *mut u64;
+                if ptr.is_null() {
+                    return Err(out_of_memory());
+                }
+                Vec::from_raw_parts(ptr, n, n)
+            }
+        };
         Ok(Self {
             width,
             height,

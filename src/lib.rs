@@ -4,6 +4,7 @@
 //! [`engine::Engine`] advances it, and a viewer or a report reads it.
 
 pub mod analysis;
+#[cfg(feature = "app")]
 pub mod app;
 pub mod check;
 pub mod cli;

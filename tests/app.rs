@@ -1,10 +1,12 @@
 //! The desktop app: its commands applied without a window, and screenshots of the real window
 //! under Xvfb (on lavapipe in CI). New app tests belong here; the viewport's pure coordinate
 //! arithmetic is unit-tested in `src/app/viewport.rs`.
+#![cfg(feature = "app")]
 
 mod common;
 
 use std::path::{Path, PathBuf};
+
 use std::process::{Child, Command as Process, Stdio};
 
 use common::in_ci;
@@ -29,17 +31,27 @@ fn app(options: AppOptions) -> Option<(LifelabApp, egui::Context)> {
     let ctx = gpu()?;
     let egui_ctx = egui::Context::default();
     Some((
-        LifelabApp::headless(ctx, &egui_ctx, options).unwrap(),
+        LifelabApp::headless(Some(ctx), &egui_ctx, options).unwrap(),
         egui_ctx,
     ))
 }
 
+/// A private folder for one test's autosave.
+fn data_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("lifelab-data-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Options for a test app; `tag` keeps each test's autosave folder apart.
 fn options(pattern: &str, size: &str) -> AppOptions {
     AppOptions {
         pattern: Some(pattern.to_string()),
         size: Some(size.to_string()),
         window: "1280x800".into(),
         seed: 1,
+        data_dir: Some(data_dir(&format!("{pattern}-{size}"))),
         ..Default::default()
     }
 }
@@ -229,6 +241,127 @@ fn the_analyze_button_identifies_the_current_state() {
 }
 
 #[test]
+fn cpu_mode_runs_the_same_commands_without_a_gpu() {
+    let egui_ctx = egui::Context::default();
+    let mut app = LifelabApp::headless(None, &egui_ctx, options("glider", "32x32")).unwrap();
+    assert_eq!(app.status().adapter, "CPU mode: no GPU adapter");
+    app.command(&egui_ctx, Command::Step(4));
+    assert_eq!(app.cells().unwrap(), glider_on(32, 32).translated(1, 1));
+    app.command(
+        &egui_ctx,
+        Command::DrawAt {
+            cell: (2, 2),
+            begin: true,
+        },
+    );
+    app.command(&egui_ctx, Command::EndStroke);
+    assert!(app.cells().unwrap().get(2, 2));
+    let mut start = Grid::new(64, 1);
+    start.set(32, 0, true);
+    app.command(
+        &egui_ctx,
+        Command::EnterElementary {
+            rule: lifelab::rule::ElementaryRule(90),
+            start,
+            capacity: 8,
+        },
+    );
+    app.command(&egui_ctx, Command::Step(3));
+    let rows = app.elementary_rows().unwrap().unwrap();
+    assert_eq!(
+        (0..64).filter(|&x| rows.get(x, 3)).collect::<Vec<u32>>(),
+        [29, 31, 33, 35]
+    );
+}
+
+#[test]
+fn losing_the_gpu_keeps_the_drawn_state_and_goes_on_on_the_cpu() {
+    // A private device, so that destroying it leaves the other tests' device alone.
+    if gpu().is_none() {
+        return;
+    }
+    let ctx = lifelab::gpu::GpuContext::new(None).unwrap();
+    let egui_ctx = egui::Context::default();
+    let opts = options("glider", "48x40");
+    let dir = opts.data_dir.clone().unwrap();
+    let mut app = LifelabApp::headless(Some(ctx), &egui_ctx, opts).unwrap();
+    // The user draws a block, then runs.
+    for (i, cell) in [(5, 5), (6, 5), (5, 6), (6, 6)].into_iter().enumerate() {
+        app.command(
+            &egui_ctx,
+            Command::DrawAt {
+                cell,
+                begin: i == 0,
+            },
+        );
+    }
+    app.command(&egui_ctx, Command::EndStroke);
+    let drawn = app.cells().unwrap();
+    assert_eq!(drawn.population(), 9);
+    app.command(&egui_ctx, Command::Play);
+    app.tick().unwrap();
+    app.destroy_device_for_test();
+    for _ in 0..20 {
+        app.tick().unwrap();
+        if app.gpu_failure().is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let failure = app.gpu_failure().expect("the loss is noticed").to_string();
+    assert!(failure.contains("device"), "{failure}");
+    // The state kept is the one the user drew (the last good generation), block and all, and
+    // it goes on on the CPU.
+    let kept = app.cells().unwrap();
+    assert!(kept.get(5, 5) && kept.get(6, 6), "the drawn block survives");
+    assert_eq!(kept, drawn);
+    app.command(&egui_ctx, Command::Step(4));
+    assert_eq!(app.cells().unwrap().population(), 9);
+    assert_eq!(app.status().adapter, "CPU engine (the GPU failed)");
+    // And it is autosaved at once.
+    app.autosave_now();
+    let saved = lifelab::pattern::load_file(&dir.join("autosave.rle")).unwrap();
+    assert_eq!(saved.cells.population(), 9);
+}
+
+#[test]
+fn unsaved_work_is_autosaved_and_offered_back_at_the_next_start() {
+    let Some(ctx) = gpu() else { return };
+    let egui_ctx = egui::Context::default();
+    let opts = options("glider", "40x40");
+    let mut first = LifelabApp::headless(Some(ctx.clone()), &egui_ctx, opts.clone()).unwrap();
+    assert!(first.pending_restore().is_none());
+    first.command(
+        &egui_ctx,
+        Command::DrawAt {
+            cell: (1, 1),
+            begin: true,
+        },
+    );
+    first.command(&egui_ctx, Command::EndStroke);
+    first.autosave_now();
+    let work = first.cells().unwrap();
+    drop(first); // a crash: no clean exit
+    let mut second = LifelabApp::headless(Some(ctx), &egui_ctx, opts.clone()).unwrap();
+    assert!(
+        second.pending_restore().is_some(),
+        "the work is offered back"
+    );
+    second.command(&egui_ctx, Command::RestoreAutosave);
+    assert_eq!(second.cells().unwrap(), work);
+    assert!(second.status().dirty, "restored work is still unsaved");
+    // Discarding it removes the file.
+    second.command(
+        &egui_ctx,
+        Command::Save {
+            path: opts.data_dir.clone().unwrap().join("saved.rle"),
+            format: lifelab::pattern::Format::Rle,
+        },
+    );
+    assert!(!opts.data_dir.unwrap().join("autosave.rle").exists());
+}
+
+#[test]
 fn elementary_mode_scrolls_the_space_time_diagram() {
     let Some((mut app, ctx)) = app(options("glider", "16x16")) else {
         return;
@@ -251,10 +384,12 @@ fn elementary_mode_scrolls_the_space_time_diagram() {
     assert_eq!(alive, [29, 31, 33, 35]);
 }
 
-/// An X server for the screenshot tests: the one in $DISPLAY, or a private Xvfb.
+/// An X server for the screenshot tests: the one in $DISPLAY, or a private Xvfb. The tests
+/// take turns (the guard holds a lock) so that parallel tests never race for a display number.
 struct Display {
     name: String,
     server: Option<Child>,
+    _turn: std::sync::MutexGuard<'static, ()>,
 }
 
 impl Drop for Display {
@@ -266,58 +401,82 @@ impl Drop for Display {
     }
 }
 
+static X_TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn display() -> Option<Display> {
+    let turn = X_TURN.lock().unwrap_or_else(|e| e.into_inner());
     if let Ok(d) = std::env::var("DISPLAY")
         && !d.is_empty()
     {
         return Some(Display {
             name: d,
             server: None,
+            _turn: turn,
         });
     }
-    let free = (40..90).find(|n| !Path::new(&format!("/tmp/.X{n}-lock")).exists())?;
-    let name = format!(":{free}");
-    let server = Process::new("Xvfb")
-        .args([
-            name.as_str(),
-            "-screen",
-            "0",
-            "1280x800x24",
-            "-nolisten",
-            "tcp",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn();
-    match server {
-        Ok(child) => {
-            // Wait for the server's socket.
-            for _ in 0..100 {
-                if Path::new(&format!("/tmp/.X11-unix/X{free}")).exists() {
-                    break;
-                }
-                std::thread::sleep(std::time::Duration::from_millis(50));
+    // Other test binaries or users may hold low numbers: start from one derived from our pid
+    // and move on when a server cannot start there.
+    let base = 100 + std::process::id() % 400;
+    let mut last_error = String::new();
+    for n in (base..base + 40).filter(|n| !Path::new(&format!("/tmp/.X{n}-lock")).exists()) {
+        let name = format!(":{n}");
+        let mut child = match Process::new("Xvfb")
+            .args([
+                name.as_str(),
+                "-screen",
+                "0",
+                "1280x800x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+        {
+            Ok(child) => child,
+            Err(e) => {
+                assert!(
+                    !in_ci(),
+                    "Xvfb is missing ({e}): .ci/run installs it with apt-get install xvfb"
+                );
+                eprintln!("skipped: no X display and no Xvfb ({e})");
+                return None;
             }
-            Some(Display {
-                name,
-                server: Some(child),
-            })
+        };
+        for _ in 0..200 {
+            if Path::new(&format!("/tmp/.X11-unix/X{n}")).exists() {
+                return Some(Display {
+                    name,
+                    server: Some(child),
+                    _turn: turn,
+                });
+            }
+            if let Ok(Some(status)) = child.try_wait() {
+                last_error = format!("Xvfb {name} exited: {status}");
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
         }
-        Err(e) => {
-            assert!(
-                !in_ci(),
-                "Xvfb is missing ({e}): .ci/run installs it with apt-get install xvfb"
-            );
-            eprintln!("skipped: no X display and no Xvfb ({e})");
-            None
-        }
+        let _ = child.kill();
+        let _ = child.wait();
     }
+    panic!("could not start Xvfb on any display from :{base}: {last_error}");
 }
 
 fn screenshot(
     display: &Display,
     args: &[&str],
     name: &str,
+) -> (image::RgbaImage, serde_json::Value) {
+    screenshot_env(display, args, name, &[])
+}
+
+/// A screenshot with extra environment variables (such as a backend with no adapters).
+fn screenshot_env(
+    display: &Display,
+    args: &[&str],
+    name: &str,
+    env: &[(&str, &str)],
 ) -> (image::RgbaImage, serde_json::Value) {
     let dir = std::env::temp_dir().join(format!("lifelab-app-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -334,7 +493,9 @@ fn screenshot(
         ])
         .env("DISPLAY", &display.name)
         .env("XDG_RUNTIME_DIR", &runtime)
+        .env("LIFELAB_DATA_DIR", dir.join("data"))
         .env_remove("WAYLAND_DISPLAY")
+        .envs(env.iter().copied())
         .output()
         .unwrap();
     assert!(
@@ -447,4 +608,52 @@ fn zoomed_out_pixels_shade_the_live_fraction() {
     let mean = reds.iter().sum::<f64>() / reds.len() as f64;
     // dead red 0.06, live red 1.0: sqrt(0.5) of the way is 0.72, or 184 of 255.
     assert!((mean - 184.0).abs() < 20.0, "mean red {mean}");
+}
+
+#[test]
+fn without_an_adapter_the_window_runs_on_the_cpu_and_says_so() {
+    // wgpu built without Metal finds no adapter for WGPU_BACKEND=metal on Linux: the same
+    // state as a machine with no GPU driver. The window must still simulate and draw.
+    let Some(display) = display() else { return };
+    let (image, info) = screenshot_env(
+        &display,
+        &[
+            "--pattern",
+            "glider",
+            "--size",
+            "16x16",
+            "--zoom",
+            "24",
+            "--after-gens",
+            "4",
+        ],
+        "cpu-mode",
+        &[("WGPU_BACKEND", "metal")],
+    );
+    assert_eq!(info["cpu_mode"], true);
+    assert_eq!(info["generation"], 4);
+    assert_eq!(info["population"], 5);
+    let glider = glider_on(16, 16).translated(1, 1);
+    for y in 0..16 {
+        for x in 0..16 {
+            let (px, py) = cell_centre(&info, x, y);
+            let p = image.get_pixel(px, py);
+            assert_eq!(
+                is_live(p),
+                glider.get(x, y),
+                "cell ({x}, {y}) at pixel ({px}, {py}): {p:?}"
+            );
+        }
+    }
+    // The banner, filled with (120, 90, 10), sits just above the view (a few points of
+    // spacing between them).
+    let v = &info["view"]["rect"];
+    let (x0, y0) = (v[0].as_f64().unwrap() as u32, v[1].as_f64().unwrap() as u32);
+    let above: Vec<[u8; 3]> = (y0 - 20..y0)
+        .map(|y| {
+            let p = image.get_pixel(x0 + 3, y).0;
+            [p[0], p[1], p[2]]
+        })
+        .collect();
+    assert!(above.contains(&[120, 90, 10]), "above the view: {above:?}");
 }

@@ -37,7 +37,7 @@ impl LifelabApp {
             Command::Step(n) => match self.mode {
                 Mode::Life => {
                     self.life.running = false;
-                    self.life.step(n)?;
+                    self.life.step(n);
                 }
                 Mode::Elementary => {
                     if let Some((e, _)) = &mut self.elementary {
@@ -50,10 +50,10 @@ impl LifelabApp {
             Command::Faster => self.set_speed(self.current_speed().faster()),
             Command::Slower => self.set_speed(self.current_speed().slower()),
             Command::Reset => match self.mode {
-                Mode::Life => self.life.reset()?,
+                Mode::Life => self.life.reset(),
                 Mode::Elementary => {
                     if let Some((e, _)) = &self.elementary {
-                        let (rule, start, cap) = (e.rule, e.start.clone(), e.rows.buffer().2);
+                        let (rule, start, cap) = (e.rule, e.start.clone(), e.rows.ring().0);
                         self.start_elementary(rule, start, cap)?;
                     }
                 }
@@ -64,7 +64,9 @@ impl LifelabApp {
                 {
                     self.resize(w, h)?;
                 }
-                let next = self.life.with_rule(rule.without_torus())?;
+                let next = self
+                    .life
+                    .with_rule(rule.without_torus(), self.gpu_ctx().as_ref())?;
                 self.set_life(next);
             }
             Command::Load { pattern, source } => self.load(pattern, source)?,
@@ -77,7 +79,9 @@ impl LifelabApp {
                     && rule.without_torus() != self.life.rule
                     && !rule.is_elementary()
                 {
-                    let next = self.life.with_rule(rule.without_torus())?;
+                    let next = self
+                        .life
+                        .with_rule(rule.without_torus(), self.gpu_ctx().as_ref())?;
                     self.set_life(next);
                 }
                 let cells = pattern.cells;
@@ -97,8 +101,9 @@ impl LifelabApp {
                     for (cx, cy) in cells.alive_cells() {
                         g.set((x + cx) % w, (y + cy) % h, true);
                     }
-                })?;
+                });
                 self.dirty = true;
+                self.autosave.touch();
             }
             Command::RandomFill {
                 density,
@@ -106,35 +111,37 @@ impl LifelabApp {
                 region,
             } => {
                 match region {
-                    Some(r) => self.life.edit(|g| g.fill_random_rect(r, density, seed))?,
+                    Some(r) => self.life.edit(|g| g.fill_random_rect(r, density, seed)),
                     None => {
                         let (w, h) = self.life.size();
                         let mut g = Grid::try_new(w, h)?;
                         g.fill_random(density, seed);
-                        self.life.replace(g, 0)?;
+                        self.life.replace(g, 0);
                         self.source = format!("random {density} (seed {seed})");
                     }
                 }
                 self.dirty = true;
+                self.autosave.touch();
             }
             Command::Clear => {
                 let (w, h) = self.life.size();
-                self.life.replace(Grid::try_new(w, h)?, 0)?;
+                self.life.replace(Grid::try_new(w, h)?, 0);
                 self.dirty = false;
             }
             Command::Resize { width, height } => self.resize(width, height)?,
             Command::DrawAt { cell, begin } => {
                 if self.mode == Mode::Life && !self.life.running {
                     if begin || self.stroke_alive.is_none() {
-                        self.stroke_alive = Some(!self.life.cell(cell.0, cell.1)?);
+                        self.stroke_alive = Some(!self.life.cell(cell.0, cell.1));
                     }
                     let alive = self.stroke_alive.expect("set");
-                    self.life.set_cell(cell.0, cell.1, alive)?;
+                    self.life.set_cell(cell.0, cell.1, alive);
                 }
             }
             Command::EndStroke => {
                 if self.stroke_alive.take().is_some() {
                     self.dirty = true;
+                    self.autosave.touch();
                 }
             }
             Command::Select(rect) => self.selection = rect,
@@ -161,6 +168,7 @@ impl LifelabApp {
                 std::fs::write(&path, pattern::write(&p, format))
                     .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
                 self.dirty = false;
+                self.autosave.clear();
                 self.source = path.display().to_string();
             }
             Command::Paste => {
@@ -174,7 +182,7 @@ impl LifelabApp {
             }
             Command::CopySelection => {
                 let mut p = match self.selection {
-                    Some(r) => Pattern::new(self.life.crop(r)?),
+                    Some(r) => Pattern::new(self.life.crop(r)),
                     None => self.current_pattern()?.trimmed(),
                 };
                 p.rule = Some(self.life.rule);
@@ -184,7 +192,7 @@ impl LifelabApp {
                 self.note(format!("copied {}x{} as RLE", p.width(), p.height()));
             }
             Command::Analyze => {
-                let grid = self.life.grid()?;
+                let grid = self.life.grid();
                 let (rule, generation) = (self.life.rule, self.life.generation());
                 let (tx, rx) = std::sync::mpsc::channel();
                 let ctx = ctx.clone();
@@ -200,11 +208,11 @@ impl LifelabApp {
                 self.active_canvas().fit_pending = true;
             }
             Command::FitPattern => {
-                self.fit_rect = self.life.grid()?.bounding_box();
+                self.fit_rect = self.life.grid().bounding_box();
                 self.canvas.fit_pending = true;
             }
             Command::Centre => {
-                self.fit_rect = self.life.grid()?.bounding_box();
+                self.fit_rect = self.life.grid().bounding_box();
                 self.centre_later = true;
             }
             Command::Zoom(f) => {
@@ -221,6 +229,7 @@ impl LifelabApp {
             Command::ConfirmDiscard => {
                 if let Some(c) = self.pending_discard.take() {
                     self.dirty = false;
+                    self.autosave.clear();
                     if matches!(c, Command::Quit) {
                         self.quit_confirmed = true;
                     }
@@ -228,12 +237,36 @@ impl LifelabApp {
                 }
             }
             Command::CancelDiscard => self.pending_discard = None,
+            Command::RestoreAutosave => {
+                if let Some(p) = self.restore.take() {
+                    self.load(p, "the autosaved work".to_string())?;
+                    // Restored work is still unsaved.
+                    self.dirty = true;
+                }
+            }
+            Command::DiscardAutosave => {
+                self.restore = None;
+                self.autosave.clear();
+            }
             Command::Quit => {
                 self.quit_confirmed = true;
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             }
         }
         Ok(())
+    }
+
+    /// The GPU for new engines: none in CPU mode, nor after the GPU failed.
+    fn gpu_ctx(&self) -> Option<crate::gpu::GpuContext> {
+        self.ctx.clone().filter(|_| self.life.failure.is_none())
+    }
+
+    fn engine_kind(&self) -> crate::engine::EngineKind {
+        if self.gpu_ctx().is_some() {
+            crate::engine::EngineKind::Gpu
+        } else {
+            crate::engine::EngineKind::Cpu
+        }
     }
 
     fn active_canvas(&mut self) -> &mut super::canvas::Canvas {
@@ -275,8 +308,12 @@ impl LifelabApp {
     }
 
     fn set_life(&mut self, life: LifeSim) {
-        self.life_view =
-            ViewTarget::for_grid(&self.pipeline, &self.ctx.device, life.engine().gpu_grid());
+        self.life_view = match (&self.pipeline, &self.ctx, life.gpu()) {
+            (Some(p), Some(c), Some(engine)) => {
+                ViewTarget::for_grid(p, &c.device, engine.gpu_grid())
+            }
+            _ => None,
+        };
         self.canvas.viewport.set_torus(life.size());
         self.life = life;
     }
@@ -296,7 +333,7 @@ impl LifelabApp {
 
     /// The cells as a pattern to save: the bounding box, with the rule and the torus size.
     fn current_pattern(&mut self) -> anyhow::Result<Pattern> {
-        let grid = self.life.grid()?;
+        let grid = self.life.grid();
         let mut p = Pattern::new(grid).trimmed();
         let mut rule = self.life.rule;
         rule.torus = Some(self.life.size());
@@ -327,15 +364,15 @@ impl LifelabApp {
                 fitting_size(pattern.width(), pattern.height())
             }
         });
-        crate::engine::check_memory(crate::engine::EngineKind::Gpu, size.0, size.1)?;
+        crate::engine::check_memory(self.engine_kind(), size.0, size.1)?;
         let mut grid = Grid::try_new(size.0, size.1)?;
         let rect = place(&mut grid, &pattern.cells)?;
         if rule != self.life.rule || size != self.life.size() {
-            let mut next = LifeSim::new(&self.ctx, rule, &grid, self.seed)?;
+            let mut next = LifeSim::new(self.gpu_ctx().as_ref(), rule, &grid, self.seed)?;
             next.speed = self.life.speed;
             self.set_life(next);
         } else {
-            self.life.replace(grid, 0)?;
+            self.life.replace(grid, 0);
         }
         self.mode = Mode::Life;
         self.fit_rect = Some(rect);
@@ -347,8 +384,8 @@ impl LifelabApp {
     }
 
     fn resize(&mut self, width: u32, height: u32) -> anyhow::Result<()> {
-        crate::engine::check_memory(crate::engine::EngineKind::Gpu, width, height)?;
-        let old = self.life.grid()?;
+        crate::engine::check_memory(self.engine_kind(), width, height)?;
+        let old = self.life.grid();
         let mut grid = Grid::try_new(width, height)?;
         // The old torus, centred; cut down when the new one is smaller.
         let (ow, oh) = (old.width().min(width), old.height().min(height));
@@ -361,7 +398,7 @@ impl LifelabApp {
         });
         let (x, y) = grid.centre_offset(ow, oh);
         grid.paste(&piece, x, y);
-        let mut next = LifeSim::new(&self.ctx, self.life.rule, &grid, self.seed)?;
+        let mut next = LifeSim::new(self.gpu_ctx().as_ref(), self.life.rule, &grid, self.seed)?;
         next.speed = self.life.speed;
         self.set_life(next);
         self.selection = None;
@@ -376,9 +413,15 @@ impl LifelabApp {
         start: Grid,
         capacity: u32,
     ) -> EngineResult<()> {
-        let sim = ElementarySim::new(&self.ctx, rule, start, capacity)?;
-        let (buffer, words, rows, _) = sim.rows.buffer();
-        let target = ViewTarget::for_buffer(&self.pipeline, &self.ctx.device, buffer, rows, words);
+        let sim = ElementarySim::new(self.gpu_ctx().as_ref(), rule, start, capacity)?;
+        let target = match (&sim.rows, &self.pipeline, &self.ctx) {
+            (super::sim::SpaceTimeRows::Gpu(st), Some(p), Some(c)) => {
+                let (buffer, words, rows, _) = st.buffer();
+                Some(ViewTarget::for_buffer(p, &c.device, buffer, rows, words))
+            }
+            _ => None,
+        };
+        let (rows, _) = sim.rows.ring();
         self.elementary_canvas = super::canvas::Canvas::new((sim.rows.width(), rows));
         self.elementary = Some((sim, target));
         self.mode = Mode::Elementary;

@@ -21,8 +21,20 @@ pub struct ViewGeometry {
     pub torus: [u32; 2],
 }
 
+/// What the view draws from.
+pub enum Picture<'a> {
+    /// The engine's GPU buffers, through a view target and the current ping-pong set.
+    Gpu(&'a ViewTarget, usize),
+    /// CPU cells (CPU mode); rings of rows carry the newest row.
+    Cpu(&'a crate::grid::Grid),
+    /// Nothing drawable (a torus in more bands than the viewer binds).
+    None,
+}
+
 pub struct Canvas {
     pub viewport: Viewport,
+    /// CPU mode: the texture the CPU-drawn picture goes into.
+    texture: Option<egui::TextureHandle>,
     /// Fit the view at the next frame (after a load or resize).
     pub fit_pending: bool,
     /// A drag in progress: its last cell, unwrapped, for line drawing.
@@ -36,6 +48,7 @@ impl Canvas {
     pub fn new(torus: (u32, u32)) -> Self {
         Self {
             viewport: Viewport::new(torus),
+            texture: None,
             fit_pending: true,
             last_cell: None,
             select_from: None,
@@ -52,7 +65,7 @@ impl Canvas {
         ui: &mut egui::Ui,
         status: &Status,
         tool: Tool,
-        target: Option<(&ViewTarget, usize)>,
+        picture: Picture<'_>,
         mode_uniforms: (u32, u32),
         fit_rect: Option<Rect>,
         out: &mut Vec<Command>,
@@ -126,44 +139,66 @@ impl Canvas {
         let ppp = ui.ctx().pixels_per_point() as f64;
         let v = &self.viewport;
         let (mode, newest) = mode_uniforms;
-        if let Some((target, current)) = target {
-            let origin_cell = (v.origin.0.floor(), v.origin.1.floor());
-            let uniforms = ViewUniforms {
-                rect_min: [rect.min.x * ppp as f32, rect.min.y * ppp as f32],
-                origin_frac: [
-                    (v.origin.0 - origin_cell.0) as f32,
-                    (v.origin.1 - origin_cell.1) as f32,
-                ],
-                origin_cell: [origin_cell.0 as u32, origin_cell.1 as u32],
-                cells_per_pixel: (1.0 / (v.zoom * ppp)) as f32,
-                grid_lines: v.shows_grid_lines() as u32,
-                width: status_width(status, mode),
-                height: v.torus.1,
-                words: target.words,
-                band_rows: target.band_rows,
-                mode,
-                newest,
-                _pad: [0; 2],
-                live: LIVE,
-                dead: DEAD,
-                line: LINE,
-                edge: EDGE,
-            };
-            ui.painter().add(egui_wgpu::Callback::new_paint_callback(
-                rect,
-                target.callback(current, uniforms),
-            ));
-        } else {
-            ui.painter()
-                .rect_filled(rect, 0.0, egui::Color32::from_gray(20));
-            ui.painter().text(
-                rect.center(),
-                egui::Align2::CENTER_CENTER,
-                "This torus is split into more GPU buffers than the viewer can draw;\n\
-                 it still runs, and the status line follows it.",
-                egui::FontId::proportional(16.0),
-                egui::Color32::LIGHT_GRAY,
-            );
+        match picture {
+            Picture::Gpu(target, current) => {
+                let origin_cell = (v.origin.0.floor(), v.origin.1.floor());
+                let uniforms = ViewUniforms {
+                    rect_min: [rect.min.x * ppp as f32, rect.min.y * ppp as f32],
+                    origin_frac: [
+                        (v.origin.0 - origin_cell.0) as f32,
+                        (v.origin.1 - origin_cell.1) as f32,
+                    ],
+                    origin_cell: [origin_cell.0 as u32, origin_cell.1 as u32],
+                    cells_per_pixel: (1.0 / (v.zoom * ppp)) as f32,
+                    grid_lines: v.shows_grid_lines() as u32,
+                    width: status_width(status, mode),
+                    height: v.torus.1,
+                    words: target.words,
+                    band_rows: target.band_rows,
+                    mode,
+                    newest,
+                    _pad: [0; 2],
+                    live: LIVE,
+                    dead: DEAD,
+                    line: LINE,
+                    edge: EDGE,
+                };
+                ui.painter().add(egui_wgpu::Callback::new_paint_callback(
+                    rect,
+                    target.callback(current, uniforms),
+                ));
+            }
+            Picture::Cpu(grid) => {
+                let size = [
+                    rect.width().max(1.0) as usize,
+                    rect.height().max(1.0) as usize,
+                ];
+                let ring = (mode == 1).then_some(newest);
+                let image = super::cpu_view::render(grid, v, size, ring);
+                let tex = self.texture.get_or_insert_with(|| {
+                    ui.ctx()
+                        .load_texture("cpu view", image.clone(), egui::TextureOptions::NEAREST)
+                });
+                tex.set(image, egui::TextureOptions::NEAREST);
+                ui.painter().image(
+                    tex.id(),
+                    rect,
+                    egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
+                    egui::Color32::WHITE,
+                );
+            }
+            Picture::None => {
+                ui.painter()
+                    .rect_filled(rect, 0.0, egui::Color32::from_gray(20));
+                ui.painter().text(
+                    rect.center(),
+                    egui::Align2::CENTER_CENTER,
+                    "This torus is split into more GPU buffers than the viewer can draw;\n\
+                     it still runs, and the status line follows it.",
+                    egui::FontId::proportional(16.0),
+                    egui::Color32::LIGHT_GRAY,
+                );
+            }
         }
         self.geometry = ViewGeometry {
             rect: [

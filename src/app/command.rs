@@ -82,6 +82,10 @@ pub enum Command {
         capacity: u32,
     },
 
+    // Answers to the autosave prompt at the start.
+    RestoreAutosave,
+    DiscardAutosave,
+
     // Answers to the unsaved-edits prompt.
     ConfirmDiscard,
     CancelDiscard,

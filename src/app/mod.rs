@@ -6,8 +6,10 @@
 //! [`LifelabApp::apply`].
 
 mod apply;
+pub mod autosave;
 pub mod canvas;
 pub mod command;
+mod cpu_view;
 mod games;
 pub mod panels;
 pub mod sim;
@@ -91,6 +93,10 @@ pub struct AppOptions {
     /// Seed of random fills and stochastic rules.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+
+    /// Where the autosave lives (default: the user's data directory).
+    #[arg(long, value_name = "DIR", hide = true)]
+    pub data_dir: Option<PathBuf>,
 }
 
 /// The tabs of the games panel, one per game solver.
@@ -146,7 +152,12 @@ fn initial_state(o: &AppOptions) -> anyhow::Result<Initial> {
         Some((p, _)) => fitting_size(p.width(), p.height()),
         None => (256, 256),
     });
-    crate::engine::check_memory(crate::engine::EngineKind::Gpu, width, height)?;
+    let kind = if crate::gpu::shared_context().is_ok() {
+        crate::engine::EngineKind::Gpu
+    } else {
+        crate::engine::EngineKind::Cpu
+    };
+    crate::engine::check_memory(kind, width, height)?;
     let mut grid = Grid::try_new(width, height)?;
     let (source, fit) = match (&loaded, o.random) {
         (Some((p, label)), _) => (label.clone(), Some(place(&mut grid, &p.cells)?)),
@@ -215,12 +226,23 @@ pub fn run(options: AppOptions, tabs: Vec<Box<dyn GameTab>>) -> anyhow::Result<(
         }),
         ..egui_wgpu::WgpuSetupCreateNew::without_display_handle()
     };
+    // With no wgpu adapter at all the window draws through OpenGL and the simulation runs on
+    // the CPU (CPU mode).
+    let renderer = if crate::gpu::context::adapters().is_empty() {
+        eprintln!(
+            "note: {}; opening in CPU mode",
+            crate::gpu::GpuError::NoAdapter
+        );
+        eframe::Renderer::Glow
+    } else {
+        eframe::Renderer::Wgpu
+    };
     let native = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title(format!("lifelab — {}", initial.source))
             .with_inner_size([w, h])
             .with_drag_and_drop(true),
-        renderer: eframe::Renderer::Wgpu,
+        renderer,
         wgpu_options: egui_wgpu::WgpuConfiguration {
             wgpu_setup: egui_wgpu::WgpuSetup::CreateNew(setup),
             ..Default::default()
@@ -281,13 +303,16 @@ struct ScreenshotPlan {
 }
 
 pub struct LifelabApp {
-    ctx: GpuContext,
-    pipeline: ViewPipeline,
+    /// The GPU, unless the app runs in CPU mode.
+    ctx: Option<GpuContext>,
+    pipeline: Option<ViewPipeline>,
+    /// Why the app runs on the CPU from the start (no GPU adapter).
+    cpu_mode: Option<String>,
     mode: Mode,
     life: LifeSim,
     life_view: Option<ViewTarget>,
     canvas: Canvas,
-    elementary: Option<(ElementarySim, ViewTarget)>,
+    elementary: Option<(ElementarySim, Option<ViewTarget>)>,
     elementary_canvas: Canvas,
     tool: Tool,
     selection: Option<Rect>,
@@ -313,6 +338,11 @@ pub struct LifelabApp {
     frame_ms: f64,
     screenshot: Option<ScreenshotPlan>,
     seed: u64,
+    autosave: autosave::Autosave,
+    /// A previous run's unsaved work, waiting for "restore?".
+    restore: Option<crate::pattern::Pattern>,
+    /// Whether the state kept after a GPU failure has been autosaved.
+    failure_saved: bool,
 }
 
 impl LifelabApp {
@@ -322,46 +352,59 @@ impl LifelabApp {
         options: AppOptions,
         tabs: Vec<Box<dyn GameTab>>,
     ) -> anyhow::Result<Self> {
-        let rs = cc
-            .wgpu_render_state
-            .as_ref()
-            .ok_or_else(|| anyhow!("eframe did not start on wgpu"))?;
-        let ctx = GpuContext::from_parts(rs.adapter.clone(), rs.device.clone(), rs.queue.clone());
-        Self::build(ctx, rs.target_format, &cc.egui_ctx, initial, options, tabs)
+        match cc.wgpu_render_state.as_ref() {
+            Some(rs) => {
+                let ctx =
+                    GpuContext::from_parts(rs.adapter.clone(), rs.device.clone(), rs.queue.clone());
+                Self::build(
+                    Some((ctx, rs.target_format)),
+                    &cc.egui_ctx,
+                    initial,
+                    options,
+                    tabs,
+                )
+            }
+            // OpenGL through glow: there was no wgpu adapter.
+            None => Self::build(None, &cc.egui_ctx, initial, options, tabs),
+        }
     }
 
-    /// The app without a window, on a headless GPU context: what the tests drive with
-    /// commands. `options` are the same as on the command line.
+    /// The app without a window: what the tests drive with commands. `ctx` None is CPU mode;
+    /// `options` are the same as on the command line.
     pub fn headless(
-        ctx: GpuContext,
+        ctx: Option<GpuContext>,
         egui_ctx: &egui::Context,
         options: AppOptions,
     ) -> anyhow::Result<Self> {
         let initial = initial_state(&options)?;
-        Self::build(
-            ctx,
-            wgpu::TextureFormat::Bgra8Unorm,
-            egui_ctx,
-            initial,
-            options,
-            game_tabs(),
-        )
+        let gpu = ctx.map(|c| (c, wgpu::TextureFormat::Bgra8Unorm));
+        Self::build(gpu, egui_ctx, initial, options, game_tabs())
     }
 
     fn build(
-        ctx: GpuContext,
-        format: wgpu::TextureFormat,
+        gpu: Option<(GpuContext, wgpu::TextureFormat)>,
         egui_ctx: &egui::Context,
         initial: Initial,
         options: AppOptions,
         tabs: Vec<Box<dyn GameTab>>,
     ) -> anyhow::Result<Self> {
-        let pipeline = ViewPipeline::new(&ctx.device, format);
-        let mut life = LifeSim::new(&ctx, initial.rule, &initial.grid, options.seed)?;
+        let pipeline = gpu
+            .as_ref()
+            .map(|(ctx, format)| ViewPipeline::new(&ctx.device, *format));
+        let ctx = gpu.map(|(ctx, _)| ctx);
+        let cpu_mode = ctx.is_none().then(|| {
+            "No GPU adapter: lifelab runs on the CPU engine and draws on the CPU.".to_string()
+        });
+        let mut life = LifeSim::new(ctx.as_ref(), initial.rule, &initial.grid, options.seed)?;
         if let Some(s) = options.speed {
             life.speed = Speed(s.clamp(Speed::SLOWEST, Speed::FASTEST));
         }
-        let life_view = ViewTarget::for_grid(&pipeline, &ctx.device, life.engine().gpu_grid());
+        let life_view = match (&pipeline, &ctx, life.gpu()) {
+            (Some(p), Some(c), Some(engine)) => {
+                ViewTarget::for_grid(p, &c.device, engine.gpu_grid())
+            }
+            _ => None,
+        };
         let mut canvas = Canvas::new(life.size());
         if let Some(z) = options.zoom {
             canvas.viewport.zoom =
@@ -374,6 +417,7 @@ impl LifelabApp {
         let mut app = Self {
             ctx,
             pipeline,
+            cpu_mode,
             mode: Mode::Life,
             life,
             life_view,
@@ -401,7 +445,16 @@ impl LifelabApp {
             frame_ms: 0.0,
             screenshot: None,
             seed: options.seed,
+            autosave: match &options.data_dir {
+                Some(dir) => autosave::Autosave::at(dir),
+                None => autosave::Autosave::new(),
+            },
+            restore: None,
+            failure_saved: false,
         };
+        if options.screenshot.is_none() {
+            app.restore = app.autosave.leftover();
+        }
         if let Some((rule, start)) = initial.elementary {
             app.apply(
                 egui_ctx,
@@ -450,12 +503,12 @@ impl LifelabApp {
 
     /// The current cells of the Life torus (a readback).
     pub fn cells(&mut self) -> anyhow::Result<Grid> {
-        Ok(self.life.grid()?)
+        Ok(self.life.grid())
     }
 
     /// One frame's simulation work, as the window would run it.
     pub fn tick(&mut self) -> anyhow::Result<()> {
-        self.life.tick(16.0)?;
+        self.life.tick(16.0);
         if let Some((e, _)) = &mut self.elementary {
             e.tick()?;
         }
@@ -464,14 +517,53 @@ impl LifelabApp {
 
     /// The space-time rows of elementary mode, oldest first as drawn.
     pub fn elementary_rows(&self) -> Option<anyhow::Result<Grid>> {
-        self.elementary
-            .as_ref()
-            .map(|(e, _)| Ok(e.rows.read_rows()?))
+        self.elementary.as_ref().map(|(e, _)| Ok(e.rows.read()?))
+    }
+
+    /// Why the GPU engine stopped, when it has (the simulation went on on the CPU).
+    pub fn gpu_failure(&self) -> Option<&str> {
+        self.life.failure.as_deref()
+    }
+
+    /// Simulates losing the GPU device under the running simulation (tests).
+    pub fn destroy_device_for_test(&self) {
+        self.life.destroy_device_for_test();
     }
 
     /// The analysis findings, once the background job has answered (tests).
     pub fn analysis_findings(&mut self) -> Option<Vec<String>> {
         self.analysis_panel.poll()
+    }
+
+    /// A previous run's autosaved work, offered back at the start.
+    pub fn pending_restore(&self) -> Option<&crate::pattern::Pattern> {
+        self.restore.as_ref()
+    }
+
+    /// Autosaves now if the work changed (the window does this after a short delay).
+    pub fn autosave_now(&mut self) {
+        self.autosave.touch();
+        self.write_autosave();
+    }
+
+    fn write_autosave(&mut self) {
+        if self.screenshot.is_some() {
+            return;
+        }
+        let (grid, generation) = if self.life.running {
+            self.life.start_state().clone()
+        } else {
+            (self.life.grid(), self.life.generation())
+        };
+        let mut p = crate::pattern::Pattern::new(grid);
+        let mut rule = self.life.rule;
+        rule.torus = Some(self.life.size());
+        p.rule = Some(rule);
+        p.name = Some(format!("lifelab autosave of {}", self.source));
+        p.comments = vec![format!("generation {generation}")];
+        if let Err(e) = self.autosave.write(&p) {
+            self.note(format!("autosave failed: {e}"));
+        }
     }
 
     /// Whether a command waits for "discard unsaved edits?".
@@ -501,7 +593,13 @@ impl LifelabApp {
             rule: self.life.rule,
             size: self.life.size(),
             generations_per_second: self.life.generations_per_second(),
-            adapter: format!("{} ({})", self.ctx.name(), self.ctx.summary.backend),
+            adapter: match &self.ctx {
+                Some(ctx) if self.life.gpu().is_some() => {
+                    format!("{} ({})", ctx.name(), ctx.summary.backend)
+                }
+                Some(_) => "CPU engine (the GPU failed)".to_string(),
+                None => "CPU mode: no GPU adapter".to_string(),
+            },
             frame_ms: self.frame_ms,
             dirty: self.dirty,
             selection: self.selection,
@@ -639,7 +737,8 @@ impl LifelabApp {
                     "generation": self.life.generation(),
                     "population": self.life.population.map(|(p, _)| p),
                     "frame_ms": self.frame_ms,
-                    "adapter": self.ctx.name(),
+                    "adapter": self.ctx.as_ref().map(|c| c.name().to_string()),
+                    "cpu_mode": self.cpu_mode.is_some(),
                     "image": [image.size[0], image.size[1]],
                 });
                 let sidecar = PathBuf::from(format!("{}.json", path.display()));
@@ -694,6 +793,21 @@ impl LifelabApp {
     }
 }
 
+/// A full-width strip of text over the view: CPU mode, a GPU failure.
+fn banner(ui: &mut egui::Ui, fill: egui::Color32, text: &str) {
+    egui::Frame::new()
+        .fill(fill)
+        .inner_margin(6.0)
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.label(
+                egui::RichText::new(text)
+                    .color(egui::Color32::WHITE)
+                    .strong(),
+            );
+        });
+}
+
 fn save_png(path: &std::path::Path, image: &egui::ColorImage) -> anyhow::Result<()> {
     let [w, h] = image.size;
     let bytes: Vec<u8> = image.pixels.iter().flat_map(|c| c.to_array()).collect();
@@ -702,6 +816,13 @@ fn save_png(path: &std::path::Path, image: &egui::ColorImage) -> anyhow::Result<
 }
 
 impl eframe::App for LifelabApp {
+    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
+        // A clean exit with nothing unsaved leaves no autosave behind.
+        if !self.dirty && self.restore.is_none() {
+            self.autosave.clear();
+        }
+    }
+
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         let now = Instant::now();
@@ -715,14 +836,19 @@ impl eframe::App for LifelabApp {
 
         // The simulation records this frame's generations first, so the view shows them.
         let ticked = match self.mode {
-            Mode::Life => self.life.tick(dt),
+            Mode::Life => {
+                self.life.tick(dt);
+                Ok(())
+            }
             Mode::Elementary => match &mut self.elementary {
                 Some((e, _)) => e.tick(),
                 None => Ok(()),
             },
         };
         if let Err(e) = ticked {
-            self.life.running = false;
+            if let Some((e, _)) = &mut self.elementary {
+                e.running = false;
+            }
             self.note(format!("the simulation stopped: {e}"));
         }
 
@@ -774,6 +900,12 @@ impl eframe::App for LifelabApp {
                 .show(ui, |ui| self.games.ui(ui));
         }
         egui::CentralPanel::no_frame().show(ui, |ui| {
+            if let Some(why) = &self.cpu_mode {
+                banner(ui, egui::Color32::from_rgb(120, 90, 10), why);
+            }
+            if let Some(failure) = &self.life.failure {
+                banner(ui, egui::Color32::from_rgb(130, 30, 30), &format!("The GPU failed: {failure}."));
+            }
             if let Some((text, _)) = &self.notice {
                 ui.colored_label(egui::Color32::LIGHT_RED, text);
             }
@@ -788,21 +920,29 @@ impl eframe::App for LifelabApp {
                         );
                         self.canvas.viewport.centre_on((size.x as f64, size.y as f64), c);
                     }
-                    let target = self
-                        .life_view
-                        .as_ref()
-                        .map(|t| (t, self.life.engine().gpu_grid().current));
+                    let picture = match (self.life.cpu_grid(), &self.life_view, self.life.gpu()) {
+                        (Some(grid), _, _) => canvas::Picture::Cpu(grid),
+                        (None, Some(t), Some(engine)) => {
+                            canvas::Picture::Gpu(t, engine.gpu_grid().current)
+                        }
+                        _ => canvas::Picture::None,
+                    };
                     self.canvas
-                        .ui(ui, &status, self.tool, target, (0, 0), self.fit_rect, &mut out);
+                        .ui(ui, &status, self.tool, picture, (0, 0), self.fit_rect, &mut out);
                 }
                 Mode::Elementary => match &self.elementary {
                     Some((e, target)) => {
-                        let (_, _, _, newest) = e.rows.buffer();
+                        let (_, newest) = e.rows.ring();
+                        let picture = match (&e.rows, target) {
+                            (sim::SpaceTimeRows::Cpu { ring, .. }, _) => canvas::Picture::Cpu(ring),
+                            (_, Some(t)) => canvas::Picture::Gpu(t, 0),
+                            _ => canvas::Picture::None,
+                        };
                         self.elementary_canvas.ui(
                             ui,
                             &status,
                             Tool::Move,
-                            Some((target, 0)),
+                            picture,
                             (1, newest),
                             None,
                             &mut out,
@@ -817,6 +957,27 @@ impl eframe::App for LifelabApp {
             }
         });
 
+        if let Some(p) = &self.restore {
+            let when = p.comments.first().cloned().unwrap_or_default();
+            let modal = egui::Modal::new(egui::Id::unique("restore autosave")).show(&ctx, |ui| {
+                ui.heading("Unsaved work from last time");
+                ui.label(format!(
+                    "lifelab did not close cleanly, and kept your unsaved work ({}, {when}). Restore it?",
+                    p.name.as_deref().unwrap_or("a pattern")
+                ));
+                ui.horizontal(|ui| {
+                    if ui.button("Restore").clicked() {
+                        out.push(Command::RestoreAutosave);
+                    }
+                    if ui.button("Discard").clicked() {
+                        out.push(Command::DiscardAutosave);
+                    }
+                });
+            });
+            if modal.should_close() {
+                out.push(Command::DiscardAutosave);
+            }
+        }
         if self.pending_discard.is_some() {
             let modal =
                 egui::Modal::new(egui::Id::unique("discard unsaved edits")).show(&ctx, |ui| {
@@ -842,6 +1003,15 @@ impl eframe::App for LifelabApp {
 
         for command in out {
             self.apply(&ctx, command);
+        }
+        if self.life.failure.is_some() && !self.failure_saved {
+            // The GPU failed: keep what there is, at once.
+            self.failure_saved = true;
+            self.autosave.touch();
+            self.write_autosave();
+        }
+        if self.dirty && self.autosave.due() {
+            self.write_autosave();
         }
         if self
             .notice

@@ -38,6 +38,7 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
 
+    #[cfg(feature = "app")]
     #[command(flatten)]
     pub app: crate::app::AppOptions,
 }
@@ -80,6 +81,7 @@ pub fn main_with(cli: Cli) -> ExitCode {
         crate::gpu::select_adapter(cli.adapter.as_deref());
     }
     let Some(command) = cli.command else {
+        #[cfg(feature = "app")]
         return match crate::app::run(cli.app, crate::app::game_tabs()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -87,6 +89,13 @@ pub fn main_with(cli: Cli) -> ExitCode {
                 ExitCode::FAILURE
             }
         };
+        #[cfg(not(feature = "app"))]
+        {
+            eprintln!(
+                "error: this build has no desktop app (the `app` feature); see `lifelab --help`"
+            );
+            return ExitCode::from(2);
+        }
     };
     let json = command.json();
     match command.execute() {

@@ -253,6 +253,24 @@ impl FastEngine {
         &self.grid
     }
 
+    /// Sets one cell, keeping the row flags and the population right (the hash is recomputed
+    /// on the next census if it is being tracked).
+    pub fn set_cell(&mut self, x: u32, y: u32, alive: bool) {
+        if self.grid.get(x, y) == alive {
+            return;
+        }
+        self.grid.set(x, y, alive);
+        self.active[y as usize] = self.grid.row(y).iter().any(|&w| w != 0);
+        if alive {
+            self.census.population += 1;
+        } else {
+            self.census.population -= 1;
+        }
+        if self.track_hash {
+            self.recount();
+        }
+    }
+
     /// The live cells, row by row, visiting only rows that have any (cheap for a small
     /// pattern on a huge torus).
     pub fn live_cells(&self) -> Vec<(u32, u32)> {

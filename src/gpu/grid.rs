@@ -44,12 +44,13 @@ pub fn memory_budget(ctx: &GpuContext) -> Option<u64> {
 }
 
 /// Fails, naming the largest square torus that fits, when a `width x height` torus cannot fit
-/// the device's memory budget: two GPU copies, and on CPU adapters the CPU-side copy too.
+/// the device's memory budget. A CPU adapter shares system memory with the CPU side, which
+/// holds the grid it uploaded and the grid read back: four copies with the two on the device.
 pub fn check_fits(ctx: &GpuContext, width: u32, height: u32) -> EngineResult<()> {
     let Some(budget) = memory_budget(ctx) else {
         return Ok(());
     };
-    let copies = 3;
+    let copies = 4;
     let grid = Grid::bytes_for(width as u64, height as u64);
     let needed = copies * grid;
     if needed <= budget {
@@ -146,16 +147,27 @@ impl GpuGrid {
     /// Writes a grid of the same size into the current buffers.
     pub fn upload(&self, ctx: &GpuContext, grid: &Grid) {
         assert_eq!((grid.width(), grid.height()), (self.width, self.height));
+        // Each write_buffer stages its bytes until the next submission completes, so a large
+        // torus is written a piece at a time: staging then never holds a third copy of it.
+        const PIECE: usize = 64 << 20;
         let words = grid.words();
         let per_row = grid.words_per_row();
+        let mut staged = 0;
         for band in &self.bands {
             let start = band.first_row as usize * per_row;
-            let end = start + band.rows as usize * per_row;
-            ctx.queue.write_buffer(
-                &band.buffers[self.current],
-                0,
-                bytemuck::cast_slice(&words[start..end]),
-            );
+            let bytes: &[u8] =
+                bytemuck::cast_slice(&words[start..start + band.rows as usize * per_row]);
+            for (i, piece) in bytes.chunks(PIECE).enumerate() {
+                ctx.queue
+                    .write_buffer(&band.buffers[self.current], (i * PIECE) as u64, piece);
+                staged += piece.len();
+                if staged >= PIECE {
+                    ctx.queue.submit([]);
+                    // A failure here shows up again, classified, at the next readback.
+                    let _ = ctx.wait();
+                    staged = 0;
+                }
+            }
         }
     }
 

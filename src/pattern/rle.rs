@@ -215,13 +215,15 @@ fn set_run(grid: &mut Grid, x: u32, y: u32, n: u32) {
 }
 
 fn read_comment(pattern: &mut Pattern, rest: &str, line: usize) -> Result<(), ParseError> {
+    if rest.starts_with("CXRLE") {
+        return Ok(()); // Golly's position and generation, not a comment for people
+    }
     let mut chars = rest.chars();
     let kind = chars.next().unwrap_or(' ');
     let text = chars.as_str().trim().to_string();
     match kind {
         'N' => pattern.name = Some(text),
         'O' => pattern.author = Some(text),
-        'C' | 'c' if text.starts_with("XRLE") => {} // Golly's position and generation
         'C' | 'c' | 'D' => pattern.comments.push(text),
         'r' => {
             let rule = text

@@ -383,6 +383,12 @@ fn parse_kind(input: &str, body: &str) -> Result<RuleKind, RuleError> {
             )),
         };
     }
+    // A string that starts like a B/S rule gets the B/S parser's error, which names the part.
+    if looks_lifelike(body) {
+        return lifelike::parse(body)
+            .map(RuleKind::Life)
+            .map_err(|m| RuleError::new(input, m));
+    }
     if is_wordy(body) {
         let known: Vec<&str> = named::NAMED_RULES
             .iter()
@@ -405,6 +411,16 @@ fn parse_kind(input: &str, body: &str) -> Result<RuleKind, RuleError> {
     lifelike::parse(body)
         .map(RuleKind::Life)
         .map_err(|m| RuleError::new(input, m))
+}
+
+/// `B3...`, `S23...`, `B/...`, `23/3`: the start of a Life-like rule string.
+fn looks_lifelike(body: &str) -> bool {
+    let mut chars = body.chars();
+    match (chars.next(), chars.next()) {
+        (Some('B' | 'b' | 'S' | 's'), Some(c)) => c.is_ascii_digit() || c == '/',
+        (Some(c), _) if c.is_ascii_digit() || c == '/' => !formula::looks_like_formula(body),
+        _ => false,
+    }
 }
 
 /// A word (two letters in a row, other than rule letters like the `BS` of `B3S23`) can only be

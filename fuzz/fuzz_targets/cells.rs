@@ -1,0 +1,14 @@
+//! Plaintext .cells: never panics, and the writer's output parses back the same.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use lifelab::pattern::{self, Format};
+
+fuzz_target!(|data: &[u8]| {
+    lifelab::grid::set_memory_limit(64 << 20);
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    if let Ok(p) = pattern::parse(text, Format::Cells) {
+        let written = pattern::write(&p, Format::Cells);
+        let again = pattern::parse(&written, Format::Cells).expect("the writer's .cells parses");
+        assert_eq!(again, p, "round trip changed the pattern:\n{written}");
+    }
+});

@@ -1,0 +1,89 @@
+//! The viewport drawn on the CPU, for when there is no GPU to draw from (CPU mode): the same
+//! mapping as `shaders/view.wgsl`, into an image the size of the view, one pixel per point.
+
+use eframe::egui;
+use rayon::prelude::*;
+
+use super::view_render::{DEAD, EDGE, LINE, LIVE};
+use super::viewport::Viewport;
+use crate::grid::Grid;
+
+fn colour(c: [f32; 4]) -> egui::Color32 {
+    egui::Color32::from_rgb(
+        (c[0] * 255.0) as u8,
+        (c[1] * 255.0) as u8,
+        (c[2] * 255.0) as u8,
+    )
+}
+
+fn mix(a: [f32; 4], b: [f32; 4], t: f32) -> egui::Color32 {
+    colour([
+        a[0] + (b[0] - a[0]) * t,
+        a[1] + (b[1] - a[1]) * t,
+        a[2] + (b[2] - a[2]) * t,
+        1.0,
+    ])
+}
+
+/// The view of `grid` under `view`, `size` points big. `ring_newest`: draw a space-time ring
+/// with its oldest row at the top (elementary mode).
+pub fn render(
+    grid: &Grid,
+    view: &Viewport,
+    size: [usize; 2],
+    ring_newest: Option<u32>,
+) -> egui::ColorImage {
+    let (w, h) = (grid.width() as i64, grid.height() as i64);
+    let row_of = |y: i64| -> u32 {
+        let y = y.rem_euclid(h) as u32;
+        match ring_newest {
+            Some(newest) => (newest + 1 + y) % grid.height(),
+            None => y,
+        }
+    };
+    let zoom = view.zoom;
+    let lines = view.shows_grid_lines();
+    let mut pixels = vec![egui::Color32::BLACK; size[0] * size[1]];
+    pixels
+        .par_chunks_mut(size[0].max(1))
+        .enumerate()
+        .for_each(|(py, row)| {
+            for (px, out) in row.iter_mut().enumerate() {
+                let cx = view.origin.0 + (px as f64 + 0.5) / zoom;
+                let cy = view.origin.1 + (py as f64 + 0.5) / zoom;
+                if zoom >= 1.0 {
+                    let (x, y) = (cx.floor() as i64, cy.floor() as i64);
+                    let alive = grid.get(x.rem_euclid(w) as u32, row_of(y));
+                    let mut c = if alive { colour(LIVE) } else { colour(DEAD) };
+                    let (fx, fy) = (cx - cx.floor(), cy - cy.floor());
+                    let edge = fx < 1.0 / zoom || fy < 1.0 / zoom;
+                    if lines && edge {
+                        c = mix(if alive { LIVE } else { DEAD }, LINE, 0.6);
+                    }
+                    let seam = (x.rem_euclid(w) == 0 && fx < 1.0 / zoom)
+                        || (y.rem_euclid(h) == 0 && fy < 1.0 / zoom);
+                    if ring_newest.is_none() && seam {
+                        c = colour(EDGE);
+                    }
+                    *out = c;
+                } else {
+                    // The live fraction of a few cells spread over the block the pixel covers.
+                    let span = (1.0 / zoom).ceil() as i64;
+                    let x0 = (view.origin.0 + px as f64 / zoom).floor() as i64;
+                    let y0 = (view.origin.1 + py as f64 / zoom).floor() as i64;
+                    let samples = span.min(4);
+                    let step = (span / samples).max(1);
+                    let mut live = 0;
+                    for sy in 0..samples {
+                        for sx in 0..samples {
+                            let x = (x0 + sx * step).rem_euclid(w) as u32;
+                            live += grid.get(x, row_of(y0 + sy * step)) as u32;
+                        }
+                    }
+                    let fraction = live as f32 / (samples * samples) as f32;
+                    *out = mix(DEAD, LIVE, fraction.sqrt());
+                }
+            }
+        });
+    egui::ColorImage::new(size, pixels)
+}
