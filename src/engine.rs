@@ -33,6 +33,9 @@ pub enum EngineError {
     DeviceLost(String),
     #[error("the GPU ran out of memory: {0}")]
     OutOfMemory(String),
+    /// The CPU side's memory: a grid too large for the system (the message says why).
+    #[error("{0}")]
+    Memory(String),
     #[error("GPU error: {0}")]
     Gpu(String),
     #[error("{0}")]
@@ -163,7 +166,7 @@ pub fn check_memory(kind: EngineKind, width: u32, height: u32) -> EngineResult<(
         return Ok(());
     }
     let side = ((available as f64 / per_cell).sqrt() as u64).min(crate::grid::MAX_DIMENSION as u64);
-    Err(EngineError::OutOfMemory(format!(
+    Err(EngineError::Memory(format!(
         "a {width}x{height} torus needs {} of memory on the {} engine, more than the {} available; \
          the largest square torus that fits is about {side}x{side}",
         crate::grid::human_bytes(needed),

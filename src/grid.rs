@@ -463,26 +463,78 @@ impl Grid {
     /// A copy of the cells in `rect`, which wraps around the torus when it runs off an edge.
     pub fn crop(&self, rect: Rect) -> Grid {
         let mut out = Grid::new(rect.width, rect.height);
+        let x0 = rect.x % self.width;
         for dy in 0..rect.height {
-            let y = (rect.y as u64 + dy as u64) % self.height as u64;
-            for dx in 0..rect.width {
-                let x = (rect.x as u64 + dx as u64) % self.width as u64;
-                if self.get(x as u32, y as u32) {
-                    out.set(dx, dy, true);
-                }
+            let y = ((rect.y as u64 + dy as u64) % self.height as u64) as u32;
+            // 64 cells at a time: a pattern's bounding box can be wide and nearly empty.
+            for (i, word) in out.row_mut(dy).iter_mut().enumerate() {
+                let dx = i as u64 * 64;
+                let n = (rect.width as u64 - dx).min(64) as u32;
+                let x = ((x0 as u64 + dx) % self.width as u64) as u32;
+                *word = self.span(y, x, n);
             }
         }
         out
     }
 
+    /// `n` (1..=64) cells of row `y` from column `x` on, wrapping around the torus, as the
+    /// low bits of a word (cell x in bit 0).
+    fn span(&self, y: u32, x: u32, n: u32) -> u64 {
+        let row = self.row(y);
+        let (mut x, mut got, mut out) = (x, 0, 0u64);
+        while got < n {
+            // A piece that does not wrap, within at most two words.
+            let take = (n - got).min(self.width - x);
+            let (i, off) = ((x / 64) as usize, x % 64);
+            let mut bits = row[i] >> off;
+            if off > 0 && off + take > 64 {
+                bits |= row[i + 1] << (64 - off);
+            }
+            out |= (bits & low_bits(take)) << got;
+            got += take;
+            x = (x + take) % self.width;
+        }
+        out
+    }
+
+    /// Writes the low `n` (1..=64) bits of `bits` into row `y` from column `x` on, wrapping.
+    fn set_span(&mut self, y: u32, x: u32, n: u32, bits: u64) {
+        let width = self.width;
+        let row = self.row_mut(y);
+        let (mut x, mut put) = (x, 0);
+        while put < n {
+            let take = (n - put).min(width - x);
+            let piece = (bits >> put) & low_bits(take);
+            let (i, off) = ((x / 64) as usize, x % 64);
+            row[i] = (row[i] & !(low_bits(take) << off)) | (piece << off);
+            if off + take > 64 {
+                let high = off + take - 64;
+                row[i + 1] = (row[i + 1] & !low_bits(high)) | (piece >> (64 - off));
+            }
+            put += take;
+            x = (x + take) % width;
+        }
+    }
+
     /// Writes `src` with its top-left corner at (x0, y0), wrapping around the torus; `src`'s
     /// dead cells overwrite too.
     pub fn paste(&mut self, src: &Grid, x0: u32, y0: u32) {
+        if src.width == 0 || src.height == 0 {
+            return;
+        }
+        // A source wider than the torus wraps onto itself: its later columns win, as cell by
+        // cell. Only its last `width` columns matter.
+        let skip = src.width.saturating_sub(self.width);
+        let x0 = ((x0 as u64 + skip as u64) % self.width as u64) as u32;
         for sy in 0..src.height {
             let y = ((y0 as u64 + sy as u64) % self.height as u64) as u32;
-            for sx in 0..src.width {
-                let x = ((x0 as u64 + sx as u64) % self.width as u64) as u32;
-                self.set(x, y, src.get(sx, sy));
+            let mut sx = skip;
+            while sx < src.width {
+                let n = (src.width - sx).min(64);
+                let bits = src.span(sy, sx, n);
+                let x = ((x0 as u64 + (sx - skip) as u64) % self.width as u64) as u32;
+                self.set_span(y, x, n, bits);
+                sx += n;
             }
         }
     }
@@ -589,9 +641,69 @@ impl Iterator for BitIter {
     }
 }
 
+/// A word with the low `n` (0..=64) bits set.
+fn low_bits(n: u32) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// Cell by cell, the obvious way: the oracle of the word-level crop and paste.
+    fn crop_by_cells(g: &Grid, rect: Rect) -> Grid {
+        let mut out = Grid::new(rect.width, rect.height);
+        for dy in 0..rect.height {
+            for dx in 0..rect.width {
+                let x = ((rect.x as u64 + dx as u64) % g.width as u64) as u32;
+                let y = ((rect.y as u64 + dy as u64) % g.height as u64) as u32;
+                out.set(dx, dy, g.get(x, y));
+            }
+        }
+        out
+    }
+
+    fn paste_by_cells(g: &mut Grid, src: &Grid, x0: u32, y0: u32) {
+        for sy in 0..src.height {
+            for sx in 0..src.width {
+                let x = ((x0 as u64 + sx as u64) % g.width as u64) as u32;
+                let y = ((y0 as u64 + sy as u64) % g.height as u64) as u32;
+                g.set(x, y, src.get(sx, sy));
+            }
+        }
+    }
+
+    fn soup(w: u32, h: u32, seed: u64) -> Grid {
+        let mut g = Grid::new(w, h);
+        g.fill_random(0.5, seed);
+        g
+    }
+
+    proptest! {
+        #[test]
+        fn crop_matches_cell_by_cell(
+            w in 1u32..200, h in 1u32..6, x in 0u32..400, y in 0u32..10,
+            cw in 1u32..300, ch in 1u32..8, seed in 0u64..1000,
+        ) {
+            let g = soup(w, h, seed);
+            let rect = Rect { x, y, width: cw, height: ch };
+            prop_assert_eq!(g.crop(rect), crop_by_cells(&g, rect));
+        }
+
+        #[test]
+        fn paste_matches_cell_by_cell(
+            w in 1u32..200, h in 1u32..6, sw in 1u32..300, sh in 1u32..8,
+            x in 0u32..400, y in 0u32..10, seed in 0u64..1000,
+        ) {
+            let mut a = soup(w, h, seed);
+            let mut b = a.clone();
+            let src = soup(sw, sh, seed + 1);
+            a.paste(&src, x, y);
+            paste_by_cells(&mut b, &src, x, y);
+            prop_assert_eq!(a, b);
+        }
+    }
 
     #[test]
     fn layout_is_lsb_first_padded_rows() {

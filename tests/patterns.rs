@@ -326,7 +326,7 @@ fn files_that_cannot_be_read_name_the_file() {
     );
     assert_eq!(
         pattern::load_file(&dir).unwrap_err().to_string(),
-        format!("{}: is a directory, not a pattern file", dir.display())
+        format!("{}: is a directory, not a file", dir.display())
     );
     let bad = dir.join("bad.rle");
     std::fs::write(&bad, "x = 2, y = 1\n3o!").unwrap();

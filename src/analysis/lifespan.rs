@@ -69,7 +69,7 @@ pub fn lifespan(
     engine_for: &dyn Fn(&Grid) -> EngineResult<Box<dyn Engine>>,
 ) -> EngineResult<LifespanReport> {
     let mut grid = Grid::try_new(torus.0, torus.1)
-        .map_err(|e| crate::engine::EngineError::OutOfMemory(e.to_string()))?;
+        .map_err(|e| crate::engine::EngineError::Memory(e.to_string()))?;
     let (x, y) = grid.centre_offset(pattern.width(), pattern.height());
     grid.paste(pattern, x, y);
     let torus_note = format!(

@@ -231,7 +231,7 @@ pub fn run(options: AppOptions, tabs: Vec<Box<dyn GameTab>>) -> anyhow::Result<(
     let renderer = if crate::gpu::context::adapters().is_empty() {
         eprintln!(
             "note: {}; opening in CPU mode",
-            crate::gpu::GpuError::NoAdapter
+            crate::gpu::GpuError::no_adapter()
         );
         eframe::Renderer::Glow
     } else {
@@ -267,7 +267,7 @@ fn choose_for_window(
     wanted: Option<&str>,
 ) -> Result<wgpu::Adapter, String> {
     if adapters.is_empty() {
-        return Err(crate::gpu::GpuError::NoAdapter.to_string());
+        return Err(crate::gpu::GpuError::no_adapter().to_string());
     }
     if let Some(w) = wanted {
         let lower = w.to_lowercase();
@@ -887,6 +887,9 @@ impl eframe::App for LifelabApp {
                         .show(ui, |ui| {
                             panels::plot::ui(ui, &self.life.history);
                         });
+                    egui::CollapsingHeader::new("Analysis")
+                        .default_open(true)
+                        .show(ui, |ui| self.analysis_panel.ui(ui, &mut out));
                     egui::CollapsingHeader::new("Elementary automata")
                         .default_open(self.mode == Mode::Elementary)
                         .show(ui, |ui| {

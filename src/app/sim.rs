@@ -711,7 +711,7 @@ impl ElementarySim {
             Some(ctx) => SpaceTimeRows::Gpu(SpaceTime::new(ctx, rule, &start, capacity)?),
             None => {
                 let mut ring = Grid::try_new(start.width(), capacity)
-                    .map_err(|e| crate::engine::EngineError::OutOfMemory(e.to_string()))?;
+                    .map_err(|e| crate::engine::EngineError::Memory(e.to_string()))?;
                 ring.row_mut(0).copy_from_slice(start.row(0));
                 let mut first = Grid::new(start.width(), 1);
                 first.row_mut(0).copy_from_slice(start.row(0));

@@ -218,7 +218,7 @@ fn shader_name(s: ShaderMode) -> &'static str {
 fn is_capacity(e: &anyhow::Error) -> bool {
     matches!(
         e.downcast_ref::<EngineError>(),
-        Some(EngineError::OutOfMemory(_) | EngineError::Unavailable(_))
+        Some(EngineError::OutOfMemory(_) | EngineError::Memory(_) | EngineError::Unavailable(_),)
     ) || e.downcast_ref::<crate::grid::GridError>().is_some()
 }
 

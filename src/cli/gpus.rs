@@ -28,7 +28,7 @@ pub fn execute(args: GpusArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if adapters.is_empty() {
-        println!("{}", crate::gpu::GpuError::NoAdapter);
+        println!("{}", crate::gpu::GpuError::no_adapter());
         return Ok(ExitCode::SUCCESS);
     }
     for a in &adapters {

@@ -7,7 +7,7 @@ use anyhow::bail;
 use serde::Serialize;
 
 use crate::games::matches::Matches;
-use crate::games::tree::{self, Outcome, Tree};
+use crate::games::tree::{self, Outcome, Tree, TreeError};
 
 #[derive(clap::Args, Debug)]
 pub struct TreeArgs {
@@ -15,8 +15,13 @@ pub struct TreeArgs {
     /// wins), 0 (draw); lists are choices; the first player moves at the root.
     pub tree: Option<String>,
 
+    /// Read the tree from this file (`-`: standard input): for trees too large for a command
+    /// line. Errors name the line and column.
+    #[arg(long, value_name = "FILE", conflicts_with = "tree")]
+    pub file: Option<std::path::PathBuf>,
+
     /// Instead, the tree of a match game with this many matches (with --take, --misere).
-    #[arg(long, value_name = "COUNT", conflicts_with = "tree")]
+    #[arg(long, value_name = "COUNT", conflicts_with_all = ["tree", "file"])]
     pub matches: Option<u64>,
 
     #[arg(long, default_value = "1..2")]
@@ -34,9 +39,13 @@ pub struct TreeArgs {
     pub json: bool,
 }
 
+/// A vertex of the JSON report. Vertices are numbered in preorder (the order of the notation),
+/// the root 0; `parent` links them, so the report grows linearly even for very deep trees.
 #[derive(Serialize)]
 struct VertexReport {
-    path: String,
+    id: usize,
+    parent: Option<usize>,
+    depth: u32,
     #[serde(skip_serializing_if = "String::is_empty")]
     r#move: String,
     label: Outcome,
@@ -47,23 +56,52 @@ struct VertexReport {
 
 #[derive(Serialize)]
 struct Arrow {
-    from: String,
-    to: String,
+    from: usize,
+    to: usize,
 }
 
 #[derive(Serialize)]
 struct TreeReport {
     label: Outcome,
     rank: u32,
+    vertex_count: usize,
+    depth: u32,
     vertices: Vec<VertexReport>,
     strategy: Vec<Arrow>,
     strategy_for: &'static str,
 }
 
+/// The largest tree the text report lists vertex by vertex.
+const MAX_LISTED_VERTICES: usize = 100_000;
+const MAX_LISTED_DEPTH: u32 = 100;
+
 pub fn execute(args: TreeArgs) -> anyhow::Result<ExitCode> {
-    let tree = match (&args.tree, args.matches) {
-        (Some(text), _) => Tree::parse(text).map_err(|e| anyhow::anyhow!("tree '{text}': {e}"))?,
-        (None, Some(count)) => {
+    let tree = match (&args.tree, &args.file, args.matches) {
+        (Some(text), _, _) => {
+            Tree::parse(text).map_err(|e| anyhow::anyhow!("tree '{text}': {e}"))?
+        }
+        (None, Some(path), _) => {
+            let bytes = if path.as_os_str() == "-" {
+                let mut bytes = Vec::new();
+                std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)?;
+                bytes
+            } else {
+                crate::pattern::read_file(path)?
+            };
+            let name = path.display();
+            // file:line:column, as for pattern files.
+            let text = crate::pattern::utf8(&bytes)
+                .map_err(|e| anyhow::anyhow!("{name}:{}:{}: {}", e.line, e.column, e.message))?;
+            Tree::parse(text).map_err(|e| match e {
+                TreeError::Syntax {
+                    line,
+                    column,
+                    message,
+                } => anyhow::anyhow!("{name}:{line}:{column}: {message}"),
+                other => anyhow::anyhow!("{name}: {other}"),
+            })?
+        }
+        (None, None, Some(count)) => {
             let game = Matches {
                 count,
                 take: super::grundy::parse_take(&args.take)?,
@@ -71,7 +109,7 @@ pub fn execute(args: TreeArgs) -> anyhow::Result<ExitCode> {
             };
             tree::build(&game, count, args.limit)?
         }
-        (None, None) => {
+        (None, None, None) => {
             bail!("give a tree, like '((+ -) (- -))', or --matches 6 --take 1..2 --misere")
         }
     };
@@ -84,9 +122,13 @@ pub fn execute(args: TreeArgs) -> anyhow::Result<ExitCode> {
     let report = TreeReport {
         label: a.labels[0],
         rank: a.ranks[0],
+        vertex_count: tree.vertices.len(),
+        depth: tree.vertices.iter().map(|v| v.depth).max().unwrap_or(0),
         vertices: (0..tree.vertices.len())
             .map(|v| VertexReport {
-                path: tree.path(v),
+                id: v,
+                parent: tree.vertices[v].parent,
+                depth: tree.vertices[v].depth,
                 r#move: tree.vertices[v].label.clone(),
                 label: a.labels[v],
                 rank: a.ranks[v],
@@ -97,10 +139,7 @@ pub fn execute(args: TreeArgs) -> anyhow::Result<ExitCode> {
         strategy: a
             .strategy
             .iter()
-            .map(|&(f, t)| Arrow {
-                from: tree.path(f),
-                to: tree.path(t),
-            })
+            .map(|&(from, to)| Arrow { from, to })
             .collect(),
         strategy_for,
     };
@@ -118,6 +157,16 @@ pub fn execute(args: TreeArgs) -> anyhow::Result<ExitCode> {
         report.label.symbol(),
         report.rank
     );
+    if report.depth > MAX_LISTED_DEPTH || report.vertex_count > MAX_LISTED_VERTICES {
+        // Indentation and paths grow with depth: a listing of a very deep tree would be
+        // quadratic in its size.
+        println!(
+            "{} vertices, {} deep: too large to list (at most {MAX_LISTED_VERTICES} vertices, \
+             {MAX_LISTED_DEPTH} deep); --json reports every vertex",
+            report.vertex_count, report.depth
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     println!("strategy of the {strategy_for}: arrows marked ==>");
     let arrows: std::collections::HashSet<usize> = a.strategy.iter().map(|&(_, t)| t).collect();
     // Depth-first, children in order.

@@ -35,14 +35,20 @@ impl Outcome {
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TreeError {
-    #[error("column {column}: {message}")]
-    Syntax { column: usize, message: String },
+    /// `line` is 1 for one-line text, where the message names only the column.
+    #[error("{}column {column}: {message}", if *line > 1 { format!("line {line}, ") } else { String::new() })]
+    Syntax {
+        line: usize,
+        column: usize,
+        message: String,
+    },
     #[error("the tree has more than {limit} vertices")]
     TooLarge { limit: usize },
 }
 
-fn syntax(column: usize, message: impl Into<String>) -> TreeError {
+fn syntax((line, column): (usize, usize), message: impl Into<String>) -> TreeError {
     TreeError::Syntax {
+        line,
         column,
         message: message.into(),
     }
@@ -78,33 +84,40 @@ pub struct Analysis {
 }
 
 impl Tree {
-    /// Parses the notation. Errors name the column (1-based).
+    /// Parses the notation. Errors name the line and column (1-based). Iterative, so a tree
+    /// may nest as deep as memory allows.
     pub fn parse(text: &str) -> Result<Tree, TreeError> {
         let mut vertices: Vec<Vertex> = Vec::new();
-        let mut open: Vec<(usize, usize)> = Vec::new(); // (vertex, column of its '(')
+        // (vertex, line and column of its '(')
+        let mut open: Vec<(usize, (usize, usize))> = Vec::new();
         let mut done = false;
+        let (mut line, mut line_start) = (1, 0);
         for (i, c) in text.chars().enumerate() {
-            let column = i + 1;
+            let at = (line, i + 1 - line_start);
+            if c == '\n' {
+                line += 1;
+                line_start = i + 1;
+            }
             if c.is_whitespace() || c == ',' {
                 continue;
             }
             if done {
-                return Err(syntax(column, format!("'{c}' after the end of the tree")));
+                return Err(syntax(at, format!("'{c}' after the end of the tree")));
             }
             let parent = open.last().map(|&(v, _)| v);
             let depth = open.len() as u32;
             match c {
                 '(' | '[' => {
                     let v = push(&mut vertices, parent, None, depth);
-                    open.push((v, column));
+                    open.push((v, at));
                 }
                 ')' | ']' => {
                     let Some((v, _)) = open.pop() else {
-                        return Err(syntax(column, format!("'{c}' closes nothing")));
+                        return Err(syntax(at, format!("'{c}' closes nothing")));
                     };
                     if vertices[v].children.is_empty() {
                         return Err(syntax(
-                            column,
+                            at,
                             "an empty list: a vertex needs at least one choice (or write a leaf +, - or 0)",
                         ));
                     }
@@ -121,7 +134,7 @@ impl Tree {
                 }
                 other => {
                     return Err(syntax(
-                        column,
+                        at,
                         format!(
                             "unexpected '{other}' (a tree holds '(', ')', and leaves +, - and 0)"
                         ),
@@ -129,11 +142,11 @@ impl Tree {
                 }
             }
         }
-        if let Some(&(_, column)) = open.last() {
-            return Err(syntax(column, "this '(' is never closed"));
+        if let Some(&(_, at)) = open.last() {
+            return Err(syntax(at, "this '(' is never closed"));
         }
         if vertices.is_empty() {
-            return Err(syntax(1, "empty: write a tree such as ((+ -) (- -))"));
+            return Err(syntax((1, 1), "empty: write a tree such as ((+ -) (- -))"));
         }
         Ok(Tree { vertices })
     }

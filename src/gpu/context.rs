@@ -12,14 +12,25 @@ pub const ADAPTER_ENV: &str = "LIFELAB_ADAPTER";
 #[derive(Debug, thiserror::Error)]
 pub enum GpuError {
     #[error(
-        "no GPU adapter found (wgpu found no Vulkan, Metal, DX12 or OpenGL device; on Debian, \
+        "no GPU adapter found (wgpu found {searched}; on Debian, \
          `apt-get install mesa-vulkan-drivers libvulkan1` provides lavapipe, a software one)"
     )]
-    NoAdapter,
+    NoAdapter { searched: String },
     #[error("no GPU adapter's name contains '{wanted}' (adapters: {available})")]
     NoMatch { wanted: String, available: String },
     #[error("could not open the GPU device {adapter}: {reason}")]
     Device { adapter: String, reason: String },
+}
+
+impl GpuError {
+    /// No adapter, naming the backends searched: those WGPU_BACKEND names, when it is set.
+    pub fn no_adapter() -> Self {
+        let searched = match std::env::var("WGPU_BACKEND") {
+            Ok(b) if !b.is_empty() => format!("no device for WGPU_BACKEND={b}"),
+            _ => "no Vulkan, Metal, DX12 or OpenGL device".to_string(),
+        };
+        GpuError::NoAdapter { searched }
+    }
 }
 
 /// What `lifelab gpus` prints of an adapter.
@@ -142,7 +153,7 @@ pub fn choose_adapter(wanted: Option<&str>) -> Result<wgpu::Adapter, GpuError> {
     let wanted = wanted.map(str::to_string).or(env);
     let all = adapters();
     if all.is_empty() {
-        return Err(GpuError::NoAdapter);
+        return Err(GpuError::no_adapter());
     }
     match wanted {
         None => Ok(all.into_iter().next().expect("not empty")),

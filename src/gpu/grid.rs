@@ -186,7 +186,7 @@ impl GpuGrid {
     /// Reads the current state back into a CPU grid.
     pub fn download(&self, ctx: &GpuContext) -> EngineResult<Grid> {
         let mut grid = Grid::try_new(self.width, self.height)
-            .map_err(|e| EngineError::OutOfMemory(e.to_string()))?;
+            .map_err(|e| EngineError::Memory(e.to_string()))?;
         let largest =
             self.bands.iter().map(|b| b.rows).max().unwrap_or(0) as u64 * self.row_bytes();
         let staging = ctx.device.create_buffer(&wgpu::BufferDescriptor {

@@ -148,14 +148,14 @@ impl ParseError {
 pub enum LoadError {
     #[error("{}: no such file", path.display())]
     NotFound { path: PathBuf },
-    #[error("{}: is a directory, not a pattern file", path.display())]
+    #[error("{}: is a directory, not a file", path.display())]
     IsDirectory { path: PathBuf },
     #[error("{}: {source}", path.display())]
     Io {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("{}: the file is {}, larger than the {} a pattern file may be", path.display(), crate::grid::human_bytes(*size), crate::grid::human_bytes(MAX_FILE_BYTES))]
+    #[error("{}: the file is {}, larger than the {} an input file may be", path.display(), crate::grid::human_bytes(*size), crate::grid::human_bytes(MAX_FILE_BYTES))]
     TooLarge { path: PathBuf, size: u64 },
     #[error("{}:{}:{}: {}", path.display(), error.line, error.column, error.message)]
     Parse { path: PathBuf, error: ParseError },
@@ -174,17 +174,7 @@ pub fn parse(text: &str, format: Format) -> Result<Pattern, ParseError> {
 /// Parses raw bytes: checks they are UTF-8 (naming the first bad byte's place), then sniffs the
 /// format unless one is given.
 pub fn parse_bytes(bytes: &[u8], format: Option<Format>) -> Result<Pattern, ParseError> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        let good = &bytes[..e.valid_up_to()];
-        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
-        let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-        let column = String::from_utf8_lossy(&good[line_start..]).chars().count() + 1;
-        ParseError::new(
-            line,
-            column,
-            format!("byte 0x{:02x} is not UTF-8 text", bytes[e.valid_up_to()]),
-        )
-    })?;
+    let text = utf8(bytes)?;
     // The content decides: files named `.rle` that hold plaintext are common enough.
     let sniffed = Format::sniff(text);
     let format = match (format, sniffed) {
@@ -194,9 +184,36 @@ pub fn parse_bytes(bytes: &[u8], format: Option<Format>) -> Result<Pattern, Pars
     parse(text, format)
 }
 
+/// The bytes as text, or an error naming the line and column of the first byte that is not
+/// UTF-8.
+pub fn utf8(bytes: &[u8]) -> Result<&str, ParseError> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let good = &bytes[..e.valid_up_to()];
+        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+        let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        let column = String::from_utf8_lossy(&good[line_start..]).chars().count() + 1;
+        ParseError::new(
+            line,
+            column,
+            format!("byte 0x{:02x} is not UTF-8 text", bytes[e.valid_up_to()]),
+        )
+    })
+}
+
 /// Loads a pattern file. The format comes from the file's content (its extension only breaks
 /// ties), and every failure names the file.
 pub fn load_file(path: &Path) -> Result<Pattern, LoadError> {
+    let bytes = read_file(path)?;
+    let hint = Format::from_path(path);
+    parse_bytes(&bytes, hint).map_err(|error| LoadError::Parse {
+        path: path.to_path_buf(),
+        error,
+    })
+}
+
+/// Reads an input file whole, refusing directories and files over [`MAX_FILE_BYTES`] before
+/// reading anything. Other text inputs (game trees) use it too.
+pub fn read_file(path: &Path) -> Result<Vec<u8>, LoadError> {
     let meta = std::fs::metadata(path).map_err(|source| match source.kind() {
         std::io::ErrorKind::NotFound => LoadError::NotFound {
             path: path.to_path_buf(),
@@ -217,14 +234,9 @@ pub fn load_file(path: &Path) -> Result<Pattern, LoadError> {
             size: meta.len(),
         });
     }
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+    std::fs::read(path).map_err(|source| LoadError::Io {
         path: path.to_path_buf(),
         source,
-    })?;
-    let hint = Format::from_path(path);
-    parse_bytes(&bytes, hint).map_err(|error| LoadError::Parse {
-        path: path.to_path_buf(),
-        error,
     })
 }
 

@@ -116,6 +116,15 @@ impl GameTab for TreeTab {
                     t.vertices.len(),
                     a.ranks[0]
                 ));
+                if t.vertices.len() > MAX_DRAWN_VERTICES {
+                    ui.label(format!(
+                        "Too large to draw (more than {MAX_DRAWN_VERTICES} vertices); \
+                         `lifelab tree --json` lists every vertex."
+                    ));
+                    ui.separator();
+                    self.play_ui(ui);
+                    return;
+                }
                 let height = (ui.available_height() - 180.0).max(260.0);
                 egui::Frame::canvas(ui.style()).show(ui, |ui| {
                     ui.set_height(height);
@@ -209,6 +218,9 @@ fn end_message(misere: bool, you_moved_last: bool) -> String {
         "game over: the computer wins".into()
     }
 }
+
+/// The largest tree drawn: the drawing is redone every frame.
+const MAX_DRAWN_VERTICES: usize = 5_000;
 
 /// A tidy layout: leaves side by side, each vertex above the middle of its children.
 fn layout(t: &Tree) -> Vec<egui::Pos2> {

@@ -1,0 +1,524 @@
+//! Bad input, faults and limits: every class of bad input gets one clear message, exact to the
+//! character. `CASES` is also the error table of `docs/robustness.md`, which a test here keeps
+//! in step (run with `LIFELAB_UPDATE_DOCS=1` to rewrite it). New bad-input classes belong in
+//! `CASES`; GPU fault handling inside the app is tested in `tests/app.rs`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use common::in_ci;
+
+/// One class of bad input: what the user does and what lifelab answers.
+struct Case {
+    class: &'static str,
+    /// What the input holds, in Markdown, when the command line does not say it all.
+    input: &'static str,
+    args: &'static [&'static str],
+    /// Extra environment (a backend with no adapter).
+    env: &'static [(&'static str, &'static str)],
+    /// The expected exit status.
+    code: i32,
+    /// The expected stderr (for failures) or stdout (for successes). `…` stands for text that
+    /// differs from machine to machine.
+    expected: &'static str,
+    /// Whether the case needs a GPU adapter that reports its memory (lavapipe does).
+    needs_gpu_budget: bool,
+}
+
+const NO_ADAPTER: &str = "no GPU adapter found (wgpu found no device for WGPU_BACKEND=metal; \
+    on Debian, `apt-get install mesa-vulkan-drivers libvulkan1` provides lavapipe, a software one)";
+
+const CASES: &[Case] = &[
+    Case {
+        class: "rule: count out of range",
+        input: "",
+        args: &["run", "--rule", "B9/S23"],
+        env: &[],
+        code: 1,
+        expected: "error: --rule: B9/S23: neighbour count 9 is outside 0..8\n",
+        needs_gpu_budget: false,
+    },
+    Case {
+        class: "rule: unknown name",
+        input: "",
+        args: &["run", "--rule", "Lfie"],
+        env: &[],
+        code: 1,
+        expected: "error: --rule: Lfie: unknown rule name 'Lfie' (named rules: Life, HighLife, \
+            Seeds, Day & Night, Replicator, Maze, Fredkin, 2x2, Life without death, Diamoeba, \
+            Morley, Anneal)\n",
+        needs_gpu_budget: false,
+    },
+    Case {
+        class: "rule: garbage after the rule",
+        input: "",
+        args: &["run", "--rule", "B3/S23 junk"],
+        env: &[],
+        code: 1,
+        expected: "error: --rule: B3/S23 junk: unexpected 'j' at column 8 in S (expected a \
+            neighbour count 0..8)\n",
+        needs_gpu_budget: false,
+    },
+    Case {
+        class: "rule: torus of width 0",
+        input: "",
+        args: &["run", "--rule", "B3/S23:T0,5"],
+        env: &[],
+        code: 1,
+        expected: "error: --rule: B3/S23:T0,5: torus width 0 (infinite in Golly) is not \
+            supported: a lifelab torus is finite, 1..16777216\n",
+        needs_gpu_budget: false,
+    },
+    Case {
+        class: "RLE: a run past the header's size",
+        input: "header `x = 3, y = 3`, body `5o!`",
+        args: &["run", "--pattern", "past.rle"],
+        env: &[],
+        code: 1,
+        expected: "error: past.rle:2:1: a run of 5 cells reaches column 5 of row 1, past the \
+            header's width x = 3\n",
+        needs_gpu_budget: false,
+    },
+    Case {
+        class: "RLE: no `!` at the end",
+        input: "body `bo$2bo$3o`",
+        args: &["run", "--pattern", "nobang.rle"],
+        env: &[],
+        code: 1,
+        expected: "error: nobang.rle:2:10: the RLE body ends without '!'\n",
+        needs_gpu_budget: false,
+    },
+    Case {
+        class: "RLE: a run count of 10^12",
+        input: "body `1000000000000o!`",
+        args: &["run", "--pattern", "huge-count.rle"],
+        env: &[],
+        code: 1,
+        expected: "error: huge-count.rle:2:1: run count 1000000000000 is larger than the \
+            largest grid side 16777216\n",
+        needs_gpu_budget: false,
+    },
+    Case {
+        class: "RLE: bytes that are not UTF-8",
+        input: "body `bo$2b`, byte 0xff, `o$3o!`",
+        args: &["run", "--pattern", "latin1.rle"],
+        env: &[],
+        code: 1,
+        expected: "error: latin1.rle:2:6: byte 0xff is not UTF-8 text\n",
+        needs_gpu_budget: false,
+    },
+    Case {
+        class: "RLE: a 1 GB line",
+        input: "a header, then one line to 1 GiB (sparse)",
+        args: &["run", "--pattern", "gigabyte.rle"],
+        env: &[],
+        code: 1,
+        expected: "error: gigabyte.rle: the file is 1.0 GiB, larger than the 256.0 MiB an \
+            input file may be\n",
+        needs_gpu_budget: false,
+    },
+    Case {
+        class: "file: does not exist",
+        input: "",
+        args: &["run", "--pattern", "missing.rle"],
+        env: &[],
+        code: 1,
+        expected: "error: missing.rle: no such file\n",
+        needs_gpu_budget: false,
+    },
+    Case {
+        class: "file: a directory",
+        input: "a directory",
+        args: &["run", "--pattern", "folder"],
+        env: &[],
+        code: 1,
+        expected: "error: folder: is a directory, not a file\n",
+        needs_gpu_budget: false,
+    },
+    Case {
+        class: "torus: no cells",
+        input: "",
+        args: &["run", "--size", "0x5"],
+        env: &[],
+        code: 1,
+        expected: "error: --size 0x5: a 0x5 torus has no cells: width and height must be at \
+            least 1\n",
+        needs_gpu_budget: false,
+    },
+    Case {
+        class: "torus: 10^6 x 10^6",
+        input: "",
+        args: &["run", "--size", "1000000x1000000"],
+        env: &[],
+        code: 1,
+        expected: "error: --size 1000000x1000000: a 1000000x1000000 grid needs 116.4 GiB of \
+            memory, more than the 64.0 GiB limit\n",
+        needs_gpu_budget: false,
+    },
+    Case {
+        class: "torus: larger than the GPU allows",
+        input: "S: 1.5 times what the device's share of memory holds",
+        args: &[
+            "run",
+            "--engine",
+            "gpu",
+            "--size",
+            "GPU_TOO_LARGE",
+            "--gens",
+            "1",
+        ],
+        env: &[],
+        code: 1,
+        expected: "error: the GPU ran out of memory: a …x… torus needs … on … (4 copies of …), \
+            more than the … it can use; the largest square torus it can take is about …x…\n",
+        needs_gpu_budget: true,
+    },
+    Case {
+        class: "no GPU adapter: `--engine gpu`",
+        input: "a backend with no adapter",
+        args: &["run", "--engine", "gpu"],
+        env: &[("WGPU_BACKEND", "metal")],
+        code: 1,
+        expected: "error: NO_ADAPTER\n",
+        needs_gpu_budget: false,
+    },
+    Case {
+        class: "no GPU adapter: `--engine auto` falls back",
+        input: "a backend with no adapter",
+        args: &["run", "--pattern", "glider", "--size", "16", "--gens", "4"],
+        env: &[("WGPU_BACKEND", "metal")],
+        code: 0,
+        expected: "note: NO_ADAPTER; running on the CPU engine\n",
+        needs_gpu_budget: false,
+    },
+    Case {
+        class: "no GPU adapter: `check`",
+        input: "a backend with no adapter",
+        args: &["check"],
+        env: &[("WGPU_BACKEND", "metal")],
+        code: 1,
+        expected: "error: NO_ADAPTER\n",
+        needs_gpu_budget: false,
+    },
+    Case {
+        class: "Nim: a negative heap",
+        input: "",
+        args: &["nim", "3", "-5", "7"],
+        env: &[],
+        code: 1,
+        expected: "error: heap 2: '-5' is negative; a heap holds 0 or more stones\n",
+        needs_gpu_budget: false,
+    },
+    Case {
+        class: "subtraction game: an empty take-set",
+        input: "",
+        args: &["grundy", "subtract", "--take", "3..1"],
+        env: &[],
+        code: 1,
+        expected: "error: --take 3..1: the take-set is empty: give at least one amount, like \
+            1..3 or 1,3,4\n",
+        needs_gpu_budget: false,
+    },
+    Case {
+        class: "game tree: a syntax error in a file",
+        input: "`((+ -)` then ` (- x))`",
+        args: &["tree", "--file", "bad.tree"],
+        env: &[],
+        code: 1,
+        expected: "error: bad.tree:2:5: unexpected 'x' (a tree holds '(', ')', and leaves +, - \
+            and 0)\n",
+        needs_gpu_budget: false,
+    },
+    Case {
+        class: "game tree: nested 10^5 deep (solved, no stack overflow)",
+        input: "100000 `(` around one `+`",
+        args: &["tree", "--file", "deep.tree"],
+        env: &[],
+        code: 0,
+        // A chain of single choices: the first player wins and the longest play is 10^5 moves.
+        expected: "value + (the first player wins), rank 100000\n100001 vertices, 100000 deep: \
+            too large to list (at most 100000 vertices, 100 deep); --json reports every vertex\n",
+        needs_gpu_budget: false,
+    },
+];
+
+/// The input files the cases name, written once into a private folder.
+fn fixtures() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("lifelab-robustness-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("folder")).unwrap();
+        let write = |name: &str, bytes: &[u8]| std::fs::write(dir.join(name), bytes).unwrap();
+        write("past.rle", b"x = 3, y = 3, rule = B3/S23\n5o!\n");
+        write("nobang.rle", b"x = 3, y = 3, rule = B3/S23\nbo$2bo$3o\n");
+        write(
+            "huge-count.rle",
+            b"x = 3, y = 3, rule = B3/S23\n1000000000000o!\n",
+        );
+        write(
+            "latin1.rle",
+            b"x = 3, y = 3, rule = B3/S23\nbo$2b\xffo$3o!\n",
+        );
+        // A header, then a line of a gigabyte: sparse, so it costs no disk.
+        write("gigabyte.rle", b"x = 3, y = 3\n");
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(dir.join("gigabyte.rle"))
+            .unwrap()
+            .set_len(1 << 30)
+            .unwrap();
+        write("bad.tree", b"((+ -)\n (- x))\n");
+        let deep = format!("{}+{}\n", "(".repeat(100_000), ")".repeat(100_000));
+        write("deep.tree", deep.as_bytes());
+        dir
+    })
+}
+
+/// A square torus one and a half times what the GPU's share of memory holds (four copies of
+/// the grid must fit it), and within what the CPU side may allocate (half of what is available,
+/// of which the budget is 80%): the device, not the grid, refuses it. None without a budget.
+fn gpu_too_large() -> Option<String> {
+    let ctx = match lifelab::gpu::shared_context() {
+        Ok(ctx) => ctx,
+        Err(e) => {
+            assert!(!in_ci(), "CI needs a GPU adapter (lavapipe): {e}");
+            return None;
+        }
+    };
+    let budget = lifelab::gpu::grid::memory_budget(ctx)?;
+    let side = ((budget as f64 * 1.5 / 4.0 * 8.0).sqrt() as u64) / 64 * 64;
+    Some(format!("{side}x{side}"))
+}
+
+/// Whether `text` matches `template`, where each `…` stands for any text.
+fn matches_template(text: &str, template: &str) -> bool {
+    let pieces: Vec<&str> = template.split('…').collect();
+    let (first, rest) = pieces.split_first().expect("split gives one piece");
+    let Some(mut left) = text.strip_prefix(first) else {
+        return false;
+    };
+    for (i, piece) in rest.iter().enumerate() {
+        if i + 1 == rest.len() {
+            return left.ends_with(piece);
+        }
+        match left.find(piece) {
+            Some(at) => left = &left[at + piece.len()..],
+            None => return false,
+        }
+    }
+    left.is_empty()
+}
+
+fn expected(case: &Case) -> String {
+    case.expected.replace("NO_ADAPTER", NO_ADAPTER)
+}
+
+#[test]
+fn every_bad_input_gets_its_exact_message() {
+    let dir = fixtures();
+    let too_large = gpu_too_large();
+    let mut failures = Vec::new();
+    for case in CASES {
+        if case.needs_gpu_budget && too_large.is_none() {
+            eprintln!(
+                "skipped '{}': no GPU adapter reports its memory",
+                case.class
+            );
+            continue;
+        }
+        let args: Vec<String> = case
+            .args
+            .iter()
+            .map(|a| match *a {
+                "GPU_TOO_LARGE" => too_large.clone().unwrap(),
+                a => a.to_string(),
+            })
+            .collect();
+        let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+            .args(&args)
+            .current_dir(dir)
+            .envs(case.env.iter().copied())
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        // Failures speak on stderr; successes may add a note there and report on stdout.
+        let text = if case.code == 0 && !case.expected.starts_with("note:") {
+            &stdout
+        } else {
+            &stderr
+        };
+        let want = expected(case);
+        if out.status.code() != Some(case.code) || !matches_template(text, &want) {
+            failures.push(format!(
+                "{}: `lifelab {}` exited {:?}\n  want: {want:?}\n  got stdout: {stdout:?}\n  \
+                 got stderr: {stderr:?}",
+                case.class,
+                args.join(" "),
+                out.status.code()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_template_matcher_can_fail() {
+    assert!(matches_template("a 5x5 torus", "a …x… torus"));
+    assert!(!matches_template("a 5x5 torus!", "a …x… torus"));
+    assert!(!matches_template("the 5x5 torus", "a …x… torus"));
+    assert!(matches_template("exact", "exact"));
+    assert!(!matches_template("exact.", "exact"));
+}
+
+#[test]
+fn a_game_tree_nested_a_hundred_thousand_deep_is_solved_in_the_library() {
+    use lifelab::games::tree::{Outcome, Tree};
+    let depth = 100_000;
+    let text = format!("{}-{}", "(".repeat(depth), ")".repeat(depth));
+    let t = Tree::parse(&text).unwrap();
+    assert_eq!(t.vertices.len(), depth + 1);
+    let a = t.analyse();
+    // One choice at every level: the leaf's value is the root's, the rank the depth.
+    assert_eq!(a.labels[0], Outcome::SecondWins);
+    assert_eq!(a.ranks[0], depth as u32);
+    // Dropping it must not recurse either (the test would overflow its stack).
+    drop(t);
+}
+
+/// The command line as a shell would take it.
+fn command_line(case: &Case) -> String {
+    let mut words: Vec<String> = case.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    words.push("lifelab".into());
+    for a in case.args {
+        words.push(match *a {
+            "GPU_TOO_LARGE" => "SxS".into(),
+            a if a.contains(' ') => format!("'{a}'"),
+            a => a.into(),
+        });
+    }
+    words.join(" ")
+}
+
+/// The table as docs/robustness.md holds it, between the markers.
+fn table() -> String {
+    let cell = |s: &str| s.trim_end().replace('|', "\\|").replace('\n', "<br>");
+    let mut out =
+        String::from("| Class | Command | Input | Exit | lifelab says |\n|---|---|---|---|---|\n");
+    for case in CASES {
+        out.push_str(&format!(
+            "| {} | `{}` | {} | {} | {} |\n",
+            case.class,
+            command_line(case),
+            case.input,
+            case.code,
+            cell(&expected(case))
+        ));
+    }
+    out
+}
+
+#[test]
+fn the_error_table_in_the_docs_is_the_one_tested_here() {
+    const BEGIN: &str = "<!-- error-table:begin (generated by tests/robustness.rs) -->\n";
+    const END: &str = "<!-- error-table:end -->";
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/robustness.md");
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let (Some(b), Some(e)) = (doc.find(BEGIN), doc.find(END)) else {
+        panic!("docs/robustness.md lacks the error-table markers");
+    };
+    let current = &doc[b + BEGIN.len()..e];
+    let want = table();
+    if current != want {
+        if std::env::var("LIFELAB_UPDATE_DOCS").is_ok() {
+            let updated = format!("{}{want}{}", &doc[..b + BEGIN.len()], &doc[e..]);
+            std::fs::write(&path, updated).unwrap();
+        } else {
+            panic!(
+                "docs/robustness.md's error table is out of date: run \
+                 `LIFELAB_UPDATE_DOCS=1 cargo test --release --test robustness`"
+            );
+        }
+    }
+}
+
+/// The app shows the same messages inline, and keeps what it had.
+#[cfg(feature = "app")]
+#[test]
+fn the_app_reports_bad_files_and_sizes_inline_and_keeps_its_state() {
+    use eframe::egui;
+    use lifelab::app::command::Command as AppCommand;
+    use lifelab::app::{AppOptions, LifelabApp};
+
+    let dir = fixtures();
+    let data = dir.join("app-data");
+    std::fs::create_dir_all(&data).unwrap();
+    let ctx = egui::Context::default();
+    // No GPU context: CPU mode, which needs no adapter.
+    let mut app = LifelabApp::headless(
+        None,
+        &ctx,
+        AppOptions {
+            pattern: Some("glider".into()),
+            size: Some("32x32".into()),
+            window: "1280x800".into(),
+            seed: 1,
+            data_dir: Some(data),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let before = app.cells().unwrap();
+    let rows = [
+        ("past.rle", "RLE: a run past the header's size"),
+        ("nobang.rle", "RLE: no `!` at the end"),
+        ("huge-count.rle", "RLE: a run count of 10^12"),
+        ("latin1.rle", "RLE: bytes that are not UTF-8"),
+        ("gigabyte.rle", "RLE: a 1 GB line"),
+        ("missing.rle", "file: does not exist"),
+        ("folder", "file: a directory"),
+    ];
+    for (file, class) in rows {
+        app.command(&ctx, AppCommand::LoadFile(dir.join(file)));
+        let case = CASES.iter().find(|c| c.class == class).unwrap();
+        // The CLI names the file as given (relative); the app names the path it opened.
+        let want = case
+            .expected
+            .trim_start_matches("error: ")
+            .trim_end()
+            .replacen(file, &dir.join(file).display().to_string(), 1);
+        assert_eq!(app.notice(), Some(want.as_str()), "loading {file}");
+        assert_eq!(
+            app.cells().unwrap(),
+            before,
+            "loading {file} changed the torus"
+        );
+    }
+    app.command(
+        &ctx,
+        AppCommand::Resize {
+            width: 1_000_000,
+            height: 1_000_000,
+        },
+    );
+    assert_eq!(
+        app.notice(),
+        Some("a 1000000x1000000 grid needs 116.4 GiB of memory, more than the 64.0 GiB limit")
+    );
+    assert_eq!(app.cells().unwrap(), before);
+    // The rule field and the games tabs parse with the same functions as the CLI, so they show
+    // the CLI's messages without its `--rule: ` context.
+    assert_eq!(
+        "B9/S23"
+            .parse::<lifelab::rule::Rule>()
+            .unwrap_err()
+            .to_string(),
+        "B9/S23: neighbour count 9 is outside 0..8"
+    );
+}
