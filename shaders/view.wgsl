@@ -24,8 +24,8 @@ struct View {
     // 0: torus; 1: space-time ring (height = capacity rows, newest = the newest row).
     mode: u32,
     newest: u32,
-    _pad0: u32,
-    _pad1: u32,
+    // The origin cell before wrapping: mode 1 draws one copy of the ring, not a tiling.
+    origin_signed: vec2<i32>,
     live: vec4<f32>,
     dead: vec4<f32>,
     line: vec4<f32>,
@@ -91,6 +91,16 @@ fn count_run(y: u32, x: u32, n: u32) -> u32 {
     return total;
 }
 
+// Around the space-time picture: egui's dark panel colour (view_render::OUTSIDE).
+const OUTSIDE = vec4<f32>(0.106, 0.106, 0.106, 1.0);
+
+// Whether the cell `offset` cells from the view's origin lies outside the one copy of the
+// picture that mode 1 draws.
+fn outside(offset: vec2<u32>) -> bool {
+    let c = view.origin_signed + vec2<i32>(offset);
+    return c.x < 0 || c.y < 0 || c.x >= i32(view.width) || c.y >= i32(view.height);
+}
+
 @fragment
 fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
     let p = floor(pos.xy) - view.rect_min;
@@ -100,6 +110,9 @@ fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
         // Zoomed in: the cell under the pixel centre.
         let c = view.origin_frac + (p + vec2<f32>(0.5)) * cpp;
         let ci = vec2<u32>(floor(c));
+        if view.mode == 1u && outside(ci) {
+            return OUTSIDE;
+        }
         let xy = (view.origin_cell + ci) % size;
         var colour = view.dead;
         if cell(xy.x, xy.y) == 1u {
@@ -119,6 +132,9 @@ fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
     // Zoomed out: the live fraction of the block of cells this pixel covers, sampling at most
     // 16 rows and 8 runs of 32 cells per row of very large blocks.
     let c0 = view.origin_frac + p * cpp;
+    if view.mode == 1u && outside(vec2<u32>(floor(c0))) {
+        return OUTSIDE;
+    }
     let span = u32(ceil(cpp));
     let first = (view.origin_cell + vec2<u32>(floor(c0))) % size;
     let rows = min(span, view.height);

@@ -657,3 +657,68 @@ fn without_an_adapter_the_window_runs_on_the_cpu_and_says_so() {
         .collect();
     assert!(above.contains(&[120, 90, 10]), "above the view: {above:?}");
 }
+
+#[test]
+fn the_space_time_diagram_is_one_bounded_picture_with_the_newest_row_at_the_bottom() {
+    if gpu().is_none() {
+        return;
+    }
+    let Some(display) = display() else { return };
+    // On the GPU viewer and on the CPU one (no adapter).
+    for (name, env) in [
+        ("w90-gpu", vec![]),
+        ("w90-cpu", vec![("WGPU_BACKEND", "metal")]),
+    ] {
+        let (image, info) = screenshot_env(
+            &display,
+            &["--rule", "W90", "--size", "65", "--after-gens", "8"],
+            name,
+            &env,
+        );
+        assert_eq!(info["mode"], "elementary", "{name}");
+        assert_eq!(info["generation"], 8, "{name}");
+        let v = &info["view"];
+        let f = |p: &serde_json::Value, i: usize| p[i].as_f64().unwrap();
+        let (rx, ry) = (f(&v["rect"], 0), f(&v["rect"], 1));
+        let (ox, oy) = (f(&v["origin"], 0), f(&v["origin"], 1));
+        let ppc = v["pixels_per_cell"].as_f64().unwrap();
+        let rows = f(&v["torus"], 1) as u64;
+        let newest = info["ring_newest"].as_u64().unwrap();
+        // No wrapping: cell (x, row) is at one place only.
+        let pixel = |x: f64, row: f64| {
+            let p = image.get_pixel(
+                (rx + (x + 0.5 - ox) * ppc) as u32,
+                (ry + (row + 0.5 - oy) * ppc) as u32,
+            );
+            [p[0], p[1], p[2]]
+        };
+        // Rule 90 from one cell (the ring's centre, 32): generation g is row g of Pascal's
+        // triangle mod 2, cells 32 - g + 2j for the odd C(g, j) (Lucas: j & (g - j) == 0).
+        for g in 0..=8u64 {
+            let row = ((g + rows - newest - 1) % rows) as f64;
+            for x in 0..65u64 {
+                let j = (x + g)
+                    .checked_sub(32)
+                    .filter(|d| d % 2 == 0)
+                    .map(|d| d / 2);
+                let alive = j.is_some_and(|j| j <= g && j & (g - j) == 0);
+                let p = pixel(x as f64, row);
+                assert_eq!(
+                    is_live(&image::Rgba([p[0], p[1], p[2], 255])),
+                    alive,
+                    "{name}: generation {g}, cell {x}: {p:?}"
+                );
+            }
+        }
+        // The newest generation is the bottom row, and left of the picture and above it is the
+        // panel's colour (view_render::OUTSIDE, 0.106 of 255), not another copy of the ring.
+        assert_eq!((8 + rows - newest - 1) % rows, rows - 1);
+        for (x, row) in [(-3.0, rows as f64 - 1.0), (70.0, 5.0)] {
+            assert_eq!(
+                pixel(x, row),
+                [27, 27, 27],
+                "{name}: outside at ({x}, {row})"
+            );
+        }
+    }
+}

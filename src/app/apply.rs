@@ -424,7 +424,7 @@ impl LifelabApp {
             _ => None,
         };
         let (rows, _) = sim.rows.ring();
-        self.elementary_canvas = super::canvas::Canvas::new((sim.rows.width(), rows));
+        self.elementary_canvas = super::canvas::Canvas::space_time((sim.rows.width(), rows));
         self.elementary = Some((sim, target));
         self.mode = Mode::Elementary;
         Ok(())

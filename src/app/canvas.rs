@@ -46,8 +46,17 @@ pub struct Canvas {
 
 impl Canvas {
     pub fn new(torus: (u32, u32)) -> Self {
+        Self::with_viewport(Viewport::new(torus))
+    }
+
+    /// A canvas for the space-time diagram: a bounded picture, not a torus.
+    pub fn space_time(size: (u32, u32)) -> Self {
+        Self::with_viewport(Viewport::bounded(size))
+    }
+
+    fn with_viewport(viewport: Viewport) -> Self {
         Self {
-            viewport: Viewport::new(torus),
+            viewport,
             texture: None,
             fit_pending: true,
             last_cell: None,
@@ -141,12 +150,16 @@ impl Canvas {
         let (mode, newest) = mode_uniforms;
         match picture {
             Picture::Gpu(target, current) => {
-                let origin_cell = (v.origin.0.floor(), v.origin.1.floor());
+                let unwrapped = (v.origin.0.floor(), v.origin.1.floor());
+                let origin_cell = (
+                    unwrapped.0.rem_euclid(v.torus.0 as f64),
+                    unwrapped.1.rem_euclid(v.torus.1 as f64),
+                );
                 let uniforms = ViewUniforms {
                     rect_min: [rect.min.x * ppp as f32, rect.min.y * ppp as f32],
                     origin_frac: [
-                        (v.origin.0 - origin_cell.0) as f32,
-                        (v.origin.1 - origin_cell.1) as f32,
+                        (v.origin.0 - unwrapped.0) as f32,
+                        (v.origin.1 - unwrapped.1) as f32,
                     ],
                     origin_cell: [origin_cell.0 as u32, origin_cell.1 as u32],
                     cells_per_pixel: (1.0 / (v.zoom * ppp)) as f32,
@@ -157,7 +170,10 @@ impl Canvas {
                     band_rows: target.band_rows,
                     mode,
                     newest,
-                    _pad: [0; 2],
+                    origin_signed: [
+                        unwrapped.0.clamp(i32::MIN as f64, i32::MAX as f64) as i32,
+                        unwrapped.1.clamp(i32::MIN as f64, i32::MAX as f64) as i32,
+                    ],
                     live: LIVE,
                     dead: DEAD,
                     line: LINE,

@@ -4,7 +4,7 @@
 use eframe::egui;
 use rayon::prelude::*;
 
-use super::view_render::{DEAD, EDGE, LINE, LIVE};
+use super::view_render::{DEAD, EDGE, LINE, LIVE, OUTSIDE};
 use super::viewport::Viewport;
 use crate::grid::Grid;
 
@@ -51,6 +51,19 @@ pub fn render(
             for (px, out) in row.iter_mut().enumerate() {
                 let cx = view.origin.0 + (px as f64 + 0.5) / zoom;
                 let cy = view.origin.1 + (py as f64 + 0.5) / zoom;
+                // One copy of a bounded picture (the space-time ring), not a tiling.
+                let (ux, uy) = if zoom >= 1.0 {
+                    (cx, cy)
+                } else {
+                    (
+                        view.origin.0 + px as f64 / zoom,
+                        view.origin.1 + py as f64 / zoom,
+                    )
+                };
+                if view.bounded && (ux < 0.0 || uy < 0.0 || ux >= w as f64 || uy >= h as f64) {
+                    *out = colour(OUTSIDE);
+                    continue;
+                }
                 if zoom >= 1.0 {
                     let (x, y) = (cx.floor() as i64, cy.floor() as i64);
                     let alive = grid.get(x.rem_euclid(w) as u32, row_of(y));

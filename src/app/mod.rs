@@ -732,10 +732,19 @@ impl LifelabApp {
         if let Some(rx) = &plan.receiver {
             if let Ok(image) = rx.try_recv() {
                 let path = plan.path.clone();
+                // In elementary mode: the diagram's generation and the ring row of the newest
+                // generation (picture row 0 is the ring row after it).
+                let elementary = self
+                    .elementary
+                    .as_ref()
+                    .filter(|_| self.mode == Mode::Elementary)
+                    .map(|(e, _)| (e.rows.generation(), e.rows.ring().1));
                 let info = serde_json::json!({
+                    "mode": if elementary.is_some() { "elementary" } else { "life" },
                     "view": self.canvas_geometry(),
-                    "generation": self.life.generation(),
-                    "population": self.life.population.map(|(p, _)| p),
+                    "generation": elementary.map_or(self.life.generation(), |(g, _)| g),
+                    "ring_newest": elementary.map(|(_, n)| n),
+                    "population": self.life.population.map(|(p, _)| p).filter(|_| elementary.is_none()),
                     "frame_ms": self.frame_ms,
                     "adapter": self.ctx.as_ref().map(|c| c.name().to_string()),
                     "cpu_mode": self.cpu_mode.is_some(),

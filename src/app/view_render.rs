@@ -26,7 +26,8 @@ pub struct ViewUniforms {
     pub band_rows: u32,
     pub mode: u32,
     pub newest: u32,
-    pub _pad: [u32; 2],
+    /// The origin cell before wrapping: mode 1 draws one copy of the ring, not a tiling.
+    pub origin_signed: [i32; 2],
     pub live: [f32; 4],
     pub dead: [f32; 4],
     pub line: [f32; 4],
@@ -38,6 +39,8 @@ pub const LIVE: [f32; 4] = [1.0, 0.86, 0.31, 1.0];
 pub const DEAD: [f32; 4] = [0.06, 0.07, 0.09, 1.0];
 pub const LINE: [f32; 4] = [0.25, 0.27, 0.32, 1.0];
 pub const EDGE: [f32; 4] = [0.2, 0.45, 0.85, 1.0];
+/// Around a bounded picture: egui's dark panel colour, so the diagram sits on the panel.
+pub const OUTSIDE: [f32; 4] = [0.106, 0.106, 0.106, 1.0];
 
 #[derive(Clone)]
 pub struct ViewPipeline {

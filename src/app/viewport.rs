@@ -12,6 +12,9 @@ pub struct Viewport {
     pub zoom: f64,
     /// The torus size, for wrapping.
     pub torus: (u32, u32),
+    /// A picture with edges (the space-time diagram) rather than a torus: the view does not
+    /// wrap, and fitting fills the view exactly.
+    pub bounded: bool,
 }
 
 impl Viewport {
@@ -28,6 +31,15 @@ impl Viewport {
             origin: (0.0, 0.0),
             zoom: 1.0,
             torus,
+            bounded: false,
+        }
+    }
+
+    /// A view of a bounded picture `size` cells big.
+    pub fn bounded(size: (u32, u32)) -> Self {
+        Self {
+            bounded: true,
+            ..Self::new(size)
         }
     }
 
@@ -57,6 +69,9 @@ impl Viewport {
     }
 
     fn wrap(&mut self) {
+        if self.bounded {
+            return;
+        }
         self.origin.0 = self.origin.0.rem_euclid(self.torus.0 as f64);
         self.origin.1 = self.origin.1.rem_euclid(self.torus.1 as f64);
     }
@@ -77,7 +92,8 @@ impl Viewport {
     }
 
     /// Zooms so that `rect` (the whole torus when `None`) fills a `size`-point view, with a
-    /// margin, and centres it. Zoom steps are powers of two, as in Golly.
+    /// margin, and centres it. Zoom steps are powers of two, as in Golly (except for a bounded
+    /// picture, which fits exactly).
     pub fn fit(&mut self, size: (f64, f64), rect: Option<Rect>) {
         let r = rect.unwrap_or(Rect {
             x: 0,
@@ -92,7 +108,13 @@ impl Viewport {
         } else {
             Self::MAX_ZOOM
         };
-        self.zoom = (2f64.powf(fit.log2().floor())).clamp(Self::MIN_ZOOM, max);
+        // A bounded picture fills the view; a torus gets a power of two.
+        let zoom = if self.bounded {
+            fit
+        } else {
+            2f64.powf(fit.log2().floor())
+        };
+        self.zoom = zoom.clamp(Self::MIN_ZOOM, max);
         let centre = (
             r.x as f64 + r.width as f64 / 2.0,
             r.y as f64 + r.height as f64 / 2.0,
@@ -191,5 +213,32 @@ mod tests {
         );
         assert_eq!(v.zoom, Viewport::FIT_MAX_ZOOM); // a small pattern is not blown up
         assert!(v.shows_grid_lines());
+    }
+
+    #[test]
+    fn a_bounded_picture_fits_exactly_and_does_not_wrap() {
+        // 801 x 512 in a 1200 x 900 view: the width decides, 1200 / 801 points per cell.
+        let mut v = Viewport::bounded((801, 512));
+        v.fit((1200.0, 900.0), None);
+        assert_eq!(v.zoom, 1200.0 / 801.0);
+        // Centred: the picture's middle row is at the view's middle, so the origin is above
+        // the picture (negative), and stays so.
+        let want_y = 256.0 - 450.0 / v.zoom;
+        assert!(want_y < 0.0);
+        assert!(
+            v.origin.0.abs() < 1e-9 && (v.origin.1 - want_y).abs() < 1e-9,
+            "{v:?}"
+        );
+        v.pan((10.0, 0.0));
+        assert!(
+            v.origin.0 < 0.0,
+            "panning right shows the space left of the picture"
+        );
+        // A torus of the same size gets a power of two and wraps.
+        let mut t = Viewport::new((801, 512));
+        t.fit((1200.0, 900.0), None);
+        assert_eq!(t.zoom, 1.0);
+        t.pan((10.0, 0.0));
+        assert!(t.origin.0 > 0.0);
     }
 }

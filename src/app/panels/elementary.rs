@@ -15,6 +15,8 @@ pub struct ElementaryPanel {
     start: String,
     seed: u64,
     error: Option<String>,
+    /// The diagram the fields last showed, to follow one started elsewhere (the command line).
+    shown: Option<(ElementaryRule, u32)>,
 }
 
 impl Default for ElementaryPanel {
@@ -26,6 +28,7 @@ impl Default for ElementaryPanel {
             start: "center".to_string(),
             seed: 1,
             error: None,
+            shown: None,
         }
     }
 }
@@ -47,6 +50,13 @@ pub fn parse_elementary(text: &str) -> Result<ElementaryRule, String> {
 
 impl ElementaryPanel {
     pub fn ui(&mut self, ui: &mut egui::Ui, status: &Status, out: &mut Vec<Command>) {
+        if let Some((rule, width, _)) = status.elementary
+            && self.shown != Some((rule, width))
+        {
+            self.shown = Some((rule, width));
+            self.rule_text = rule.0.to_string();
+            self.width = width;
+        }
         ui.horizontal(|ui| {
             ui.label("rule");
             ui.add(
