@@ -21,16 +21,7 @@ var<workgroup> pop: atomic<u32>;
 var<workgroup> ha: atomic<u32>;
 var<workgroup> hb: atomic<u32>;
 
-// The same lowbias32 as shaders/hash.wgsl.
-fn mix32(v: u32) -> u32 {
-    var x = v;
-    x ^= x >> 16u;
-    x *= 0x7feb352du;
-    x ^= x >> 15u;
-    x *= 0x846ca68bu;
-    x ^= x >> 16u;
-    return x;
-}
+// mix32 (lowbias32) comes from shaders/hash.wgsl, which src/gpu/census.rs prepends.
 
 @compute @workgroup_size(256, 1, 1)
 fn main(

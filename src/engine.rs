@@ -144,10 +144,13 @@ pub fn available_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
-/// Fails with a clear message, naming the largest square torus that would fit, when running
-/// `kind` on a `width x height` torus would not fit in memory. Called before anything is
-/// allocated, so that a request too large is refused instead of killed.
+/// Fails with a clear message when a `width x height` torus breaks the grid's limits, or, naming
+/// the largest square torus that would fit, when running `kind` on it would not fit in memory.
+/// Called before anything is allocated, so that a request too large is refused, not killed.
 pub fn check_memory(kind: EngineKind, width: u32, height: u32) -> EngineResult<()> {
+    // The grid's own limits first, so that every caller gives the same message for them.
+    Grid::check_torus_size(width as u64, height as u64)
+        .map_err(|e| EngineError::Memory(e.to_string()))?;
     if kind == EngineKind::Gpu {
         crate::gpu::grid::check_fits(crate::gpu::shared_context()?, width, height)?;
     }

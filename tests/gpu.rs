@@ -325,3 +325,25 @@ fn gpu_census_matches_the_cpu_census_every_generation() {
         );
     }
 }
+
+#[test]
+fn uploads_in_small_pieces_across_bands_arrive_whole() {
+    if !gpu_available() {
+        return;
+    }
+    let ctx = lifelab::gpu::shared_context().unwrap();
+    // 100 cells wide (two 64-bit words a row, 16 bytes), bands of 5 rows (80 bytes), pieces of
+    // 24 bytes: pieces end mid-row and mid-band, and the device is waited on after each.
+    for piece in [8, 24, 64 << 20] {
+        let grid = soup(100, 37, 0.5, piece as u64);
+        let gpu = lifelab::gpu::grid::GpuGrid::new(ctx, 100, 37, Some(80)).unwrap();
+        assert_eq!(gpu.bands.len(), 8);
+        gpu.upload_in_pieces(ctx, &grid, piece);
+        let back = gpu.download(ctx).unwrap();
+        assert_eq!(
+            back.first_difference(&grid),
+            None,
+            "pieces of {piece} bytes"
+        );
+    }
+}

@@ -388,8 +388,6 @@ fn a_game_tree_nested_a_hundred_thousand_deep_is_solved_in_the_library() {
     // One choice at every level: the leaf's value is the root's, the rank the depth.
     assert_eq!(a.labels[0], Outcome::SecondWins);
     assert_eq!(a.ranks[0], depth as u32);
-    // Dropping it must not recurse either (the test would overflow its stack).
-    drop(t);
 }
 
 /// The command line as a shell would take it.

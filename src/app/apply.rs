@@ -384,8 +384,6 @@ impl LifelabApp {
     }
 
     fn resize(&mut self, width: u32, height: u32) -> anyhow::Result<()> {
-        // The grid's own limits first: the same message as `--size` on the command line.
-        Grid::check_torus_size(width as u64, height as u64)?;
         crate::engine::check_memory(self.engine_kind(), width, height)?;
         let old = self.life.grid();
         let mut grid = Grid::try_new(width, height)?;

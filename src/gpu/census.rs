@@ -45,8 +45,9 @@ impl GpuCensus {
             pipeline_cache::storage(1, true),
             pipeline_cache::storage(2, false),
         ];
+        let source = format!("{}\n{CENSUS_WGSL}", super::life::HASH_WGSL);
         let (pipeline, layout) =
-            pipeline_cache::with_layout(ctx, "census", CENSUS_WGSL, &entries, &[])?;
+            pipeline_cache::with_layout(ctx, "census", &source, &entries, &[])?;
         let totals = ctx.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("census totals"),
             size: slots as u64 * 16,

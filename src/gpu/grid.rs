@@ -32,15 +32,7 @@ pub fn memory_budget(ctx: &GpuContext) -> Option<u64> {
     if ctx.summary.device_type != "Cpu" {
         return None;
     }
-    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let kib: u64 = meminfo
-        .lines()
-        .find(|l| l.starts_with("MemAvailable:"))?
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()?;
-    Some(kib * 1024 / 5 * 4)
+    Some(crate::engine::available_memory()? / 5 * 4)
 }
 
 /// Fails, naming the largest square torus that fits, when a `width x height` torus cannot fit
@@ -146,10 +138,16 @@ impl GpuGrid {
 
     /// Writes a grid of the same size into the current buffers.
     pub fn upload(&self, ctx: &GpuContext, grid: &Grid) {
-        assert_eq!((grid.width(), grid.height()), (self.width, self.height));
         // Each write_buffer stages its bytes until the next submission completes, so a large
         // torus is written a piece at a time: staging then never holds a third copy of it.
-        const PIECE: usize = 64 << 20;
+        self.upload_in_pieces(ctx, grid, 64 << 20);
+    }
+
+    /// [`GpuGrid::upload`] in pieces of `piece` bytes (a multiple of 8), waiting for the
+    /// device after each `piece` bytes staged. Public so that tests can use tiny pieces.
+    pub fn upload_in_pieces(&self, ctx: &GpuContext, grid: &Grid, piece: usize) {
+        assert_eq!((grid.width(), grid.height()), (self.width, self.height));
+        assert!(piece > 0 && piece.is_multiple_of(8), "pieces of whole words");
         let words = grid.words();
         let per_row = grid.words_per_row();
         let mut staged = 0;
@@ -157,11 +155,11 @@ impl GpuGrid {
             let start = band.first_row as usize * per_row;
             let bytes: &[u8] =
                 bytemuck::cast_slice(&words[start..start + band.rows as usize * per_row]);
-            for (i, piece) in bytes.chunks(PIECE).enumerate() {
+            for (i, chunk) in bytes.chunks(piece).enumerate() {
                 ctx.queue
-                    .write_buffer(&band.buffers[self.current], (i * PIECE) as u64, piece);
-                staged += piece.len();
-                if staged >= PIECE {
+                    .write_buffer(&band.buffers[self.current], (i * piece) as u64, chunk);
+                staged += chunk.len();
+                if staged >= piece {
                     ctx.queue.submit([]);
                     // A failure here shows up again, classified, at the next readback.
                     let _ = ctx.wait();

@@ -20,7 +20,7 @@ use crate::hash;
 use crate::rule::{CountTable, LifeRule, Neighbourhood, Outcome, Rule};
 
 const LIFE_WGSL: &str = include_str!("../../shaders/life.wgsl");
-const HASH_WGSL: &str = include_str!("../../shaders/hash.wgsl");
+pub(super) const HASH_WGSL: &str = include_str!("../../shaders/hash.wgsl");
 
 /// Generations recorded into one command encoder (deterministic rules).
 const MAX_BATCH: u64 = 1024;
