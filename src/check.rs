@@ -4,9 +4,9 @@
 
 use serde::Serialize;
 
-use crate::engine::{self, Engine, EngineKind, EngineResult};
-use crate::gpu::LifeOptions;
+use crate::engine::{Engine, EngineResult, Universe};
 use crate::grid::Grid;
+use crate::registry::{self, Options, Request};
 use crate::pattern::library;
 use crate::rule::{Rule, named};
 
@@ -18,8 +18,8 @@ pub struct Case {
     pub start: Grid,
     pub seed: u64,
     pub gens: u64,
-    /// GPU options (tests force small bands with it).
-    pub gpu: LifeOptions,
+    /// Engine options (tests force small GPU bands with them).
+    pub options: Options,
 }
 
 /// The first difference between the engine under test and the reference.
@@ -53,14 +53,21 @@ pub struct Fault {
     pub y: u32,
 }
 
-/// Runs `case` on `kind` and on the reference engine, comparing after every generation.
-pub fn run_case(
-    kind: EngineKind,
-    case: &Case,
-    fault: Option<Fault>,
-) -> EngineResult<Option<Mismatch>> {
-    let mut oracle = engine::create(EngineKind::Reference, case.rule, &case.start, case.seed)?;
-    let mut tested = engine::create_with(kind, case.rule, &case.start, case.seed, case.gpu)?;
+/// Makes the engine `name` for `case`, loaded with its start.
+pub fn engine_for(name: &str, case: &Case) -> EngineResult<Box<dyn Engine>> {
+    let universe = Universe::torus(case.start.width(), case.start.height());
+    let mut request = Request::new(case.rule, universe).with_seed(case.seed);
+    request.options = case.options;
+    let (mut e, _) = registry::create(name, &request)?;
+    e.set_grid(&case.start, 0)?;
+    Ok(e)
+}
+
+/// Runs `case` on the engine `name` and on the reference engine, comparing after every
+/// generation.
+pub fn run_case(name: &str, case: &Case, fault: Option<Fault>) -> EngineResult<Option<Mismatch>> {
+    let mut oracle = engine_for("reference", case)?;
+    let mut tested = engine_for(name, case)?;
     compare(oracle.as_mut(), tested.as_mut(), case, fault)
 }
 
@@ -112,7 +119,7 @@ fn case(label: String, rule: Rule, start: Grid, seed: u64, gens: u64) -> Case {
         start,
         seed,
         gens,
-        gpu: LifeOptions::default(),
+        options: Options::default(),
     }
 }
 
@@ -237,8 +244,11 @@ pub fn suite() -> Vec<Group> {
                 7,
                 5,
             );
-            let row_bytes = (w as u64).div_ceil(64) * 8;
-            c.gpu.max_band_bytes = Some(rows_per_band * row_bytes);
+            #[cfg(feature = "gpu")]
+            {
+                let row_bytes = (w as u64).div_ceil(64) * 8;
+                c.options.gpu.max_band_bytes = Some(rows_per_band * row_bytes);
+            }
             cases.push(c);
         }
     }

@@ -1,28 +1,217 @@
-//! What every engine offers: step a torus some generations, and hand back the grid. The
-//! reference engine is the oracle; the fast CPU engine and the GPU engine are checked against it.
+//! The engine seam, modelled on Golly's `lifealgo`: everything the app, the command line and the
+//! analysis need from a simulation, without assuming a dense grid. The reference, fast, tile,
+//! HashLife and GPU engines sit behind it; `registry` lists them and chooses one.
+//!
+//! Coordinates are `i64`: on a torus they wrap (any integer names a cell), on the unbounded
+//! plane they are where the cell is. A dense grid or GPU buffers are capabilities that some
+//! engines have ([`Engine::dense`], [`Engine::as_any`]), never something a caller may assume.
 
-use crate::grid::Grid;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use crate::grid::{Grid, GridError};
+pub use crate::grid::Census;
 use crate::rule::Rule;
+use crate::tiles::TileMap;
 
-/// The engines lifelab has, as the command line names them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum EngineKind {
-    /// The plain, obviously correct CPU engine every other engine is checked against.
-    Reference,
-    /// The bit-sliced, multi-threaded CPU engine.
-    Cpu,
-    /// The WGSL compute-shader engine.
-    Gpu,
+/// Where the cells live.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Universe {
+    /// A `width x height` torus: the left edge touches the right, the top the bottom.
+    Torus { width: u32, height: u32 },
+    /// The unbounded plane, as in Golly's default universe.
+    Plane,
 }
 
-impl EngineKind {
-    pub fn name(self) -> &'static str {
+impl Universe {
+    pub fn torus(width: u32, height: u32) -> Self {
+        Universe::Torus { width, height }
+    }
+
+    /// The torus size, or `None` on the plane.
+    pub fn size(self) -> Option<(u32, u32)> {
         match self {
-            EngineKind::Reference => "reference",
-            EngineKind::Cpu => "cpu",
-            EngineKind::Gpu => "gpu",
+            Universe::Torus { width, height } => Some((width, height)),
+            Universe::Plane => None,
         }
+    }
+
+    /// Cells in the universe (`None`: unbounded).
+    pub fn cells(self) -> Option<u64> {
+        self.size().map(|(w, h)| w as u64 * h as u64)
+    }
+
+    pub fn is_plane(self) -> bool {
+        self == Universe::Plane
+    }
+
+    /// `a 4096x4096 torus`, `the unbounded plane`.
+    pub fn describe(self) -> String {
+        match self {
+            Universe::Torus { width, height } => format!("a {width}x{height} torus"),
+            Universe::Plane => "the unbounded plane".to_string(),
+        }
+    }
+
+    /// Both sides powers of two (HashLife tiles such a torus exactly).
+    pub fn is_power_of_two_torus(self) -> bool {
+        self.size()
+            .is_some_and(|(w, h)| w.is_power_of_two() && h.is_power_of_two())
+    }
+
+    /// The cell (x, y) brought into the universe: wrapped on a torus, as is on the plane.
+    pub fn wrap(self, x: i64, y: i64) -> (i64, i64) {
+        match self {
+            Universe::Torus { width, height } => {
+                (x.rem_euclid(width as i64), y.rem_euclid(height as i64))
+            }
+            Universe::Plane => (x, y),
+        }
+    }
+}
+
+/// A rectangle of cells, `x..x+width` by `y..y+height`; on a torus it may run over the edge and
+/// wraps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct CellRect {
+    pub x: i64,
+    pub y: i64,
+    pub width: u32,
+    pub height: u32,
+}
+
+impl CellRect {
+    pub fn new(x: i64, y: i64, width: u32, height: u32) -> Self {
+        Self {
+            x,
+            y,
+            width,
+            height,
+        }
+    }
+
+    pub fn contains(&self, x: i64, y: i64) -> bool {
+        x >= self.x
+            && y >= self.y
+            && x < self.x + self.width as i64
+            && y < self.y + self.height as i64
+    }
+}
+
+impl From<crate::grid::Rect> for CellRect {
+    fn from(r: crate::grid::Rect) -> Self {
+        Self::new(r.x as i64, r.y as i64, r.width, r.height)
+    }
+}
+
+/// The smallest rectangle holding every live cell: `left..=right` by `top..=bottom`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct Bounds {
+    pub left: i64,
+    pub top: i64,
+    pub right: i64,
+    pub bottom: i64,
+}
+
+impl Bounds {
+    pub fn width(&self) -> u64 {
+        (self.right - self.left) as u64 + 1
+    }
+
+    pub fn height(&self) -> u64 {
+        (self.bottom - self.top) as u64 + 1
+    }
+
+    /// The union of two boxes.
+    pub fn union(self, o: Bounds) -> Bounds {
+        Bounds {
+            left: self.left.min(o.left),
+            top: self.top.min(o.top),
+            right: self.right.max(o.right),
+            bottom: self.bottom.max(o.bottom),
+        }
+    }
+
+    /// As a rectangle, when it is small enough to be one.
+    pub fn rect(&self) -> Option<CellRect> {
+        Some(CellRect::new(
+            self.left,
+            self.top,
+            u32::try_from(self.width()).ok()?,
+            u32::try_from(self.height()).ok()?,
+        ))
+    }
+}
+
+/// The fraction of live cells in each `block x block` square of a rectangle, one byte each
+/// (0 = empty, 255 = full), row by row: what the viewer draws when zoomed out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sampled {
+    pub columns: u32,
+    pub rows: u32,
+    pub block: u32,
+    pub values: Vec<u8>,
+}
+
+impl Sampled {
+    pub fn value(&self, column: u32, row: u32) -> u8 {
+        self.values[(row * self.columns + column) as usize]
+    }
+}
+
+/// How [`Engine::put`] writes a bitmap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Put {
+    /// Live cells of the bitmap become alive; the others keep their state (a paste).
+    Or,
+    /// The rectangle becomes exactly the bitmap, dead cells included.
+    Replace,
+    /// Live cells of the bitmap become dead (an erase).
+    Erase,
+}
+
+/// Progress and cancellation of long work, shared between the thread doing it and the one
+/// watching. Work stops at a consistent point (a whole generation) when cancelled.
+#[derive(Debug, Default)]
+pub struct Progress {
+    cancel: AtomicBool,
+    done: AtomicU64,
+    total: AtomicU64,
+}
+
+impl Progress {
+    pub fn new(total: u64) -> Self {
+        let p = Self::default();
+        p.total.store(total, Ordering::Relaxed);
+        p
+    }
+
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    pub fn advance(&self, n: u64) {
+        self.done.fetch_add(n, Ordering::Relaxed);
+    }
+
+    pub fn set_done(&self, n: u64) {
+        self.done.store(n, Ordering::Relaxed);
+    }
+
+    pub fn set_total(&self, n: u64) {
+        self.total.store(n, Ordering::Relaxed);
+    }
+
+    /// (done, total).
+    pub fn get(&self) -> (u64, u64) {
+        (
+            self.done.load(Ordering::Relaxed),
+            self.total.load(Ordering::Relaxed),
+        )
     }
 }
 
@@ -33,55 +222,81 @@ pub enum EngineError {
     DeviceLost(String),
     #[error("the GPU ran out of memory: {0}")]
     OutOfMemory(String),
-    /// The CPU side's memory: a grid too large for the system (the message says why).
-    #[error("{0}")]
-    Memory(String),
     #[error("GPU error: {0}")]
     Gpu(String),
+    /// No adapter, or none of the name asked for.
+    #[cfg(feature = "gpu")]
+    #[error(transparent)]
+    Adapter(#[from] crate::gpu::GpuError),
+    /// A grid the system cannot hold.
+    #[error(transparent)]
+    Grid(#[from] GridError),
+    /// Memory the engine would need and the system does not have.
+    #[error(transparent)]
+    Memory(#[from] crate::memory::MemoryError),
+    /// The engine cannot run this rule or universe (the message says why).
+    #[error("{0}")]
+    Unsupported(String),
+    /// The engine does not know that name.
     #[error("{0}")]
     Unavailable(String),
+    /// The work was cancelled before it finished.
+    #[error("cancelled")]
+    Cancelled,
 }
 
 pub type EngineResult<T> = Result<T, EngineError>;
 
-/// A torus of cells under a rule. Elementary rules treat each row as an independent ring.
-pub trait Engine {
-    fn kind(&self) -> EngineKind;
+/// A universe of cells under a rule, with a generation counter. Elementary rules treat each row
+/// of a torus as an independent ring.
+pub trait Engine: Send {
+    /// The registry name: `reference`, `cpu`, `tiles`, `hashlife`, `gpu`.
+    fn name(&self) -> &'static str;
 
     fn rule(&self) -> &Rule;
 
-    fn width(&self) -> u32;
+    fn universe(&self) -> Universe;
 
-    fn height(&self) -> u32;
-
-    /// Generations computed since the grid was set.
+    /// Generations computed since the cells were set (or the count set by `set_generation`).
     fn generation(&self) -> u64;
+
+    fn set_generation(&mut self, generation: u64);
 
     /// Advances `generations` generations.
     fn step(&mut self, generations: u64) -> EngineResult<()>;
 
-    /// The current cells (for the GPU engine, a readback).
-    fn grid(&mut self) -> EngineResult<Grid>;
-
-    /// Replaces the cells and the generation counter; the size must stay the same.
-    fn set_grid(&mut self, grid: &Grid, generation: u64) -> EngineResult<()>;
-
-    fn population(&mut self) -> EngineResult<u64> {
-        Ok(self.grid()?.population())
+    /// Advances up to `generations`, in pieces of at most [`Engine::step_piece`], reporting to
+    /// `progress` and stopping at a whole generation when it is cancelled. Returns the
+    /// generations done.
+    fn step_with(&mut self, generations: u64, progress: &Progress) -> EngineResult<u64> {
+        let piece = self.step_piece().max(1);
+        let mut done = 0;
+        while done < generations && !progress.cancelled() {
+            let n = piece.min(generations - done);
+            self.step(n)?;
+            done += n;
+            progress.advance(n);
+        }
+        Ok(done)
     }
 
-    /// The population and state hash of the current generation (see [`crate::grid::Census`]).
-    fn census(&mut self) -> EngineResult<crate::grid::Census> {
-        Ok(self.grid()?.census())
+    /// How many generations [`Engine::step_with`] does between looks at its progress.
+    fn step_piece(&self) -> u64 {
+        1
     }
 
-    /// Advances `generations`, appending the census of each new generation to `out`. The GPU
-    /// engine computes them on the device and reads them back in batches.
-    fn step_census(
-        &mut self,
-        generations: u64,
-        out: &mut Vec<crate::grid::Census>,
-    ) -> EngineResult<()> {
+    fn population(&mut self) -> EngineResult<u64>;
+
+    /// The population and state hash of the current generation (see [`Census`]).
+    fn census(&mut self) -> EngineResult<Census>;
+
+    /// Keeps the census hash up to date every generation (period detection), where keeping it
+    /// costs something.
+    fn track_hash(&mut self, _on: bool) {}
+
+    /// Advances `generations`, appending the census of each new generation to `out`.
+    fn step_census(&mut self, generations: u64, out: &mut Vec<Census>) -> EngineResult<()> {
+        self.track_hash(true);
         for _ in 0..generations {
             self.step(1)?;
             out.push(self.census()?);
@@ -89,8 +304,47 @@ pub trait Engine {
         Ok(())
     }
 
-    /// Waits until every generation asked for has been computed (a no-op on the CPU), so that
-    /// wall-clock timings mean something.
+    fn cell(&mut self, x: i64, y: i64) -> EngineResult<bool>;
+
+    fn set_cell(&mut self, x: i64, y: i64, alive: bool) -> EngineResult<()>;
+
+    /// Writes `cells` with its top-left corner at `at`.
+    fn put(&mut self, cells: &Grid, at: (i64, i64), how: Put) -> EngineResult<()>;
+
+    /// Kills every cell.
+    fn clear(&mut self) -> EngineResult<()>;
+
+    /// The smallest box holding every live cell (on a torus, in `0..W x 0..H`), `None` when
+    /// there is none.
+    fn bounds(&mut self) -> EngineResult<Option<Bounds>>;
+
+    /// The cells of a rectangle, as a bitmap of its size.
+    fn cells_in(&mut self, rect: CellRect) -> EngineResult<Grid>;
+
+    /// The live fraction of each `block x block` square of `rect` (`block` a power of two).
+    fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {
+        sample_by_bands(self, rect, block)
+    }
+
+    /// Every live cell, as 64x64 tiles.
+    fn export(&mut self) -> EngineResult<TileMap>;
+
+    /// Replaces every cell with `tiles`' (tile coordinates are the universe's).
+    fn import(&mut self, tiles: &TileMap) -> EngineResult<()>;
+
+    /// The cells as one dense grid, where the engine keeps them so (the CPU viewer draws it).
+    fn dense(&self) -> Option<&Grid> {
+        None
+    }
+
+    /// The engine itself, for capabilities that only its own module knows (the GPU engine's
+    /// buffers, which the viewer draws from).
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        None
+    }
+
+    /// Waits until every generation asked for has been computed, so that timings mean
+    /// something (a no-op on the CPU).
     fn finish(&mut self) -> EngineResult<()> {
         Ok(())
     }
@@ -101,79 +355,133 @@ pub trait Engine {
         self.step(generations)?;
         Ok(None)
     }
-}
 
-/// An engine of the given kind on `grid`'s torus; `seed` drives stochastic rules. GPU engines
-/// run on the process's shared context.
-pub fn create(
-    kind: EngineKind,
-    rule: Rule,
-    grid: &Grid,
-    seed: u64,
-) -> EngineResult<Box<dyn Engine>> {
-    create_with(kind, rule, grid, seed, Default::default())
-}
+    /// A line on what the engine is doing differently from its usual path (a tile engine that
+    /// went dense for a B0 rule), for reports.
+    fn note(&self) -> Option<String> {
+        None
+    }
 
-/// [`create`] with the GPU engine's options.
-pub fn create_with(
-    kind: EngineKind,
-    rule: Rule,
-    grid: &Grid,
-    seed: u64,
-    gpu: crate::gpu::LifeOptions,
-) -> EngineResult<Box<dyn Engine>> {
-    Ok(match kind {
-        EngineKind::Reference => Box::new(crate::cpu::ReferenceEngine::new(rule, grid, seed)),
-        EngineKind::Cpu => Box::new(crate::cpu::FastEngine::new(rule, grid, seed)),
-        EngineKind::Gpu => {
-            crate::gpu::create_engine(crate::gpu::shared_context()?, rule, grid, seed, gpu)?
+    /// The whole torus as one grid (an error on the plane, which has no size).
+    fn grid(&mut self) -> EngineResult<Grid> {
+        match self.universe() {
+            Universe::Torus { width, height } => self.cells_in(CellRect::new(0, 0, width, height)),
+            Universe::Plane => Err(EngineError::Unsupported(
+                "the unbounded plane has no whole grid; ask for a rectangle".into(),
+            )),
         }
+    }
+
+    /// Replaces the whole torus with `grid` (which must have its size) at `generation`.
+    fn set_grid(&mut self, grid: &Grid, generation: u64) -> EngineResult<()> {
+        if let Universe::Torus { width, height } = self.universe()
+            && (grid.width(), grid.height()) != (width, height)
+        {
+            return Err(EngineError::Unsupported(format!(
+                "a {}x{} grid does not fit the {width}x{height} torus",
+                grid.width(),
+                grid.height()
+            )));
+        }
+        self.put(grid, (0, 0), Put::Replace)?;
+        self.set_generation(generation);
+        Ok(())
+    }
+}
+
+/// [`Engine::sample`] through [`Engine::cells_in`], a band of `block` rows at a time, so that a
+/// huge rectangle never becomes one huge bitmap.
+pub fn sample_by_bands<E: Engine + ?Sized>(
+    engine: &mut E,
+    rect: CellRect,
+    block: u32,
+) -> EngineResult<Sampled> {
+    let block = block.max(1);
+    let columns = rect.width.div_ceil(block);
+    let rows = rect.height.div_ceil(block);
+    let mut values = vec![0u8; columns as usize * rows as usize];
+    for r in 0..rows {
+        let y = rect.y + (r * block) as i64;
+        let h = block.min(rect.height - r * block);
+        let band = engine.cells_in(CellRect::new(rect.x, y, rect.width, h))?;
+        let mut counts = vec![0u64; columns as usize];
+        for by in 0..h {
+            for (k, &w) in band.row(by).iter().enumerate() {
+                let mut w = w;
+                while w != 0 {
+                    let bit = w.trailing_zeros();
+                    w &= w - 1;
+                    counts[((k as u32 * 64 + bit) / block) as usize] += 1;
+                }
+            }
+        }
+        for (c, n) in counts.iter().enumerate() {
+            let w = block.min(rect.width - c as u32 * block) as u64;
+            values[(r * columns) as usize + c] = (n * 255 / (w * h as u64).max(1)) as u8;
+        }
+    }
+    Ok(Sampled {
+        columns,
+        rows,
+        block,
+        values,
     })
 }
 
-/// Bytes of system memory available to new allocations, where the system says (Linux).
-pub fn available_memory() -> Option<u64> {
-    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let kib: u64 = meminfo
-        .lines()
-        .find(|l| l.starts_with("MemAvailable:"))?
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()?;
-    Some(kib * 1024)
+/// The census word index of the 32-cell word starting at column `32 * word_x` of row `y`: on a
+/// torus its index in the dense layout (rows padded to 64-bit words), so that every engine and
+/// the GPU agree; on the plane a hash of the position.
+pub fn census_index(universe: Universe, word_x: i64, y: i64) -> u32 {
+    match universe {
+        Universe::Torus { width, .. } => {
+            let per_row = width.div_ceil(64) as i64 * 2;
+            (y * per_row + word_x) as u32
+        }
+        Universe::Plane => crate::hash::mix32(
+            (word_x as u32) ^ crate::hash::mix32((y as u32) ^ ((y >> 32) as u32).rotate_left(7)),
+        ) ^ ((word_x >> 32) as u32),
+    }
 }
 
-/// Fails with a clear message when a `width x height` torus breaks the grid's limits, or, naming
-/// the largest square torus that would fit, when running `kind` on it would not fit in memory.
-/// Called before anything is allocated, so that a request too large is refused, not killed.
-pub fn check_memory(kind: EngineKind, width: u32, height: u32) -> EngineResult<()> {
-    // The grid's own limits first, so that every caller gives the same message for them.
-    Grid::check_torus_size(width as u64, height as u64)
-        .map_err(|e| EngineError::Memory(e.to_string()))?;
-    if kind == EngineKind::Gpu {
-        crate::gpu::grid::check_fits(crate::gpu::shared_context()?, width, height)?;
+/// Accumulates a [`Census`] from 32-bit words in any order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CensusSum {
+    pub population: u64,
+    pub a: u32,
+    pub b: u32,
+}
+
+impl CensusSum {
+    #[inline]
+    pub fn add_word(&mut self, index: u32, w: u32) {
+        if w != 0 {
+            self.population += w.count_ones() as u64;
+            let (a, b) = crate::grid::census_terms(index, w);
+            self.a = self.a.wrapping_add(a);
+            self.b = self.b.wrapping_add(b);
+        }
     }
-    let Some(available) = available_memory() else {
-        return Ok(());
-    };
-    let grid = Grid::bytes_for(width as u64, height as u64);
-    let cells = width as u64 * height as u64;
-    // The start grid, plus what the engine keeps.
-    let (needed, per_cell) = match kind {
-        EngineKind::Reference => (grid + 2 * cells, 2.0 + 1.0 / 8.0),
-        EngineKind::Cpu => (3 * grid, 3.0 / 8.0),
-        EngineKind::Gpu => (2 * grid, 2.0 / 8.0),
-    };
-    if needed <= available {
-        return Ok(());
+
+    #[inline]
+    pub fn remove_word(&mut self, index: u32, w: u32) {
+        if w != 0 {
+            self.population -= w.count_ones() as u64;
+            let (a, b) = crate::grid::census_terms(index, w);
+            self.a = self.a.wrapping_sub(a);
+            self.b = self.b.wrapping_sub(b);
+        }
     }
-    let side = ((available as f64 / per_cell).sqrt() as u64).min(crate::grid::MAX_DIMENSION as u64);
-    Err(EngineError::Memory(format!(
-        "a {width}x{height} torus needs {} of memory on the {} engine, more than the {} available; \
-         the largest square torus that fits is about {side}x{side}",
-        crate::grid::human_bytes(needed),
-        kind.name(),
-        crate::grid::human_bytes(available)
-    )))
+
+    pub fn merge(&mut self, o: CensusSum) {
+        self.population += o.population;
+        self.a = self.a.wrapping_add(o.a);
+        self.b = self.b.wrapping_add(o.b);
+    }
+
+    pub fn census(self) -> Census {
+        Census {
+            population: self.population,
+            hash: self.a as u64 | (self.b as u64) << 32,
+        }
+    }
 }

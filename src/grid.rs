@@ -1,4 +1,4 @@
-//! The one grid layout every engine shares (SPEC 5): a W x H torus stored row-major, each row
+//! The one dense grid layout the dense engines share (SPEC 5): a W x H torus stored row-major, each row
 //! padded to whole 64-bit words, bit i of word k being column 64k + i, least significant bit
 //! first, padding bits always zero. On little-endian machines the `u64` words and the GPU's `u32`
 //! words are the same bytes, so a grid moves between engines by copying.
@@ -10,32 +10,10 @@ use crate::hash;
 /// The largest width or height lifelab accepts; memory is checked separately.
 pub const MAX_DIMENSION: u32 = 1 << 24;
 
-/// The most memory one grid may take. Far above any GPU today; what stops a 10^6 x 10^6
-/// request before it tries to allocate 116 GiB.
-pub const MAX_GRID_BYTES: u64 = 1 << 36;
+pub use crate::memory::human_bytes;
 
-/// A lower cap on one grid's memory, when set (0: none beyond [`MAX_GRID_BYTES`] and the
-/// memory available). Embedders and the fuzz targets set it.
-static MEMORY_LIMIT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-/// Caps the memory one grid may take.
-pub fn set_memory_limit(bytes: u64) {
-    MEMORY_LIMIT.store(bytes, std::sync::atomic::Ordering::Relaxed);
-}
-
-/// The most one grid may take now: the set limit, [`MAX_GRID_BYTES`], and half the memory the
-/// system says is available (an allocation beyond that would be killed, not refused).
-pub fn grid_byte_limit() -> u64 {
-    let set = MEMORY_LIMIT.load(std::sync::atomic::Ordering::Relaxed);
-    let mut limit = MAX_GRID_BYTES;
-    if set > 0 {
-        limit = limit.min(set);
-    }
-    if let Some(available) = crate::engine::available_memory() {
-        limit = limit.min(available / 2);
-    }
-    limit
-}
+/// The most memory one grid may take whatever the system has (see [`crate::memory`]).
+pub const MAX_GRID_BYTES: u64 = crate::memory::CAP_BYTES;
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GridError {
@@ -43,36 +21,17 @@ pub enum GridError {
     Empty { width: u64, height: u64 },
     #[error("a {width}x{height} grid is too large: width and height must be at most {max}")]
     TooWide { width: u64, height: u64, max: u32 },
-    #[error(
-        "a {width}x{height} grid needs {} of memory, more than the {} limit",
-        human_bytes(*bytes),
-        human_bytes(*limit)
-    )]
+    #[error("a {width}x{height} grid needs {}, more than {limit}", human_bytes(*bytes))]
     TooLarge {
         width: u64,
         height: u64,
         bytes: u64,
-        limit: u64,
+        limit: crate::memory::Limit,
     },
     #[error("could not allocate {} for a {width}x{height} grid", human_bytes(*bytes))]
     OutOfMemory { width: u64, height: u64, bytes: u64 },
 }
 
-/// `1.5 GiB`, `512 MiB`, `12 KiB`, `100 B`.
-pub fn human_bytes(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut v = bytes as f64;
-    let mut u = 0;
-    while v >= 1024.0 && u < UNITS.len() - 1 {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{v:.1} {}", UNITS[u])
-    }
-}
 
 /// The population of a grid and a 64-bit hash of its cells, computed the same way on the CPU
 /// (`Grid::census`) and on the GPU (`shaders/census.wgsl`): the sum, over the non-zero 32-bit
@@ -92,6 +51,15 @@ impl Census {
             hash: w[2] as u64 | (w[3] as u64) << 32,
         }
     }
+}
+
+/// The two hash terms a non-zero 32-bit word `w` at census index `i` adds (see [`Census`]).
+#[inline]
+pub fn census_terms(i: u32, w: u32) -> (u32, u32) {
+    (
+        hash::mix32(w ^ hash::mix32(i)),
+        hash::mix32(w.wrapping_add(hash::mix32(i ^ 0x9e37_79b9))),
+    )
 }
 
 /// A rectangle of cells, `x..x+width`, `y..y+height`.
@@ -146,12 +114,8 @@ impl Grid {
             });
         }
         let bytes = Self::bytes_for(width, height);
-        let limit = if bytes > MAX_GRID_BYTES {
-            MAX_GRID_BYTES
-        } else {
-            grid_byte_limit()
-        };
-        if bytes > limit {
+        let limit = crate::memory::limit();
+        if bytes > limit.bytes {
             return Err(GridError::TooLarge {
                 width,
                 height,
@@ -519,6 +483,12 @@ impl Grid {
     /// Writes `src` with its top-left corner at (x0, y0), wrapping around the torus; `src`'s
     /// dead cells overwrite too.
     pub fn paste(&mut self, src: &Grid, x0: u32, y0: u32) {
+        self.combine(src, x0, y0, |_, new| new);
+    }
+
+    /// Like [`Grid::paste`], but each run of cells becomes `op(old, new)` (bits beyond the run
+    /// are ignored): `|o, n| o | n` stamps live cells only, `|o, n| o & !n` erases them.
+    pub fn combine(&mut self, src: &Grid, x0: u32, y0: u32, op: impl Fn(u64, u64) -> u64) {
         if src.width == 0 || src.height == 0 {
             return;
         }
@@ -533,6 +503,7 @@ impl Grid {
                 let n = (src.width - sx).min(64);
                 let bits = src.span(sy, sx, n);
                 let x = ((x0 as u64 + (sx - skip) as u64) % self.width as u64) as u32;
+                let bits = op(self.span(y, x, n), bits);
                 self.set_span(y, x, n, bits);
                 sx += n;
             }
@@ -580,9 +551,9 @@ impl Grid {
         let (mut a, mut b) = (0u32, 0u32);
         for (i, &w) in self.as_u32().iter().enumerate() {
             if w != 0 {
-                let i = i as u32;
-                a = a.wrapping_add(hash::mix32(w ^ hash::mix32(i)));
-                b = b.wrapping_add(hash::mix32(w.wrapping_add(hash::mix32(i ^ 0x9e37_79b9))));
+                let (ta, tb) = census_terms(i as u32, w);
+                a = a.wrapping_add(ta);
+                b = b.wrapping_add(tb);
             }
         }
         Census {
@@ -740,9 +711,13 @@ mod tests {
             Grid::try_new(1_000_000, 1_000_000),
             Err(GridError::TooLarge { .. })
         ));
+        // 15625 words of 8 bytes a row, a million rows: 1.25e11 bytes.
         assert_eq!(
             Grid::try_new(1_000_000, 1_000_000).unwrap_err().to_string(),
-            "a 1000000x1000000 grid needs 116.4 GiB of memory, more than the 64.0 GiB limit"
+            format!(
+                "a 1000000x1000000 grid needs 116.4 GiB, more than {}",
+                crate::memory::limit()
+            )
         );
     }
 

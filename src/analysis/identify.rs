@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::cpu::FastEngine;
+use crate::engine::{Engine, EngineResult, Universe};
 use crate::grid::{Grid, Rect};
 use crate::pattern::library::{Category, PATTERNS};
 use crate::rule::Rule;
@@ -21,7 +21,10 @@ pub enum Kind {
     Spaceship,
     Dies,
     Gun,
-    Chaotic,
+    /// Settles into still lifes, oscillators and escaping spaceships after a long time.
+    Methuselah,
+    /// No repetition within the generations looked at.
+    Unresolved,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -36,6 +39,8 @@ pub struct Identity {
     pub speed: Option<String>,
     /// The library pattern it is, in some phase and orientation.
     pub name: Option<String>,
+    /// Catagolue's and LifeWiki's canonical name (still lifes, oscillators, spaceships).
+    pub apgcode: Option<String>,
     /// Guns: what each period adds.
     pub emits: Option<String>,
     /// Generations looked at.
@@ -106,33 +111,43 @@ pub fn working_side(pattern: &Grid) -> u32 {
         .next_multiple_of(64)
 }
 
+/// A dense engine on `torus`: identification reads whole small grids every generation.
+fn dense_engine(rule: Rule, torus: &Grid) -> EngineResult<Box<dyn Engine>> {
+    let request =
+        crate::registry::Request::new(rule, Universe::torus(torus.width(), torus.height()));
+    let (mut e, _) = crate::registry::create("cpu", &request)?;
+    e.set_grid(torus, 0)?;
+    Ok(e)
+}
+
 /// Identifies `pattern` under `rule` within `max_gens` generations.
-pub fn identify(rule: Rule, pattern: &Grid, max_gens: u64) -> Identity {
+pub fn identify(rule: Rule, pattern: &Grid, max_gens: u64) -> EngineResult<Identity> {
     let side = working_side(pattern);
     let mut torus = Grid::new(side, side);
     let (x, y) = torus.centre_offset(pattern.width(), pattern.height());
     torus.paste(pattern, x, y);
-    let mut engine = FastEngine::new(rule, &torus, 0);
+    let mut engine = dense_engine(rule, &torus)?;
     let mut seen: HashMap<(u32, u32, u64), Vec<u64>> = HashMap::new();
     let mut phases: Vec<Phase> = Vec::new();
     let mut populations = Vec::new();
     for g in 0..=max_gens {
         if g > 0 {
-            engine.step_once();
+            engine.step(1)?;
         }
-        let grid = engine.grid_ref();
+        let grid = engine.dense().expect("the cpu engine is dense");
         populations.push(grid.population());
         let Some(ph) = phase(grid) else {
-            return Identity {
+            return Ok(Identity {
                 kind: Kind::Dies,
                 start: g,
                 period: None,
                 displacement: None,
                 speed: None,
                 name: None,
+                apgcode: None,
                 emits: None,
                 generations: g,
-            };
+            });
         };
         if ph.at.width > side / 2 || ph.at.height > side / 2 {
             // Grown past half the torus: it could meet itself round the torus, so what
@@ -153,38 +168,40 @@ pub fn identify(rule: Rule, pattern: &Grid, max_gens: u64) -> Identity {
                         _ => Kind::Spaceship,
                     };
                     let cycle: Vec<&Grid> = phases[t as usize..].iter().map(|p| &p.shape).collect();
-                    return Identity {
+                    return Ok(Identity {
                         kind,
                         start: t,
                         period: Some(p),
                         displacement: Some((dx, dy)),
                         speed: (kind == Kind::Spaceship).then(|| speed_text(dx, dy, p)),
                         name: library_name(rule, &cycle),
+                        apgcode: super::apgcode::apgcode(kind, p, &cycle),
                         emits: None,
                         generations: g,
-                    };
+                    });
                 }
             }
         }
         seen.entry(key).or_default().push(g);
         phases.push(ph);
     }
-    gun(rule, pattern, max_gens).unwrap_or(Identity {
-        kind: Kind::Chaotic,
+    Ok(gun(rule, pattern, max_gens)?.unwrap_or(Identity {
+        kind: Kind::Unresolved,
         start: 0,
         period: None,
         displacement: None,
         speed: None,
         name: None,
+        apgcode: None,
         emits: None,
         generations: max_gens,
-    })
+    }))
 }
 
 /// A gun: the pattern's own region repeats with period p while the population grows by the
 /// same amount each period (what it emits leaves the region). Checked on a torus big enough
 /// that nothing emitted comes back within the generations looked at; periods up to 120.
-fn gun(rule: Rule, pattern: &Grid, max_gens: u64) -> Option<Identity> {
+fn gun(rule: Rule, pattern: &Grid, max_gens: u64) -> EngineResult<Option<Identity>> {
     let gens = max_gens.min(600);
     let side = (working_side(pattern) * 2)
         .max(gens as u32 / 2 + pattern.width().max(pattern.height()) * 2);
@@ -198,13 +215,14 @@ fn gun(rule: Rule, pattern: &Grid, max_gens: u64) -> Option<Identity> {
         width: pattern.width() + 2 * margin,
         height: pattern.height() + 2 * margin,
     };
-    let mut e = FastEngine::new(rule, &torus, 0);
+    let mut e = dense_engine(rule, &torus)?;
     let mut populations = vec![torus.population()];
     let mut cores = vec![torus.crop(core)];
     for _ in 0..gens {
-        e.step_once();
-        populations.push(e.grid_ref().population());
-        cores.push(e.grid_ref().crop(core));
+        e.step(1)?;
+        let g = e.dense().expect("the cpu engine is dense");
+        populations.push(g.population());
+        cores.push(g.crop(core));
     }
     let n = populations.len();
     for p in 1..=(n / 5) {
@@ -218,22 +236,23 @@ fn gun(rule: Rule, pattern: &Grid, max_gens: u64) -> Option<Identity> {
             5 => "a glider".to_string(),
             c => format!("{c} cells"),
         };
-        return Some(Identity {
+        return Ok(Some(Identity {
             kind: Kind::Gun,
             start: (n - 1 - p) as u64,
             period: Some(p as u64),
             displacement: Some((0, 0)),
             speed: None,
             name: library_name_of_gun(pattern),
+            apgcode: None,
             emits: Some(format!("{what} every {p} generations")),
             generations: gens,
-        });
+        }));
     }
-    None
+    Ok(None)
 }
 
-/// The eight symmetries of a shape, as text (cheap to compare for small shapes).
-fn orientations(g: &Grid) -> Vec<String> {
+/// The eight symmetries of a shape.
+pub fn symmetries(g: &Grid) -> Vec<Grid> {
     let (w, h) = (g.width(), g.height());
     let mut out = Vec::new();
     for transpose in [false, true] {
@@ -252,11 +271,16 @@ fn orientations(g: &Grid) -> Vec<String> {
                     let (tx, ty) = if transpose { (b, a) } else { (a, b) };
                     t.set(tx, ty, true);
                 }
-                out.push(t.to_text());
+                out.push(t);
             }
         }
     }
     out
+}
+
+/// The eight symmetries of a shape, as text (cheap to compare for small shapes).
+fn orientations(g: &Grid) -> Vec<String> {
+    symmetries(g).iter().map(Grid::to_text).collect()
 }
 
 /// The library pattern (for this rule) one of whose phases is one of the cycle's, in any

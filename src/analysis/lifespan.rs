@@ -17,10 +17,10 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 
-use crate::cpu::FastEngine;
-use crate::engine::{Engine, EngineResult};
-use crate::grid::{Census, Grid};
+use crate::engine::{Census, Engine, EngineResult, Progress, Put, Universe};
+use crate::grid::Grid;
 use crate::rule::Rule;
+use crate::tiles::TileMap;
 
 /// The longest debris period looked for.
 const MAX_PERIOD: usize = 60;
@@ -37,7 +37,6 @@ pub struct Lifespan {
     /// Spaceships escaping at the end, and how many cells they hold.
     pub escaping: usize,
     pub escaping_cells: u64,
-    pub torus: (u32, u32),
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -46,7 +45,7 @@ pub struct LifespanReport {
     pub result: Option<Lifespan>,
     /// Population of every generation of the first pass.
     pub history: Vec<u64>,
-    pub torus: (u32, u32),
+    pub universe: Universe,
     pub torus_note: String,
 }
 
@@ -58,33 +57,50 @@ pub fn roomy_side(pattern: &Grid, max_gens: u64) -> u32 {
     (need.next_power_of_two() as u32).clamp(256, crate::grid::MAX_DIMENSION)
 }
 
-/// Finds the lifespan of `pattern` (centred on a `torus`-sized torus), running the first pass
-/// on `engine_for(grid)`. `settle` is how long the population must stay periodic.
+/// Finds the lifespan of `pattern` under `rule`, placed at the middle of the universe of the
+/// engines `make` returns (a roomy torus, or the plane). `settle` is how long the population
+/// must stay periodic.
 pub fn lifespan(
     rule: Rule,
     pattern: &Grid,
-    torus: (u32, u32),
     max_gens: u64,
     settle: u64,
-    engine_for: &dyn Fn(&Grid) -> EngineResult<Box<dyn Engine>>,
+    make: &dyn Fn() -> EngineResult<Box<dyn Engine>>,
+    progress: &Progress,
 ) -> EngineResult<LifespanReport> {
-    let mut grid = Grid::try_new(torus.0, torus.1)
-        .map_err(|e| crate::engine::EngineError::Memory(e.to_string()))?;
-    let (x, y) = grid.centre_offset(pattern.width(), pattern.height());
-    grid.paste(pattern, x, y);
-    let torus_note = format!(
-        "a {}x{} torus: nothing escaping at c/2 or slower comes back within {max_gens} generations",
-        torus.0, torus.1
-    );
+    let mut engine = make()?;
+    let universe = engine.universe();
+    let at = match universe {
+        Universe::Torus { width, height } => (
+            (width.saturating_sub(pattern.width()) / 2) as i64,
+            (height.saturating_sub(pattern.height()) / 2) as i64,
+        ),
+        Universe::Plane => (
+            -(pattern.width() as i64 / 2),
+            -(pattern.height() as i64 / 2),
+        ),
+    };
+    engine.clear()?;
+    engine.put(pattern, at, Put::Or)?;
+    engine.set_generation(0);
+    let torus_note = match universe {
+        Universe::Torus { width, height } => format!(
+            "a {width}x{height} torus: nothing escaping at c/2 or slower comes back within {max_gens} generations"
+        ),
+        Universe::Plane => "the unbounded plane".to_string(),
+    };
 
     // Pass 1: populations, with a few checkpoints kept for pass 2.
-    let mut engine = engine_for(&grid)?;
-    let mut history = vec![grid.population()];
-    let mut checkpoints: Vec<(u64, Grid)> = vec![(0, grid.clone())];
+    let mut history = vec![pattern.population()];
+    let mut checkpoints: Vec<(u64, TileMap)> = vec![(0, engine.export()?)];
     let step = 512;
     let mut censuses: Vec<Census> = Vec::new();
     let mut candidate = None;
+    progress.set_total(max_gens);
     while (history.len() as u64) <= max_gens {
+        if progress.cancelled() {
+            return Err(crate::engine::EngineError::Cancelled);
+        }
         let done = history.len() as u64 - 1;
         let n = step.min(max_gens - done);
         if n == 0 {
@@ -93,7 +109,8 @@ pub fn lifespan(
         censuses.clear();
         engine.step_census(n, &mut censuses)?;
         history.extend(censuses.iter().map(|c| c.population));
-        checkpoints.push((done + n, engine.grid()?));
+        progress.set_done(done + n);
+        checkpoints.push((done + n, engine.export()?));
         if checkpoints.len() > 4 {
             checkpoints.remove(1);
         }
@@ -108,7 +125,7 @@ pub fn lifespan(
         return Ok(LifespanReport {
             result: None,
             history,
-            torus,
+            universe,
             torus_note,
         });
     };
@@ -116,33 +133,30 @@ pub fn lifespan(
 
     // Pass 2: replay the last stretch with every generation's cells.
     let back = from.saturating_sub(2 * MAX_PERIOD as u64);
-    let (cg, cgrid) = checkpoints
+    let (cg, tiles) = checkpoints
         .iter()
         .rev()
         .find(|(g, _)| *g <= back)
         .cloned()
-        .unwrap_or((0, grid.clone()));
-    let mut replay = FastEngine::new(rule, &cgrid, 0);
-    replay.set_grid(&cgrid, cg)?;
+        .unwrap_or_else(|| checkpoints[0].clone());
+    let mut replay = make()?;
+    replay.import(&tiles)?;
+    replay.set_generation(cg);
     replay.step(back - cg)?;
     let mut frames: Vec<Vec<(i64, i64)>> = Vec::new();
     for g in back..=end {
         if g > back {
-            replay.step_once();
+            replay.step(1)?;
         }
-        frames.push(
-            replay
-                .live_cells()
-                .into_iter()
-                .map(|(x, y)| (x as i64, y as i64))
-                .collect(),
-        );
+        let mut cells: Vec<(i64, i64)> = replay.export()?.cells().collect();
+        cells.sort_unstable();
+        frames.push(cells);
     }
-    let ships = escaping_ships(rule, frames.last().expect("frames"), torus);
+    let ships = escaping_ships(rule, frames.last().expect("frames"), universe)?;
     let debris: Vec<Vec<(i64, i64)>> = frames
         .iter()
         .enumerate()
-        .map(|(i, cells)| without_ships(cells, &ships, (frames.len() - 1 - i) as i64, torus))
+        .map(|(i, cells)| without_ships(cells, &ships, (frames.len() - 1 - i) as i64, universe))
         .collect();
     let mut best: Option<(usize, usize)> = None;
     for p in 1..=MAX_PERIOD.min(debris.len() / 2) {
@@ -162,13 +176,12 @@ pub fn lifespan(
             period: p as u64,
             escaping: ships.len(),
             escaping_cells: ships.iter().map(|s| s.phases[0].len() as u64).sum(),
-            torus,
         }
     });
     Ok(LifespanReport {
         result,
         history,
-        torus,
+        universe,
         torus_note,
     })
 }
@@ -226,7 +239,11 @@ fn clusters(cells: &[(i64, i64)]) -> Vec<Vec<(i64, i64)>> {
 }
 
 /// The clusters at the end that are spaceships moving away from the rest.
-fn escaping_ships(rule: Rule, cells: &[(i64, i64)], torus: (u32, u32)) -> Vec<Ship> {
+fn escaping_ships(
+    rule: Rule,
+    cells: &[(i64, i64)],
+    universe: Universe,
+) -> EngineResult<Vec<Ship>> {
     let groups = clusters(cells);
     let total = cells.len().max(1) as f64;
     let centre = (
@@ -254,12 +271,14 @@ fn escaping_ships(rule: Rule, cells: &[(i64, i64)], torus: (u32, u32)) -> Vec<Sh
         for &(x, y) in &g {
             small.set((x - minx + 20) as u32, (y - miny + 20) as u32, true);
         }
-        let mut e = FastEngine::new(rule, &small, 0);
+        let request = crate::registry::Request::new(rule, Universe::torus(64, 64));
+        let (mut e, _) = crate::registry::create("cpu", &request)?;
+        e.set_grid(&small, 0)?;
         let mut phases = vec![small.clone()];
         let mut found = None;
         for p in 1..=16usize {
-            e.step_once();
-            let now = e.grid_ref().clone();
+            e.step(1)?;
+            let now = e.grid()?;
             if let (Some(a), Some(b)) = (small.bounding_box(), now.bounding_box())
                 && small.crop(a) == now.crop(b)
                 && (a.x, a.y) != (b.x, b.y)
@@ -281,12 +300,7 @@ fn escaping_ships(rule: Rule, cells: &[(i64, i64)], torus: (u32, u32)) -> Vec<Sh
         }
         let to_world = |grid: &Grid| -> Vec<(i64, i64)> {
             grid.alive_cells()
-                .map(|(x, y)| {
-                    (
-                        (x as i64 + minx - 20).rem_euclid(torus.0 as i64),
-                        (y as i64 + miny - 20).rem_euclid(torus.1 as i64),
-                    )
-                })
+                .map(|(x, y)| universe.wrap(x as i64 + minx - 20, y as i64 + miny - 20))
                 .collect()
         };
         ships.push(Ship {
@@ -294,7 +308,7 @@ fn escaping_ships(rule: Rule, cells: &[(i64, i64)], torus: (u32, u32)) -> Vec<Sh
             displacement: d,
         });
     }
-    ships
+    Ok(ships)
 }
 
 /// The cells `k` generations before the end without the escaping ships that are already there:
@@ -303,7 +317,7 @@ fn without_ships(
     cells: &[(i64, i64)],
     ships: &[Ship],
     k: i64,
-    torus: (u32, u32),
+    universe: Universe,
 ) -> Vec<(i64, i64)> {
     let set: HashSet<(i64, i64)> = cells.iter().copied().collect();
     let mut removed: HashSet<(i64, i64)> = HashSet::new();
@@ -315,9 +329,9 @@ fn without_ships(
         let shifted: Vec<(i64, i64)> = s.phases[j as usize]
             .iter()
             .map(|&(x, y)| {
-                (
-                    (x - s.displacement.0 * periods).rem_euclid(torus.0 as i64),
-                    (y - s.displacement.1 * periods).rem_euclid(torus.1 as i64),
+                universe.wrap(
+                    x - s.displacement.0 * periods,
+                    y - s.displacement.1 * periods,
                 )
             })
             .collect();

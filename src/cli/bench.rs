@@ -1,5 +1,8 @@
 //! `lifelab bench`: cell updates per second for each rule, grid size and engine, measured in one
 //! run next to a baseline (the reference engine on Life, 256x256), because machines are noisy.
+//! Besides random soups it runs sparse workloads (`--pattern acorn`): a pattern on a large
+//! torus to a fixed generation, reported as effective cell updates per second (torus cells
+//! times generations over the time), the measure on which sparse engines shine.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -7,17 +10,28 @@ use std::time::Instant;
 use anyhow::Context;
 use serde::Serialize;
 
-use super::setup::parse_size;
-use crate::engine::{self, EngineError, EngineKind};
+use super::setup::{engine_name, parse_size};
+use crate::engine::{Engine, EngineError, Universe};
 use crate::gpu::{LifeOptions, ShaderMode};
-use crate::grid::Grid;
+use crate::registry::{self, Request};
 use crate::rule::Rule;
 
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
-    /// Engines to measure (repeat the flag for several). Default: cpu.
-    #[arg(long = "engine", value_enum, value_name = "ENGINE")]
-    pub engines: Vec<EngineKind>,
+    /// Engines to measure (repeat the flag for several): reference, cpu, tiles, hashlife,
+    /// gpu, or auto. Default: cpu.
+    #[arg(long = "engine", value_name = "ENGINE", value_parser = engine_name)]
+    pub engines: Vec<String>,
+
+    /// Sparse workloads: a library pattern or file centred on each torus size, run for
+    /// --pattern-gens generations (repeat for several). With patterns and no --rule, only the
+    /// patterns are measured.
+    #[arg(long = "pattern", value_name = "NAME|FILE")]
+    pub patterns: Vec<String>,
+
+    /// Generations of each sparse workload.
+    #[arg(long, default_value_t = 5206)]
+    pub pattern_gens: u64,
 
     /// Rules to measure (repeat for several). Default: Life, HighLife, Day & Night, Seeds,
     /// B2/S34H (hexagonal) and W110 (elementary, as H rings of W cells).
@@ -69,6 +83,8 @@ pub const DEFAULT_SIDES: [u32; 3] = [1024, 4096, 16384];
 
 #[derive(Serialize, Clone)]
 pub struct Measurement {
+    /// `soup 0.5` or the pattern's name.
+    pub workload: String,
     pub rule: String,
     pub width: u32,
     pub height: u32,
@@ -81,6 +97,11 @@ pub struct Measurement {
     /// `device` (GPU timestamp queries) or `wall` (wall clock after a warm-up).
     pub timing: &'static str,
     pub cell_updates_per_second: f64,
+    /// The population at the end (sparse workloads: the check that the run is right).
+    pub population: u64,
+    /// Sparse workloads on the tile engine: the share of tiles computed in the last generation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub active_fraction: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -98,15 +119,19 @@ struct BenchReport {
 
 pub fn execute(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let engines = if args.engines.is_empty() {
-        vec![EngineKind::Cpu]
+        vec!["cpu".to_string()]
     } else {
         args.engines.clone()
     };
     let rules: Vec<Rule> = if args.rules.is_empty() {
-        DEFAULT_RULES
-            .iter()
-            .map(|r| r.parse().expect("valid"))
-            .collect()
+        if args.patterns.is_empty() {
+            DEFAULT_RULES
+                .iter()
+                .map(|r| r.parse().expect("valid"))
+                .collect()
+        } else {
+            Vec::new()
+        }
     } else {
         args.rules
             .iter()
@@ -122,7 +147,7 @@ pub fn execute(args: BenchArgs) -> anyhow::Result<ExitCode> {
             .collect::<anyhow::Result<_>>()?
     };
 
-    let adapter = if engines.contains(&EngineKind::Gpu) {
+    let adapter = if engines.iter().any(|e| e == "gpu") {
         Some(crate::gpu::shared_context()?.summary.clone())
     } else {
         None
@@ -133,66 +158,77 @@ pub fn execute(args: BenchArgs) -> anyhow::Result<ExitCode> {
         args.shaders.clone()
     };
 
-    let baseline = measure(EngineKind::Reference, None, Rule::life(), (256, 256), &args)?;
+    let baseline = measure(&Work::soup(Rule::life(), (256, 256), &args), "reference", None, &args)?;
     let mut results = Vec::new();
     let mut skipped = Vec::new();
     if !args.json {
         if let Some(a) = &adapter {
-            println!("adapter: {} ({}, {})", a.name, a.backend, a.device_type);
+            println!("adapter: {} ({}, {:?})", a.name, a.backend, a.device_type);
         }
         println!(
             "baseline: reference engine, B3/S23 256x256: {:.3e} cell updates/s",
             baseline.cell_updates_per_second
         );
         println!(
-            "{:<16} {:>12} {:>16} {:>8} {:>9} {:>7} {:>16} {:>12}",
-            "rule", "size", "engine", "gens", "seconds", "timing", "cell updates/s", "x baseline"
+            "{:<14} {:<16} {:>12} {:>16} {:>8} {:>9} {:>7} {:>16} {:>12}",
+            "workload", "rule", "size", "engine", "gens", "seconds", "timing", "cell updates/s", "x baseline"
         );
     }
+    let mut works = Vec::new();
     for rule in &rules {
         for &size in &sizes {
-            for &kind in &engines {
-                let modes: Vec<Option<ShaderMode>> =
-                    if kind == EngineKind::Gpu && !rule.is_elementary() {
-                        shaders.iter().copied().map(Some).collect()
-                    } else {
-                        vec![None]
-                    };
-                for shader in modes {
-                    let m = match measure(kind, shader, rule.without_torus(), size, &args) {
-                        Ok(m) => m,
-                        // A grid the device cannot hold is reported and skipped ("where memory
-                        // allows"); anything else is an error.
-                        Err(e) if is_capacity(&e) => {
-                            let why =
-                                format!("{rule} {}x{} on {}: {e:#}", size.0, size.1, kind.name());
-                            if !args.json {
-                                println!("skipped: {why}");
-                            }
-                            skipped.push(why);
-                            continue;
-                        }
-                        Err(e) => return Err(e),
-                    };
-                    if !args.json {
-                        let engine = match m.shader {
-                            Some(s) => format!("{} {}", m.engine, shader_name(s)),
-                            None => m.engine.to_string(),
-                        };
-                        println!(
-                            "{:<16} {:>12} {:>16} {:>8} {:>9.3} {:>7} {:>16.3e} {:>12.1}",
-                            m.rule,
-                            format!("{}x{}", m.width, m.height),
-                            engine,
-                            m.generations,
-                            m.seconds,
-                            m.timing,
-                            m.cell_updates_per_second,
-                            m.cell_updates_per_second / baseline.cell_updates_per_second
+            works.push(Work::soup(rule.without_torus(), size, &args));
+        }
+    }
+    for name in &args.patterns {
+        for &size in &sizes {
+            works.push(Work::pattern(name, size, &args)?);
+        }
+    }
+    for work in &works {
+        for name in &engines {
+            let modes: Vec<Option<ShaderMode>> = if name == "gpu" && !work.rule.is_elementary() {
+                shaders.iter().copied().map(Some).collect()
+            } else {
+                vec![None]
+            };
+            for shader in modes {
+                let m = match measure(work, name, shader, &args) {
+                    Ok(m) => m,
+                    // A grid the device cannot hold, or an engine that does not run this
+                    // work, is reported and skipped; anything else is an error.
+                    Err(e) if is_capacity(&e) => {
+                        let why = format!(
+                            "{} {} {}x{} on {name}: {e:#}",
+                            work.label, work.rule, work.size.0, work.size.1
                         );
+                        if !args.json {
+                            println!("skipped: {why}");
+                        }
+                        skipped.push(why);
+                        continue;
                     }
-                    results.push(m);
+                    Err(e) => return Err(e),
+                };
+                if !args.json {
+                    let engine = match m.shader {
+                        Some(s) => format!("{} {}", m.engine, shader_name(s)),
+                        None => m.engine.to_string(),
+                    };
+                    println!(
+                        "{:<14} {:<16} {:>12} {:>16} {:>8} {:>9.3} {:>7} {:>16.3e} {:>12.1}",
+                        m.workload,
+                        m.rule,
+                        format!("{}x{}", m.width, m.height),
+                        engine,
+                        m.generations,
+                        m.seconds,
+                        m.timing,
+                        m.cell_updates_per_second,
+                        m.cell_updates_per_second / baseline.cell_updates_per_second
+                    );
                 }
+                results.push(m);
             }
         }
     }
@@ -208,6 +244,57 @@ pub fn execute(args: BenchArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// One workload: a soup on a torus, or a pattern centred on one run to a fixed generation.
+struct Work {
+    label: String,
+    rule: Rule,
+    size: (u32, u32),
+    sim: crate::session::Simulation,
+    /// Sparse workloads run exactly this many generations.
+    gens: Option<u64>,
+}
+
+impl Work {
+    fn soup(rule: Rule, size: (u32, u32), args: &BenchArgs) -> Work {
+        let universe = Universe::torus(size.0, size.1);
+        Work {
+            label: format!("soup {}", args.density),
+            rule,
+            size,
+            sim: crate::session::Simulation {
+                rule,
+                universe,
+                start: crate::session::Start::Soup {
+                    density: args.density,
+                    region: size,
+                },
+                seed: args.seed,
+                source: format!("random {}", args.density),
+                pattern: None,
+                generation: 0,
+            },
+            gens: None,
+        }
+    }
+
+    fn pattern(name: &str, size: (u32, u32), args: &BenchArgs) -> anyhow::Result<Work> {
+        let spec = crate::session::Spec {
+            pattern: Some(name.to_string()),
+            size: Some(format!("{}x{}", size.0, size.1)),
+            seed: args.seed,
+            ..Default::default()
+        };
+        let sim = spec.build()?;
+        Ok(Work {
+            label: name.to_string(),
+            rule: sim.rule,
+            size,
+            sim,
+            gens: Some(args.pattern_gens),
+        })
+    }
+}
+
 fn shader_name(s: ShaderMode) -> &'static str {
     match s {
         ShaderMode::Specialised => "specialised",
@@ -218,34 +305,52 @@ fn shader_name(s: ShaderMode) -> &'static str {
 fn is_capacity(e: &anyhow::Error) -> bool {
     matches!(
         e.downcast_ref::<EngineError>(),
-        Some(EngineError::OutOfMemory(_) | EngineError::Memory(_) | EngineError::Unavailable(_),)
+        Some(
+            EngineError::OutOfMemory(_)
+                | EngineError::Memory(_)
+                | EngineError::Grid(_)
+                | EngineError::Unavailable(_)
+                | EngineError::Unsupported(_)
+        )
     ) || e.downcast_ref::<crate::grid::GridError>().is_some()
+        || e.downcast_ref::<crate::memory::MemoryError>().is_some()
 }
 
-/// One measurement: a soup, one warm-up generation, then enough generations to fill the time.
-pub fn measure(
-    kind: EngineKind,
+/// One measurement. A soup: one warm-up generation, then enough generations to fill the time.
+/// A sparse workload: from generation 0 to its end, timed whole.
+fn measure(
+    work: &Work,
+    engine_name: &str,
     shader: Option<ShaderMode>,
-    rule: Rule,
-    (width, height): (u32, u32),
     args: &BenchArgs,
 ) -> anyhow::Result<Measurement> {
-    let mut grid = Grid::try_new(width, height)?;
-    grid.fill_random(args.density, args.seed);
-    let options = LifeOptions {
-        shader: shader.unwrap_or_default(),
-        rows_per_invocation: args.rows,
-        max_band_bytes: None,
+    let options = registry::Options {
+        gpu: LifeOptions {
+            shader: shader.unwrap_or_default(),
+            rows_per_invocation: args.rows,
+            max_band_bytes: None,
+        },
+        ..Default::default()
     };
-    let mut engine = engine::create_with(kind, rule, &grid, args.seed, options)?;
-    drop(grid);
-    engine.step(1)?;
-    engine.finish()?;
-
+    let gens_hint = work.gens.unwrap_or(1000);
+    let request = Request {
+        options,
+        ..work.sim.request(gens_hint)
+    };
+    let (mut engine, choice) = registry::create(engine_name, &request)?;
+    work.sim.load_into(engine.as_mut())?;
+    let (width, height) = work.size;
     let cells = width as f64 * height as f64;
-    let ((seconds, device), generations) = match args.gens {
-        Some(n) => (timed(engine.as_mut(), n)?, n),
-        None => {
+    let ((seconds, device), generations) = match (work.gens, args.gens) {
+        (Some(n), _) => (timed(engine.as_mut(), n)?, n),
+        (None, Some(n)) => {
+            engine.step(1)?;
+            engine.finish()?;
+            (timed(engine.as_mut(), n)?, n)
+        }
+        (None, None) => {
+            engine.step(1)?;
+            engine.finish()?;
             // Grow the batch until it fills a tenth of the budget, then size the real run.
             let mut n = 1;
             loop {
@@ -259,21 +364,28 @@ pub fn measure(
             }
         }
     };
+    let active_fraction = engine
+        .as_any()
+        .and_then(|a| a.downcast_ref::<crate::cpu::TileEngine>())
+        .map(|t| t.active_tiles() as f64 / (cells / 4096.0).max(1.0));
     Ok(Measurement {
-        rule: rule.to_string(),
+        workload: work.label.clone(),
+        rule: work.rule.to_string(),
         width,
         height,
-        engine: kind.name(),
+        engine: choice.engine,
         shader,
         generations,
         seconds,
         timing: if device { "device" } else { "wall" },
         cell_updates_per_second: cells * generations as f64 / seconds.max(1e-12),
+        population: engine.population()?,
+        active_fraction,
     })
 }
 
 /// Seconds for `n` generations, and whether the device measured them itself.
-fn timed(engine: &mut dyn engine::Engine, n: u64) -> anyhow::Result<(f64, bool)> {
+fn timed(engine: &mut dyn Engine, n: u64) -> anyhow::Result<(f64, bool)> {
     let t = Instant::now();
     let device = engine.step_timed(n)?;
     engine.finish()?;

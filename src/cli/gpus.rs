@@ -33,7 +33,7 @@ pub fn execute(args: GpusArgs) -> anyhow::Result<ExitCode> {
     }
     for a in &adapters {
         let mark = if is_chosen(a) { "*" } else { " " };
-        println!("{mark} {} ({}, {})", a.name, a.backend, a.device_type);
+        println!("{mark} {} ({}, {:?})", a.name, a.backend, a.device_type);
         println!("    driver: {}", a.driver);
         println!(
             "    largest buffer {}, largest storage binding {} ({} storage buffers per stage)",

@@ -18,7 +18,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-pub use setup::{SimArgs, Simulation};
+pub use setup::SimArgs;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -148,6 +148,14 @@ impl Command {
             Command::Tictactoe(a) => tictactoe::execute(a),
             Command::KqkUntouchable(a) => kqk::execute(a),
         }
+    }
+}
+
+/// The registry options the engine flags ask for.
+pub(crate) fn engine_options(memory_mb: Option<u64>) -> crate::registry::Options {
+    crate::registry::Options {
+        memory: memory_mb.map(|m| m << 20),
+        ..Default::default()
     }
 }
 

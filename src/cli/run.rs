@@ -1,5 +1,5 @@
-//! `lifelab run`: run a pattern or a soup for some generations; report the population and the
-//! time, and optionally write the final torus.
+//! `lifelab run`: run a pattern or a soup for some generations; report the population, the
+//! engine (and why it was chosen) and the time, and optionally write the final cells.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -9,9 +9,8 @@ use std::time::Instant;
 use anyhow::Context;
 use serde::Serialize;
 
-use super::setup::{EngineChoice, SimArgs};
-use crate::engine::Engine;
-use crate::pattern::{self, Pattern};
+use super::setup::{SimArgs, engine_name};
+use crate::engine::{Engine, Progress, Universe};
 
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
@@ -22,11 +21,16 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 100)]
     pub gens: u64,
 
-    /// The engine: auto is the GPU when an adapter exists, else the fast CPU engine.
-    #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
-    pub engine: EngineChoice,
+    /// The engine: auto (the cheapest for the work, with the reason printed), or one of
+    /// reference, cpu, tiles, hashlife, gpu.
+    #[arg(long, default_value = "auto", value_parser = engine_name)]
+    pub engine: String,
 
-    /// Write the final torus here (.rle, .cells or .lif, by extension).
+    /// HashLife's node cache in MiB (default: a share of the memory available).
+    #[arg(long, value_name = "MB")]
+    pub memory: Option<u64>,
+
+    /// Write the final cells here (.rle, .cells, .lif or .mc, by extension).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
 
@@ -39,11 +43,18 @@ pub struct RunArgs {
 struct RunReport {
     generation: u64,
     population: u64,
-    width: u32,
-    height: u32,
+    /// The universe: a torus and its size, or the plane.
+    universe: Universe,
+    width: Option<u32>,
+    height: Option<u32>,
     rule: String,
     engine: &'static str,
+    engine_reason: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    engine_note: Option<String>,
     seconds: f64,
+    /// Cells of the universe (on the plane: of the final bounding box) times generations,
+    /// per second.
     cell_updates_per_second: f64,
     source: String,
     seed: u64,
@@ -52,33 +63,46 @@ struct RunReport {
 }
 
 pub fn execute(args: RunArgs) -> anyhow::Result<ExitCode> {
-    let kind = args.engine.resolve();
-    let sim = args.sim.build_for(Some(kind))?;
-    let mut engine = crate::engine::create(kind, sim.rule, &sim.grid, sim.seed)?;
+    let sim = args.sim.build()?;
+    let options = super::engine_options(args.memory);
+    let (mut engine, choice) = sim.engine(&args.engine, args.gens, options)?;
+    if !args.json && args.engine == "auto" {
+        eprintln!("engine: {} ({})", choice.engine, choice.reason);
+    }
 
     let started = Instant::now();
     step_with_progress(engine.as_mut(), args.gens)?;
-    let final_grid = engine.grid()?;
+    engine.finish()?;
+    let population = engine.population()?;
     let seconds = started.elapsed().as_secs_f64();
 
     if let Some(path) = &args.out {
-        let mut p = Pattern::new(final_grid.clone());
-        p.name = Some(format!("{} after {} generations", sim.source, args.gens));
-        let mut rule = sim.rule;
-        rule.torus = Some((final_grid.width(), final_grid.height()));
-        p.rule = Some(rule);
-        pattern::save_file(&p, path).with_context(|| format!("writing {}", path.display()))?;
+        let meta = crate::session::save::Meta {
+            name: Some(format!("{} after {} generations", sim.source, args.gens)),
+            ..Default::default()
+        };
+        crate::session::save::write_engine(engine.as_mut(), &meta, path)
+            .with_context(|| format!("writing {}", path.display()))?;
     }
-
+    let universe = engine.universe();
+    let cells = match universe.cells() {
+        Some(c) => c as f64,
+        None => engine
+            .bounds()?
+            .map_or(0.0, |b| b.width() as f64 * b.height() as f64),
+    };
     let report = RunReport {
         generation: engine.generation(),
-        population: final_grid.population(),
-        width: final_grid.width(),
-        height: final_grid.height(),
+        population,
+        universe,
+        width: universe.size().map(|s| s.0),
+        height: universe.size().map(|s| s.1),
         rule: sim.rule.to_string(),
-        engine: kind.name(),
+        engine: choice.engine,
+        engine_reason: choice.reason,
+        engine_note: engine.note(),
         seconds,
-        cell_updates_per_second: final_grid.cells() as f64 * args.gens as f64 / seconds.max(1e-9),
+        cell_updates_per_second: cells * args.gens as f64 / seconds.max(1e-9),
         source: sim.source,
         seed: sim.seed,
         out: args.out,
@@ -87,9 +111,15 @@ pub fn execute(args: RunArgs) -> anyhow::Result<ExitCode> {
         super::print_json(&report)?;
     } else {
         println!(
-            "{} on a {}x{} torus, rule {}, engine {}",
-            report.source, report.width, report.height, report.rule, report.engine
+            "{} on {}, rule {}, engine {}",
+            report.source,
+            universe.describe(),
+            report.rule,
+            report.engine
         );
+        if let Some(note) = &report.engine_note {
+            println!("note: {note}");
+        }
         println!(
             "generation {}: population {}",
             report.generation, report.population
@@ -105,7 +135,7 @@ pub fn execute(args: RunArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Steps in slices so that a progress bar can move, when stderr is a terminal.
+/// Steps with a progress bar when stderr is a terminal.
 pub(crate) fn step_with_progress(engine: &mut dyn Engine, gens: u64) -> anyhow::Result<()> {
     if !std::io::stderr().is_terminal() || gens < 2 {
         engine.step(gens)?;
@@ -118,15 +148,16 @@ pub(crate) fn step_with_progress(engine: &mut dyn Engine, gens: u64) -> anyhow::
         .expect("valid template")
         .progress_chars("=> "),
     );
-    // Slices of about 1% keep the overhead of GPU submissions and bar redraws negligible.
-    let slice = (gens / 100).max(1);
-    let mut done = 0;
-    while done < gens {
-        let n = slice.min(gens - done);
-        engine.step(n)?;
-        done += n;
-        bar.set_position(done);
-    }
+    let progress = Progress::new(gens);
+    std::thread::scope(|s| -> anyhow::Result<()> {
+        let work = s.spawn(|| engine.step_with(gens, &progress));
+        while !work.is_finished() {
+            bar.set_position(progress.get().0);
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        work.join().expect("the stepping thread does not panic")?;
+        Ok(())
+    })?;
     bar.finish_and_clear();
     Ok(())
 }

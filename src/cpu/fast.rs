@@ -17,8 +17,10 @@
 
 use rayon::prelude::*;
 
-use crate::engine::{Engine, EngineKind, EngineResult};
-use crate::grid::{Census, Grid};
+use super::dense;
+use crate::engine::{Bounds, CellRect, Engine, EngineResult, Put, Sampled, Universe};
+use crate::grid::{Census, Grid, GridError};
+use crate::tiles::TileMap;
 use crate::hash;
 use crate::rule::{CountTable, ElementaryRule, LifeRule, Neighbourhood, Rule, RuleKind};
 
@@ -141,6 +143,12 @@ impl Logic {
 }
 
 impl FastEngine {
+    /// An empty `width x height` torus.
+    pub fn empty(rule: Rule, width: u32, height: u32, seed: u64) -> Result<Self, GridError> {
+        let grid = Grid::try_new(width, height)?;
+        Ok(Self::new(rule, &grid, seed))
+    }
+
     pub fn new(rule: Rule, grid: &Grid, seed: u64) -> Self {
         let mut engine = Self {
             logic: Logic::new(&rule),
@@ -285,24 +293,24 @@ impl FastEngine {
 }
 
 impl Engine for FastEngine {
-    fn kind(&self) -> EngineKind {
-        EngineKind::Cpu
+    fn name(&self) -> &'static str {
+        "cpu"
     }
 
     fn rule(&self) -> &Rule {
         &self.rule
     }
 
-    fn width(&self) -> u32 {
-        self.grid.width()
-    }
-
-    fn height(&self) -> u32 {
-        self.grid.height()
+    fn universe(&self) -> Universe {
+        dense::universe(&self.grid)
     }
 
     fn generation(&self) -> u64 {
         self.generation
+    }
+
+    fn set_generation(&mut self, generation: u64) {
+        self.generation = generation;
     }
 
     fn step(&mut self, generations: u64) -> EngineResult<()> {
@@ -312,35 +320,13 @@ impl Engine for FastEngine {
         Ok(())
     }
 
-    fn grid(&mut self) -> EngineResult<Grid> {
-        Ok(self.grid.clone())
-    }
-
-    fn set_grid(&mut self, grid: &Grid, generation: u64) -> EngineResult<()> {
-        assert_eq!(
-            (grid.width(), grid.height()),
-            (self.grid.width(), self.grid.height()),
-            "set_grid keeps the torus size"
-        );
-        self.grid.clone_from(grid);
-        self.generation = generation;
-        self.recount();
-        Ok(())
+    fn step_piece(&self) -> u64 {
+        // About 2^24 cell updates between looks at the progress.
+        ((1u64 << 24) / self.grid.cells().max(1)).max(1)
     }
 
     fn population(&mut self) -> EngineResult<u64> {
         Ok(self.census.population)
-    }
-
-    fn step_census(&mut self, gens: u64, out: &mut Vec<Census>) -> EngineResult<()> {
-        if !self.track_hash {
-            self.track_hash(true);
-        }
-        for _ in 0..gens {
-            self.step_once();
-            out.push(self.census);
-        }
-        Ok(())
     }
 
     fn census(&mut self) -> EngineResult<Census> {
@@ -349,6 +335,76 @@ impl Engine for FastEngine {
         } else {
             Ok(self.grid.census())
         }
+    }
+
+    fn track_hash(&mut self, on: bool) {
+        if self.track_hash != on {
+            FastEngine::track_hash(self, on);
+        }
+    }
+
+    fn step_census(&mut self, gens: u64, out: &mut Vec<Census>) -> EngineResult<()> {
+        if !self.track_hash {
+            FastEngine::track_hash(self, true);
+        }
+        for _ in 0..gens {
+            self.step_once();
+            out.push(self.census);
+        }
+        Ok(())
+    }
+
+    fn cell(&mut self, x: i64, y: i64) -> EngineResult<bool> {
+        let (x, y) = dense::wrap(&self.grid, x, y);
+        Ok(self.grid.get(x, y))
+    }
+
+    fn set_cell(&mut self, x: i64, y: i64, alive: bool) -> EngineResult<()> {
+        let (x, y) = dense::wrap(&self.grid, x, y);
+        FastEngine::set_cell(self, x, y, alive);
+        Ok(())
+    }
+
+    fn put(&mut self, cells: &Grid, at: (i64, i64), how: Put) -> EngineResult<()> {
+        dense::put(&mut self.grid, cells, at, how);
+        self.recount();
+        Ok(())
+    }
+
+    fn clear(&mut self) -> EngineResult<()> {
+        self.grid.clear();
+        self.recount();
+        Ok(())
+    }
+
+    fn bounds(&mut self) -> EngineResult<Option<Bounds>> {
+        Ok(dense::bounds(&self.grid))
+    }
+
+    fn cells_in(&mut self, rect: CellRect) -> EngineResult<Grid> {
+        Ok(dense::cells_in(&self.grid, rect))
+    }
+
+    fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {
+        Ok(dense::sample(&self.grid, rect, block))
+    }
+
+    fn export(&mut self) -> EngineResult<TileMap> {
+        Ok(dense::export(&self.grid))
+    }
+
+    fn import(&mut self, tiles: &TileMap) -> EngineResult<()> {
+        dense::import(&mut self.grid, tiles);
+        self.recount();
+        Ok(())
+    }
+
+    fn dense(&self) -> Option<&Grid> {
+        Some(&self.grid)
+    }
+
+    fn grid(&mut self) -> EngineResult<Grid> {
+        Ok(self.grid.clone())
     }
 }
 

@@ -1,7 +1,13 @@
-//! The CPU engines: the reference engine (the oracle) and the fast bit-sliced engine.
+//! The CPU engines: the reference engine (the oracle), the fast dense bit-sliced engine, the
+//! sparse tile engine and HashLife, with the pieces they share (the dense torus operations and
+//! the bit-sliced kernel on columns of words).
 
+pub mod dense;
 pub mod fast;
+pub mod kernel;
 pub mod reference;
+pub mod tiles;
 
 pub use fast::FastEngine;
 pub use reference::ReferenceEngine;
+pub use tiles::TileEngine;

@@ -1,8 +1,10 @@
 //! The reference engine: one `bool` per cell, neighbours counted one by one with modular
 //! arithmetic. Nothing clever happens here, on purpose: it is the oracle.
 
-use crate::engine::{Engine, EngineKind, EngineResult};
-use crate::grid::Grid;
+use super::dense;
+use crate::engine::{Bounds, Census, CellRect, Engine, EngineResult, Put, Universe};
+use crate::grid::{Grid, GridError};
+use crate::tiles::TileMap;
 use crate::hash;
 use crate::rule::{ElementaryRule, LifeRule, Rule, RuleKind};
 
@@ -16,6 +18,12 @@ pub struct ReferenceEngine {
 }
 
 impl ReferenceEngine {
+    /// An empty `width x height` torus.
+    pub fn empty(rule: Rule, width: u32, height: u32, seed: u64) -> Result<Self, GridError> {
+        let grid = Grid::try_new(width, height)?;
+        Ok(Self::new(rule, &grid, seed))
+    }
+
     /// An engine on `grid`'s torus; `seed` drives stochastic rules.
     pub fn new(rule: Rule, grid: &Grid, seed: u64) -> Self {
         let mut engine = Self {
@@ -91,25 +99,42 @@ impl ReferenceEngine {
     }
 }
 
+impl ReferenceEngine {
+    fn to_grid(&self) -> Grid {
+        let mut grid = Grid::new(self.width as u32, self.height as u32);
+        for (i, _) in self.cells.iter().enumerate().filter(|(_, a)| **a) {
+            grid.set((i % self.width) as u32, (i / self.width) as u32, true);
+        }
+        grid
+    }
+
+    /// Edits through a grid: the reference engine is for small tori and plain code.
+    fn edit(&mut self, f: impl FnOnce(&mut Grid)) {
+        let mut grid = self.to_grid();
+        f(&mut grid);
+        self.load(&grid);
+    }
+}
+
 impl Engine for ReferenceEngine {
-    fn kind(&self) -> EngineKind {
-        EngineKind::Reference
+    fn name(&self) -> &'static str {
+        "reference"
     }
 
     fn rule(&self) -> &Rule {
         &self.rule
     }
 
-    fn width(&self) -> u32 {
-        self.width as u32
-    }
-
-    fn height(&self) -> u32 {
-        self.height as u32
+    fn universe(&self) -> Universe {
+        Universe::torus(self.width as u32, self.height as u32)
     }
 
     fn generation(&self) -> u64 {
         self.generation
+    }
+
+    fn set_generation(&mut self, generation: u64) {
+        self.generation = generation;
     }
 
     fn step(&mut self, generations: u64) -> EngineResult<()> {
@@ -119,26 +144,53 @@ impl Engine for ReferenceEngine {
         Ok(())
     }
 
-    fn grid(&mut self) -> EngineResult<Grid> {
-        let mut grid = Grid::new(self.width as u32, self.height as u32);
-        for (i, _) in self.cells.iter().enumerate().filter(|(_, a)| **a) {
-            grid.set((i % self.width) as u32, (i / self.width) as u32, true);
-        }
-        Ok(grid)
+    fn population(&mut self) -> EngineResult<u64> {
+        Ok(self.cells.iter().filter(|&&a| a).count() as u64)
     }
 
-    fn set_grid(&mut self, grid: &Grid, generation: u64) -> EngineResult<()> {
-        assert_eq!(
-            (grid.width() as usize, grid.height() as usize),
-            (self.width, self.height),
-            "set_grid keeps the torus size"
-        );
-        self.load(grid);
-        self.generation = generation;
+    fn census(&mut self) -> EngineResult<Census> {
+        Ok(self.to_grid().census())
+    }
+
+    fn cell(&mut self, x: i64, y: i64) -> EngineResult<bool> {
+        Ok(ReferenceEngine::cell(self, x, y))
+    }
+
+    fn set_cell(&mut self, x: i64, y: i64, alive: bool) -> EngineResult<()> {
+        let x = x.rem_euclid(self.width as i64) as usize;
+        let y = y.rem_euclid(self.height as i64) as usize;
+        self.cells[y * self.width + x] = alive;
         Ok(())
     }
 
-    fn population(&mut self) -> EngineResult<u64> {
-        Ok(self.cells.iter().filter(|&&a| a).count() as u64)
+    fn put(&mut self, cells: &Grid, at: (i64, i64), how: Put) -> EngineResult<()> {
+        self.edit(|g| dense::put(g, cells, at, how));
+        Ok(())
+    }
+
+    fn clear(&mut self) -> EngineResult<()> {
+        self.cells.fill(false);
+        Ok(())
+    }
+
+    fn bounds(&mut self) -> EngineResult<Option<Bounds>> {
+        Ok(dense::bounds(&self.to_grid()))
+    }
+
+    fn cells_in(&mut self, rect: CellRect) -> EngineResult<Grid> {
+        Ok(dense::cells_in(&self.to_grid(), rect))
+    }
+
+    fn export(&mut self) -> EngineResult<TileMap> {
+        Ok(dense::export(&self.to_grid()))
+    }
+
+    fn import(&mut self, tiles: &TileMap) -> EngineResult<()> {
+        self.edit(|g| dense::import(g, tiles));
+        Ok(())
+    }
+
+    fn grid(&mut self) -> EngineResult<Grid> {
+        Ok(self.to_grid())
     }
 }

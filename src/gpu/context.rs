@@ -9,7 +9,7 @@ use serde::Serialize;
 /// The environment variable that picks an adapter by a substring of its name, like `--adapter`.
 pub const ADAPTER_ENV: &str = "LIFELAB_ADAPTER";
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum GpuError {
     #[error(
         "no GPU adapter found (wgpu found {searched}; on Debian, \
@@ -38,7 +38,8 @@ impl GpuError {
 pub struct AdapterSummary {
     pub name: String,
     pub backend: String,
-    pub device_type: String,
+    #[serde(serialize_with = "debug_name")]
+    pub device_type: wgpu::DeviceType,
     pub driver: String,
     pub max_buffer_size: u64,
     pub max_storage_buffer_binding_size: u64,
@@ -55,7 +56,7 @@ impl AdapterSummary {
         Self {
             name: info.name,
             backend: format!("{:?}", info.backend),
-            device_type: format!("{:?}", info.device_type),
+            device_type: info.device_type,
             driver: format!("{} {}", info.driver, info.driver_info)
                 .trim()
                 .to_string(),
@@ -67,6 +68,10 @@ impl AdapterSummary {
             timestamp_queries: adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY),
         }
     }
+}
+
+fn debug_name<S: serde::Serializer>(t: &wgpu::DeviceType, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{t:?}"))
 }
 
 /// Why a device stopped working, recorded by wgpu's callbacks so that the next operation can

@@ -4,7 +4,9 @@
 use bytemuck::{Pod, Zeroable};
 
 use super::{GpuContext, pipeline_cache};
-use crate::engine::{Engine, EngineError, EngineKind, EngineResult};
+use crate::cpu::dense;
+use crate::engine::{Bounds, Census, CellRect, Engine, EngineError, EngineResult, Put, Universe};
+use crate::tiles::TileMap;
 use crate::grid::{Grid, human_bytes};
 use crate::rule::{ElementaryRule, Rule};
 
@@ -170,6 +172,8 @@ pub struct GpuElementaryEngine {
     /// 0: the state is in the first half of the buffer; 1: in the second.
     current: u32,
     generation: u64,
+    /// The current state on the CPU, once read back.
+    mirror: Option<Grid>,
 }
 
 /// Generations per submission.
@@ -177,7 +181,9 @@ const BATCH: u64 = 1024;
 
 impl GpuElementaryEngine {
     pub fn new(ctx: &GpuContext, rule: Rule, start: &Grid) -> EngineResult<Self> {
-        let elementary = rule.elementary().expect("an elementary rule");
+        let elementary = rule.elementary().ok_or_else(|| {
+            EngineError::Unsupported(format!("{rule} is not an elementary rule"))
+        })?;
         let height = start.height();
         let rings = Rings::new(ctx, start.width(), 2 * height, 2)?;
         rings.write_slots(&[
@@ -190,48 +196,15 @@ impl GpuElementaryEngine {
             height,
             current: 0,
             generation: 0,
+            mirror: None,
         };
-        engine.set_grid(start, 0)?;
+        engine.upload(start.clone())?;
         Ok(engine)
     }
 }
 
-impl Engine for GpuElementaryEngine {
-    fn kind(&self) -> EngineKind {
-        EngineKind::Gpu
-    }
-
-    fn rule(&self) -> &Rule {
-        &self.rule
-    }
-
-    fn width(&self) -> u32 {
-        self.rings.width
-    }
-
-    fn height(&self) -> u32 {
-        self.height
-    }
-
-    fn generation(&self) -> u64 {
-        self.generation
-    }
-
-    fn step(&mut self, gens: u64) -> EngineResult<()> {
-        let mut done = 0;
-        while done < gens {
-            let batch = BATCH.min(gens - done);
-            let first = self.current;
-            self.rings
-                .run((0..batch).map(|g| (first + g as u32) % 2), self.height);
-            self.current = (first + batch as u32) % 2;
-            self.generation += batch;
-            done += batch;
-        }
-        self.rings.ctx.check_faults()
-    }
-
-    fn grid(&mut self) -> EngineResult<Grid> {
+impl GpuElementaryEngine {
+    fn download(&self) -> EngineResult<Grid> {
         let ctx = &self.rings.ctx;
         let bytes = self.rings.words as u64 * 4 * self.height as u64;
         let staging = ctx.device.create_buffer(&wgpu::BufferDescriptor {
@@ -251,7 +224,7 @@ impl Engine for GpuElementaryEngine {
             bytes,
         );
         ctx.queue.submit([encoder.finish()]);
-        let mut grid = Grid::new(self.rings.width, self.height);
+        let mut grid = Grid::try_new(self.rings.width, self.height)?;
         super::grid::read_mapped(ctx, &staging, bytes, |d| {
             bytemuck::cast_slice_mut::<u64, u8>(grid.words_mut()).copy_from_slice(d);
         })?;
@@ -259,15 +232,122 @@ impl Engine for GpuElementaryEngine {
         Ok(grid)
     }
 
-    fn set_grid(&mut self, grid: &Grid, generation: u64) -> EngineResult<()> {
+    /// The CPU copy of the current state, read back once after the last generation ran.
+    fn mirror(&mut self) -> EngineResult<&mut Grid> {
+        if self.mirror.is_none() {
+            self.mirror = Some(self.download()?);
+        }
+        Ok(self.mirror.as_mut().expect("just made"))
+    }
+
+    fn upload(&mut self, grid: Grid) -> EngineResult<()> {
         self.current = 0;
         self.rings.ctx.queue.write_buffer(
             &self.rings.buffer,
             0,
             bytemuck::cast_slice(grid.words()),
         );
-        self.generation = generation;
+        self.mirror = Some(grid);
         self.rings.ctx.check_faults()
+    }
+
+    /// Applies an edit to the CPU copy and writes it back.
+    fn edit(&mut self, f: impl FnOnce(&mut Grid)) -> EngineResult<()> {
+        let mut g = self.mirror()?.clone();
+        f(&mut g);
+        self.upload(g)
+    }
+}
+
+impl Engine for GpuElementaryEngine {
+    fn name(&self) -> &'static str {
+        "gpu"
+    }
+
+    fn rule(&self) -> &Rule {
+        &self.rule
+    }
+
+    fn universe(&self) -> Universe {
+        Universe::torus(self.rings.width, self.height)
+    }
+
+    fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    fn set_generation(&mut self, generation: u64) {
+        self.generation = generation;
+    }
+
+    fn step(&mut self, gens: u64) -> EngineResult<()> {
+        if gens > 0 {
+            self.mirror = None;
+        }
+        let mut done = 0;
+        while done < gens {
+            let batch = BATCH.min(gens - done);
+            let first = self.current;
+            self.rings
+                .run((0..batch).map(|g| (first + g as u32) % 2), self.height);
+            self.current = (first + batch as u32) % 2;
+            self.generation += batch;
+            done += batch;
+        }
+        self.rings.ctx.check_faults()
+    }
+
+    fn step_piece(&self) -> u64 {
+        BATCH
+    }
+
+    fn population(&mut self) -> EngineResult<u64> {
+        Ok(self.mirror()?.population())
+    }
+
+    fn census(&mut self) -> EngineResult<Census> {
+        Ok(self.mirror()?.census())
+    }
+
+    fn cell(&mut self, x: i64, y: i64) -> EngineResult<bool> {
+        let m = self.mirror()?;
+        let (x, y) = dense::wrap(m, x, y);
+        Ok(m.get(x, y))
+    }
+
+    fn set_cell(&mut self, x: i64, y: i64, alive: bool) -> EngineResult<()> {
+        self.edit(|g| {
+            let (x, y) = dense::wrap(g, x, y);
+            g.set(x, y, alive);
+        })
+    }
+
+    fn put(&mut self, cells: &Grid, at: (i64, i64), how: Put) -> EngineResult<()> {
+        self.edit(|g| dense::put(g, cells, at, how))
+    }
+
+    fn clear(&mut self) -> EngineResult<()> {
+        self.edit(Grid::clear)
+    }
+
+    fn bounds(&mut self) -> EngineResult<Option<Bounds>> {
+        Ok(dense::bounds(self.mirror()?))
+    }
+
+    fn cells_in(&mut self, rect: CellRect) -> EngineResult<Grid> {
+        Ok(dense::cells_in(self.mirror()?, rect))
+    }
+
+    fn export(&mut self) -> EngineResult<TileMap> {
+        Ok(dense::export(self.mirror()?))
+    }
+
+    fn import(&mut self, tiles: &TileMap) -> EngineResult<()> {
+        self.edit(|g| dense::import(g, tiles))
+    }
+
+    fn grid(&mut self) -> EngineResult<Grid> {
+        Ok(self.mirror()?.clone())
     }
 
     fn finish(&mut self) -> EngineResult<()> {

@@ -29,10 +29,10 @@ pub struct GpuGrid {
 /// so it gets 80% of what /proc/meminfo calls available. For real GPUs wgpu does not say, and
 /// allocation failures are caught instead.
 pub fn memory_budget(ctx: &GpuContext) -> Option<u64> {
-    if ctx.summary.device_type != "Cpu" {
+    if ctx.summary.device_type != wgpu::DeviceType::Cpu {
         return None;
     }
-    Some(crate::engine::available_memory()? / 5 * 4)
+    Some(crate::memory::available()? / 5 * 4)
 }
 
 /// Fails, naming the largest square torus that fits, when a `width x height` torus cannot fit
@@ -169,6 +169,24 @@ impl GpuGrid {
         }
     }
 
+    /// Writes rows `ys` of `grid` (which has this torus's size) into the current buffers: an
+    /// edit uploads what it touched, not the torus.
+    pub fn upload_rows(&self, ctx: &GpuContext, grid: &Grid, ys: impl Iterator<Item = u32>) {
+        for y in ys {
+            let band = self
+                .bands
+                .iter()
+                .find(|b| y >= b.first_row && y < b.first_row + b.rows)
+                .expect("row inside the torus");
+            let offset = (y - band.first_row) as u64 * self.row_bytes();
+            ctx.queue.write_buffer(
+                &band.buffers[self.current],
+                offset,
+                bytemuck::cast_slice(grid.row(y)),
+            );
+        }
+    }
+
     /// Overwrites one 64-bit word of row `y` of the current state (an edit in the app).
     pub fn write_word(&self, ctx: &GpuContext, y: u32, word: usize, value: u64) {
         let band = self
@@ -183,8 +201,7 @@ impl GpuGrid {
 
     /// Reads the current state back into a CPU grid.
     pub fn download(&self, ctx: &GpuContext) -> EngineResult<Grid> {
-        let mut grid = Grid::try_new(self.width, self.height)
-            .map_err(|e| EngineError::Memory(e.to_string()))?;
+        let mut grid = Grid::try_new(self.width, self.height)?;
         let largest =
             self.bands.iter().map(|b| b.rows).max().unwrap_or(0) as u64 * self.row_bytes();
         let staging = ctx.device.create_buffer(&wgpu::BufferDescriptor {

@@ -14,8 +14,10 @@ use bytemuck::{Pod, Zeroable};
 use super::census::GpuCensus;
 use super::grid::GpuGrid;
 use super::{GpuContext, pipeline_cache};
-use crate::engine::{Engine, EngineKind, EngineResult};
+use crate::cpu::dense;
+use crate::engine::{EngineError, Bounds, CellRect, Engine, EngineResult, Progress, Put, Sampled, Universe};
 use crate::grid::Grid;
+use crate::tiles::TileMap;
 use crate::hash;
 use crate::rule::{CountTable, LifeRule, Neighbourhood, Outcome, Rule};
 
@@ -37,7 +39,8 @@ enum CensusPlan {
 }
 
 /// How the rule reaches the shader.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum ShaderMode {
     /// Generated WGSL with the rule as constant logic.
@@ -177,6 +180,9 @@ pub struct GpuLifeEngine {
     census: Option<GpuCensus>,
     /// A census of many slots for `step_census`, made on first use.
     batch_census: Option<GpuCensus>,
+    /// The current state on the CPU, once read back for reading or editing; dropped when a
+    /// generation runs.
+    mirror: Option<Grid>,
 }
 
 /// Generations per census batch read back at once.
@@ -190,7 +196,9 @@ impl GpuLifeEngine {
         seed: u64,
         options: LifeOptions,
     ) -> EngineResult<Self> {
-        let life = *rule.life_rule().expect("a Life-like rule");
+        let life = *rule.life_rule().ok_or_else(|| {
+            EngineError::Unsupported(format!("{rule} is not a Life-like rule"))
+        })?;
         let table = CountTable::new(&life);
         let source = shader_source(&life, options.shader);
         let rows = options.rows_per_invocation.max(1);
@@ -263,6 +271,7 @@ impl GpuLifeEngine {
             generation: 0,
             census: None,
             batch_census: None,
+            mirror: Some(start.clone()),
         };
         if !engine.table.is_stochastic() {
             engine.write_params(0, 1);
@@ -521,28 +530,41 @@ impl GpuLifeEngine {
     }
 }
 
+impl GpuLifeEngine {
+    /// The CPU copy of the current state, read back once after the last generation ran.
+    fn mirror(&mut self) -> EngineResult<&mut Grid> {
+        if self.mirror.is_none() {
+            self.mirror = Some(self.grid.download(&self.ctx)?);
+        }
+        Ok(self.mirror.as_mut().expect("just made"))
+    }
+}
+
 impl Engine for GpuLifeEngine {
-    fn kind(&self) -> EngineKind {
-        EngineKind::Gpu
+    fn name(&self) -> &'static str {
+        "gpu"
     }
 
     fn rule(&self) -> &Rule {
         &self.rule
     }
 
-    fn width(&self) -> u32 {
-        self.grid.width
-    }
-
-    fn height(&self) -> u32 {
-        self.grid.height
+    fn universe(&self) -> Universe {
+        Universe::torus(self.grid.width, self.grid.height)
     }
 
     fn generation(&self) -> u64 {
         self.generation
     }
 
+    fn set_generation(&mut self, generation: u64) {
+        self.generation = generation;
+    }
+
     fn step(&mut self, gens: u64) -> EngineResult<()> {
+        if gens > 0 {
+            self.mirror = None;
+        }
         let stochastic = self.table.is_stochastic();
         let per_batch = if stochastic {
             (PARAM_SLOTS / self.grid.bands.len() as u64).max(1)
@@ -567,27 +589,26 @@ impl Engine for GpuLifeEngine {
         self.ctx.check_faults()
     }
 
-    fn grid(&mut self) -> EngineResult<Grid> {
-        self.grid.download(&self.ctx)
-    }
-
-    fn set_grid(&mut self, grid: &Grid, generation: u64) -> EngineResult<()> {
-        self.grid.upload(&self.ctx, grid);
-        self.generation = generation;
-        self.ctx.check_faults()
-    }
-
-    fn finish(&mut self) -> EngineResult<()> {
-        self.ctx.wait()?;
-        self.ctx.check_faults()
-    }
-
-    fn step_timed(&mut self, gens: u64) -> EngineResult<Option<f64>> {
-        self.timed(gens)
+    fn step_with(&mut self, gens: u64, progress: &Progress) -> EngineResult<u64> {
+        // Pieces the device finishes in well under a second, waited for, so that cancelling
+        // takes effect soon and the queue never holds minutes of work.
+        let piece = ((1u64 << 27) / self.grid.width as u64 / self.grid.height as u64).clamp(1, 256);
+        let mut done = 0;
+        while done < gens && !progress.cancelled() {
+            let n = piece.min(gens - done);
+            self.step(n)?;
+            self.ctx.wait()?;
+            done += n;
+            progress.advance(n);
+        }
+        Ok(done)
     }
 
     fn population(&mut self) -> EngineResult<u64> {
-        Ok(GpuLifeEngine::census(self)?.population)
+        match &self.mirror {
+            Some(m) => Ok(m.population()),
+            None => Ok(GpuLifeEngine::census(self)?.population),
+        }
     }
 
     fn census(&mut self) -> EngineResult<crate::grid::Census> {
@@ -595,6 +616,7 @@ impl Engine for GpuLifeEngine {
     }
 
     fn step_census(&mut self, gens: u64, out: &mut Vec<crate::grid::Census>) -> EngineResult<()> {
+        self.mirror = None;
         if self.batch_census.is_none() {
             self.batch_census = Some(self.new_census(CENSUS_BATCH)?);
         }
@@ -612,5 +634,88 @@ impl Engine for GpuLifeEngine {
         })();
         self.batch_census = Some(census);
         result
+    }
+
+    fn cell(&mut self, x: i64, y: i64) -> EngineResult<bool> {
+        let m = self.mirror()?;
+        let (x, y) = dense::wrap(m, x, y);
+        Ok(m.get(x, y))
+    }
+
+    fn set_cell(&mut self, x: i64, y: i64, alive: bool) -> EngineResult<()> {
+        let m = self.mirror()?;
+        let (x, y) = dense::wrap(m, x, y);
+        if m.get(x, y) != alive {
+            m.set(x, y, alive);
+            let word = (x / 64) as usize;
+            let value = m.row(y)[word];
+            self.grid.write_word(&self.ctx, y, word, value);
+        }
+        self.ctx.check_faults()
+    }
+
+    fn put(&mut self, cells: &Grid, at: (i64, i64), how: Put) -> EngineResult<()> {
+        let whole = (cells.width(), cells.height()) == (self.grid.width, self.grid.height)
+            && how == Put::Replace;
+        if whole && at == (0, 0) {
+            self.grid.upload(&self.ctx, cells);
+            self.mirror = Some(cells.clone());
+            return self.ctx.check_faults();
+        }
+        let h = self.grid.height;
+        let m = self.mirror()?;
+        dense::put(m, cells, at, how);
+        let y0 = at.1.rem_euclid(h as i64) as u32;
+        let rows = cells.height().min(h);
+        let m = self.mirror.take().expect("made above");
+        self.grid
+            .upload_rows(&self.ctx, &m, (0..rows).map(|dy| (y0 + dy) % h));
+        self.mirror = Some(m);
+        self.ctx.check_faults()
+    }
+
+    fn clear(&mut self) -> EngineResult<()> {
+        let empty = Grid::try_new(self.grid.width, self.grid.height)?;
+        self.put(&empty, (0, 0), Put::Replace)
+    }
+
+    fn bounds(&mut self) -> EngineResult<Option<Bounds>> {
+        Ok(dense::bounds(self.mirror()?))
+    }
+
+    fn cells_in(&mut self, rect: CellRect) -> EngineResult<Grid> {
+        Ok(dense::cells_in(self.mirror()?, rect))
+    }
+
+    fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {
+        Ok(dense::sample(self.mirror()?, rect, block))
+    }
+
+    fn export(&mut self) -> EngineResult<TileMap> {
+        Ok(dense::export(self.mirror()?))
+    }
+
+    fn import(&mut self, tiles: &TileMap) -> EngineResult<()> {
+        let mut g = Grid::try_new(self.grid.width, self.grid.height)?;
+        dense::import(&mut g, tiles);
+        self.put(&g, (0, 0), Put::Replace)
+    }
+
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+
+    fn grid(&mut self) -> EngineResult<Grid> {
+        Ok(self.mirror()?.clone())
+    }
+
+    fn finish(&mut self) -> EngineResult<()> {
+        self.ctx.wait()?;
+        self.ctx.check_faults()
+    }
+
+    fn step_timed(&mut self, gens: u64) -> EngineResult<Option<f64>> {
+        self.mirror = None;
+        self.timed(gens)
     }
 }

@@ -19,7 +19,7 @@ use crate::grid::Grid;
 use crate::rule::Rule;
 
 static WANTED_ADAPTER: Mutex<Option<String>> = Mutex::new(None);
-static SHARED: OnceLock<Result<GpuContext, String>> = OnceLock::new();
+static SHARED: OnceLock<Result<GpuContext, GpuError>> = OnceLock::new();
 
 /// Chooses the adapter (a substring of its name) the shared context will open; call before
 /// the first use. `LIFELAB_ADAPTER` does the same from the environment.
@@ -38,9 +38,9 @@ pub fn wanted_adapter() -> Option<String> {
 /// The process's GPU context, opened on first use.
 pub fn shared_context() -> Result<&'static GpuContext, EngineError> {
     SHARED
-        .get_or_init(|| GpuContext::new(wanted_adapter().as_deref()).map_err(|e| e.to_string()))
+        .get_or_init(|| GpuContext::new(wanted_adapter().as_deref()))
         .as_ref()
-        .map_err(|e| EngineError::Unavailable(e.clone()))
+        .map_err(|e| EngineError::Adapter(e.clone()))
 }
 
 /// A GPU engine for any rule on `ctx`.
@@ -60,4 +60,15 @@ pub fn create_engine(
             ctx, rule, grid, seed, options,
         )?))
     }
+}
+
+/// The GPU Life engine behind the seam, when `engine` is one: the viewer draws its buffers.
+pub fn life_engine(engine: &dyn Engine) -> Option<&life::GpuLifeEngine> {
+    engine.as_any()?.downcast_ref::<life::GpuLifeEngine>()
+}
+
+/// Whether the process's adapter is a real GPU rather than a software one (lavapipe,
+/// llvmpipe, device type Cpu), which is slower than the CPU engines it shares cores with.
+pub fn is_hardware(ctx: &GpuContext) -> bool {
+    ctx.summary.device_type != wgpu::DeviceType::Cpu
 }

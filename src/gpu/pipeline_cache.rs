@@ -38,14 +38,26 @@ pub fn uniform(binding: u32, dynamic: bool) -> wgpu::BindGroupLayoutEntry {
     }
 }
 
+/// A short name for a shader: `name` and a hash of its source, so that labels and errors stay
+/// one line however long the generated WGSL is.
+fn short_key(name: &str, source: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in source.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{name} #{h:016x}")
+}
+
 /// Builds (or finds) a pipeline for `source` with the given bindings and override constants.
 fn get(
     ctx: &GpuContext,
-    key: String,
+    name: &str,
     source: &str,
     entries: &[wgpu::BindGroupLayoutEntry],
     constants: &[(&str, f64)],
 ) -> EngineResult<Entry> {
+    let key = short_key(name, source);
     let mut cache = ctx.pipelines.0.lock().unwrap_or_else(|p| p.into_inner());
     if let Some(e) = cache.get(&key) {
         return Ok(e.clone());
@@ -104,7 +116,7 @@ pub fn life(ctx: &GpuContext, source: &str, rows: u32) -> EngineResult<Entry> {
     ];
     get(
         ctx,
-        format!("life rows={rows}\n{source}"),
+        &format!("life rows={rows}"),
         source,
         &entries,
         &[("ROWS", rows as f64)],
@@ -114,7 +126,7 @@ pub fn life(ctx: &GpuContext, source: &str, rows: u32) -> EngineResult<Entry> {
 /// `shaders/elementary.wgsl`.
 pub fn elementary(ctx: &GpuContext, source: &str) -> EngineResult<Entry> {
     let entries = [uniform(0, true), storage(1, false)];
-    get(ctx, format!("elementary\n{source}"), source, &entries, &[])
+    get(ctx, "elementary", source, &entries, &[])
 }
 
 /// Any other shader, with its bindings.
@@ -125,5 +137,5 @@ pub fn with_layout(
     entries: &[wgpu::BindGroupLayoutEntry],
     constants: &[(&str, f64)],
 ) -> EngineResult<Entry> {
-    get(ctx, format!("{name}\n{source}"), source, entries, constants)
+    get(ctx, name, source, entries, constants)
 }

@@ -10,6 +10,7 @@ pub mod elementary;
 pub mod library;
 mod life105;
 mod life106;
+pub mod macrocell;
 mod rle;
 
 use std::fmt;
@@ -72,7 +73,8 @@ impl Pattern {
 }
 
 /// The file formats lifelab reads and writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
     /// Run-length encoded, Golly's and LifeWiki's default.
     Rle,
@@ -81,6 +83,8 @@ pub enum Format {
     /// Life 1.06 (`x y` per live cell); reading also takes Life 1.05, which Golly's `.lif`
     /// files use.
     Life,
+    /// Golly's macrocell format, HashLife's quadtree.
+    Macrocell,
 }
 
 impl Format {
@@ -91,6 +95,7 @@ impl Format {
             "rle" => Some(Format::Rle),
             "cells" => Some(Format::Cells),
             "lif" | "life" | "l" | "06" => Some(Format::Life),
+            "mc" => Some(Format::Macrocell),
             _ => None,
         }
     }
@@ -104,6 +109,8 @@ impl Format {
             .unwrap_or("");
         if first.starts_with("#Life 1.0") {
             Format::Life
+        } else if first.starts_with("[M2]") {
+            Format::Macrocell
         } else if first.starts_with('!') || first.bytes().all(|b| matches!(b, b'.' | b'O' | b'*')) {
             Format::Cells
         } else {
@@ -116,6 +123,7 @@ impl Format {
             Format::Rle => "rle",
             Format::Cells => "cells",
             Format::Life => "lif",
+            Format::Macrocell => "mc",
         }
     }
 }
@@ -168,7 +176,38 @@ pub fn parse(text: &str, format: Format) -> Result<Pattern, ParseError> {
         Format::Cells => cells::parse(text),
         Format::Life if text.trim_start().starts_with("#Life 1.05") => life105::parse(text),
         Format::Life => life106::parse(text),
+        Format::Macrocell => macrocell_pattern(text),
     }
+}
+
+/// A macrocell file as one bitmap, for callers that take patterns (the app's paste); the
+/// simulation setup reads large ones as tiles instead.
+fn macrocell_pattern(text: &str) -> Result<Pattern, ParseError> {
+    let mc = macrocell::parse(text)?;
+    let last = text.lines().count().max(1);
+    let limit = crate::memory::limit().bytes.saturating_mul(8) / 4;
+    let tiles = mc.to_tiles(limit).map_err(|n| {
+        ParseError::new(
+            last,
+            1,
+            format!("the quadtree holds {n} live cells, too many to expand into one grid"),
+        )
+    })?;
+    let cells = match tiles.bounds() {
+        None => Grid::new(0, 0),
+        Some(b) => {
+            let (w, h) = (b.width(), b.height());
+            Grid::check_torus_size(w, h).map_err(|e| ParseError::grid(last, 1, e))?;
+            tiles.crop(crate::engine::CellRect::new(b.left, b.top, w as u32, h as u32))
+        }
+    };
+    Ok(Pattern {
+        cells,
+        name: None,
+        author: None,
+        comments: mc.comments,
+        rule: mc.rule,
+    })
 }
 
 /// Parses raw bytes: checks they are UTF-8 (naming the first bad byte's place), then sniffs the
@@ -246,6 +285,18 @@ pub fn write(pattern: &Pattern, format: Format) -> String {
         Format::Rle => rle::write(pattern),
         Format::Cells => cells::write(pattern),
         Format::Life => life106::write(pattern),
+        Format::Macrocell => {
+            let mut mc = macrocell::Macrocell::from_tiles(&crate::tiles::TileMap::from_grid(
+                &pattern.cells,
+                (
+                    -(pattern.width() as i64 / 2),
+                    -(pattern.height() as i64 / 2),
+                ),
+            ));
+            mc.rule = pattern.rule;
+            mc.comments = pattern.name.iter().chain(&pattern.comments).cloned().collect();
+            mc.write()
+        }
     }
 }
 

@@ -1,0 +1,977 @@
+//! The sparse tile engine, after Golly's QuickLife: the universe is cut into 64x64 tiles, and a
+//! tile is computed only where something near it changed.
+//!
+//! Each tile keeps two generations, by parity: while generation t is current, the other buffer
+//! holds t - 1, and `delta` records, per row, where generation t differs from t - 2. If no row
+//! near a row of a tile changed between t - 2 and t, then that row at t + 1 equals itself at
+//! t - 1, which is already in the buffer being written: nothing to do. Still lifes and
+//! period-2 oscillators therefore cost nothing, and an empty universe costs nothing; the work
+//! per generation follows the rows that changed (and their neighbours), which is what a glider
+//! or a methuselah's active region amounts to. Tiles that could be born are made when a
+//! neighbour changes, and empty ones are dropped, so the plane is unbounded.
+//!
+//! The rows are computed with the bit-sliced kernel of `kernel.rs`; when many tiles are active
+//! they are spread over the cores with rayon. Stochastic rules recompute every tile near a live
+//! cell (a still life is not still under chance); B0 rules turn the whole torus on and run it
+//! densely, and say so.
+
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+
+use super::kernel::Kernel;
+use crate::engine::{
+    Bounds, Census, CensusSum, CellRect, Engine, EngineError, EngineResult, Put, Universe,
+    census_index,
+};
+use crate::grid::Grid;
+use crate::hash;
+use crate::rule::Rule;
+use crate::tiles::{TILE, TileBits, TileMap};
+
+const NONE: u32 = u32::MAX;
+
+/// Neighbour slots: NW, N, NE, W, E, SW, S, SE.
+const OFFSETS: [(i64, i64); 8] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];
+const NW: usize = 0;
+const N: usize = 1;
+const NE: usize = 2;
+const W: usize = 3;
+const E: usize = 4;
+const SW: usize = 5;
+const S: usize = 6;
+const SE: usize = 7;
+
+/// Below this many tiles to compute, a generation runs on the calling thread.
+const PARALLEL_TILES: usize = 512;
+
+#[derive(Clone, Debug)]
+struct Meta {
+    pos: (i64, i64),
+    /// Valid columns and rows (less than 64 in the last column or row of a torus).
+    vw: u32,
+    vh: u32,
+    nbrs: [u32; 8],
+    /// The generation stamp of the last time it was put on the list to compute.
+    stamp: u64,
+    live: bool,
+    /// Edited since the last generation: its other buffer is not its predecessor.
+    fresh: bool,
+}
+
+/// Where tiles are found.
+enum Index {
+    /// A torus: tile (tx, ty) at `tx + ty * columns`.
+    Torus {
+        columns: i64,
+        rows: i64,
+        slots: Vec<u32>,
+    },
+    Plane(HashMap<(i64, i64), u32>),
+}
+
+pub struct TileEngine {
+    rule: Rule,
+    kernel: Kernel,
+    seed: u64,
+    universe: Universe,
+    generation: u64,
+    /// Which buffer holds the current generation.
+    parity: usize,
+    meta: Vec<Meta>,
+    bufs: [Vec<TileBits>; 2],
+    /// Per tile and parity: rows where that buffer's generation differs from two before.
+    deltas: [Vec<u64>; 2],
+    /// Per parity: the tiles whose delta is not zero.
+    active: [Vec<u32>; 2],
+    free: Vec<u32>,
+    index: Index,
+    stamp: u64,
+    /// Census of each buffer (population always; the hash while `track_hash`).
+    sums: [CensusSum; 2],
+    track_hash: bool,
+    /// B0 on a torus: every tile exists and the torus runs densely.
+    dense: bool,
+    /// Generations since empty tiles were last dropped.
+    since_sweep: u32,
+    /// Reused between generations.
+    todo: Vec<u32>,
+    scratch: Scratch,
+    /// Tiles edited since the last generation.
+    fresh: Vec<u32>,
+}
+
+/// What computing one tile produced (the parallel path collects these).
+struct Computed {
+    id: u32,
+    lo: usize,
+    rows: [u64; 64],
+    n: usize,
+}
+
+/// Per-thread arrays for computing a tile: its rows with their neighbours shifted in (one
+/// row of margin above and below), the count planes and the output.
+struct Scratch {
+    w: [u64; 66],
+    c: [u64; 66],
+    e: [u64; 66],
+    planes: super::kernel::Planes,
+    out: [u64; 64],
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch {
+            w: [0; 66],
+            c: [0; 66],
+            e: [0; 66],
+            planes: Default::default(),
+            out: [0; 64],
+        }
+    }
+}
+
+/// Input row `k` of `s` from row `i` of the tiles [centre, west, east], with the west tile's
+/// last column at `west_bit` and the east cell going to bit `east_shift`.
+fn put_row(s: &mut Scratch, k: usize, tiles: [&TileBits; 3], west_bit: u32, east_shift: u32, i: usize) {
+    let cw = tiles[0][i];
+    s.c[k] = cw;
+    s.w[k] = cw << 1 | (tiles[1][i] >> west_bit & 1);
+    s.e[k] = cw >> 1 | (tiles[2][i] & 1) << east_shift;
+}
+
+/// The rows of an absent tile.
+static EMPTY: TileBits = [0; 64];
+
+impl TileEngine {
+    pub fn new(rule: Rule, universe: Universe, seed: u64) -> EngineResult<Self> {
+        let life = rule.life_rule().ok_or_else(|| {
+            EngineError::Unsupported(format!(
+                "the tile engine runs Life-like rules; {rule} is elementary"
+            ))
+        })?;
+        let kernel = Kernel::new(life);
+        let index = match universe {
+            Universe::Torus { width, height } => {
+                let columns = (width as u64).div_ceil(64) as i64;
+                let rows = (height as u64).div_ceil(64) as i64;
+                Index::Torus {
+                    columns,
+                    rows,
+                    slots: vec![NONE; (columns * rows) as usize],
+                }
+            }
+            Universe::Plane => {
+                if kernel.births_from_nothing {
+                    return Err(EngineError::Unsupported(format!(
+                        "{rule} gives birth on empty space (B0), which fills the unbounded plane in one generation; run it on a torus"
+                    )));
+                }
+                Index::Plane(HashMap::new())
+            }
+        };
+        let mut engine = Self {
+            rule,
+            dense: kernel.births_from_nothing,
+            kernel,
+            seed,
+            universe,
+            generation: 0,
+            parity: 0,
+            meta: Vec::new(),
+            bufs: [Vec::new(), Vec::new()],
+            deltas: [Vec::new(), Vec::new()],
+            active: [Vec::new(), Vec::new()],
+            free: Vec::new(),
+            index,
+            stamp: 0,
+            sums: [CensusSum::default(); 2],
+            track_hash: false,
+            since_sweep: 0,
+            todo: Vec::new(),
+            scratch: Scratch::default(),
+            fresh: Vec::new(),
+        };
+        if engine.dense {
+            engine.materialise_all();
+        }
+        Ok(engine)
+    }
+
+    /// Bytes a tile takes.
+    pub const TILE_BYTES: u64 = 2 * 512 + 16 + 64;
+
+    fn materialise_all(&mut self) {
+        if let Index::Torus { columns, rows, .. } = self.index {
+            for ty in 0..rows {
+                for tx in 0..columns {
+                    let id = self.tile_at(tx, ty);
+                    self.deltas[self.parity][id as usize] = self.row_mask(id);
+                    self.active[self.parity].push(id);
+                    self.meta[id as usize].fresh = true;
+                    self.fresh.push(id);
+                }
+            }
+        }
+    }
+
+    fn wrap_tile(&self, tx: i64, ty: i64) -> (i64, i64) {
+        match &self.index {
+            Index::Torus { columns, rows, .. } => (tx.rem_euclid(*columns), ty.rem_euclid(*rows)),
+            Index::Plane(_) => (tx, ty),
+        }
+    }
+
+    fn find(&self, tx: i64, ty: i64) -> u32 {
+        let (tx, ty) = self.wrap_tile(tx, ty);
+        match &self.index {
+            Index::Torus { columns, slots, .. } => slots[(tx + ty * columns) as usize],
+            Index::Plane(map) => map.get(&(tx, ty)).copied().unwrap_or(NONE),
+        }
+    }
+
+    /// The tile at (tx, ty), made (empty, linked to its neighbours) if it is not there.
+    fn tile_at(&mut self, tx: i64, ty: i64) -> u32 {
+        let (tx, ty) = self.wrap_tile(tx, ty);
+        let found = self.find(tx, ty);
+        if found != NONE {
+            return found;
+        }
+        let (vw, vh) = match self.universe {
+            Universe::Torus { width, height } => (
+                (width as i64 - tx * TILE).min(TILE) as u32,
+                (height as i64 - ty * TILE).min(TILE) as u32,
+            ),
+            Universe::Plane => (64, 64),
+        };
+        let meta = Meta {
+            pos: (tx, ty),
+            vw,
+            vh,
+            nbrs: [NONE; 8],
+            stamp: 0,
+            live: true,
+            fresh: false,
+        };
+        let id = match self.free.pop() {
+            Some(id) => {
+                let i = id as usize;
+                self.meta[i] = meta;
+                self.bufs[0][i] = [0; 64];
+                self.bufs[1][i] = [0; 64];
+                self.deltas[0][i] = 0;
+                self.deltas[1][i] = 0;
+                id
+            }
+            None => {
+                self.meta.push(meta);
+                self.bufs[0].push([0; 64]);
+                self.bufs[1].push([0; 64]);
+                self.deltas[0].push(0);
+                self.deltas[1].push(0);
+                (self.meta.len() - 1) as u32
+            }
+        };
+        match &mut self.index {
+            Index::Torus { columns, slots, .. } => slots[(tx + ty * *columns) as usize] = id,
+            Index::Plane(map) => {
+                map.insert((tx, ty), id);
+            }
+        }
+        for (k, &(dx, dy)) in OFFSETS.iter().enumerate() {
+            let n = self.find(tx + dx, ty + dy);
+            self.meta[id as usize].nbrs[k] = n;
+            if n != NONE {
+                self.meta[n as usize].nbrs[7 - k] = id;
+            }
+        }
+        id
+    }
+
+    /// Drops tiles that are empty in both generations and changed in neither (the plane and a
+    /// sparse torus would otherwise keep every tile a glider ever crossed).
+    fn sweep(&mut self) {
+        if self.dense {
+            return;
+        }
+        for id in 0..self.meta.len() {
+            let m = &self.meta[id];
+            if !m.live
+                || self.deltas[0][id] != 0
+                || self.deltas[1][id] != 0
+                || self.bufs[0][id].iter().any(|&w| w != 0)
+                || self.bufs[1][id].iter().any(|&w| w != 0)
+            {
+                continue;
+            }
+            let (pos, nbrs) = (m.pos, m.nbrs);
+            for (k, &n) in nbrs.iter().enumerate() {
+                if n != NONE {
+                    self.meta[n as usize].nbrs[7 - k] = NONE;
+                }
+            }
+            match &mut self.index {
+                Index::Torus { columns, slots, .. } => {
+                    slots[(pos.0 + pos.1 * *columns) as usize] = NONE
+                }
+                Index::Plane(map) => {
+                    map.remove(&pos);
+                }
+            }
+            self.meta[id].live = false;
+            self.meta[id].nbrs = [NONE; 8];
+            self.free.push(id as u32);
+        }
+    }
+
+    /// Rows in tile row `ty` (fewer than 64 in a torus's last row of tiles).
+    fn row_height(&self, ty: i64) -> u32 {
+        match self.universe {
+            Universe::Torus { height, .. } => {
+                let ty = ty.rem_euclid((height as u64).div_ceil(64) as i64);
+                (height as i64 - ty * TILE).min(TILE) as u32
+            }
+            Universe::Plane => 64,
+        }
+    }
+
+    /// Rows that exist in a tile, as a mask.
+    fn row_mask(&self, id: u32) -> u64 {
+        let vh = self.meta[id as usize].vh;
+        if vh == 64 { u64::MAX } else { (1 << vh) - 1 }
+    }
+
+    fn word_index(&self, pos: (i64, i64), row: usize, half: i64) -> u32 {
+        census_index(self.universe, pos.0 * 2 + half, pos.1 * TILE + row as i64)
+    }
+
+    /// Adds (or with `sign` false removes) a row word to a buffer's census.
+    fn count_word(&mut self, which: usize, pos: (i64, i64), row: usize, word: u64, add: bool) {
+        if word == 0 {
+            return;
+        }
+        let s = &mut self.sums[which];
+        if !self.track_hash {
+            if add {
+                s.population += word.count_ones() as u64;
+            } else {
+                s.population -= word.count_ones() as u64;
+            }
+            return;
+        }
+        let universe = self.universe;
+        for (half, part) in [(0, word as u32), (1, (word >> 32) as u32)] {
+            let i = census_index(universe, pos.0 * 2 + half, pos.1 * TILE + row as i64);
+            if add {
+                s.add_word(i, part);
+            } else {
+                s.remove_word(i, part);
+            }
+        }
+    }
+
+    fn recount(&mut self) {
+        for which in 0..2 {
+            let mut s = CensusSum::default();
+            for (id, m) in self.meta.iter().enumerate() {
+                if !m.live {
+                    continue;
+                }
+                for (r, &w) in self.bufs[which][id].iter().enumerate() {
+                    if w == 0 {
+                        continue;
+                    }
+                    if self.track_hash {
+                        s.add_word(self.word_index(m.pos, r, 0), w as u32);
+                        s.add_word(self.word_index(m.pos, r, 1), (w >> 32) as u32);
+                    } else {
+                        s.population += w.count_ones() as u64;
+                    }
+                }
+            }
+            self.sums[which] = s;
+        }
+    }
+
+    /// Writes one row word of the current generation, keeping the census and the change flags.
+    fn write_current(&mut self, id: u32, row: usize, word: u64) {
+        let p = self.parity;
+        let i = id as usize;
+        let mask = match self.meta[i].vw {
+            64 => u64::MAX,
+            vw => (1u64 << vw) - 1,
+        };
+        let word = word & mask;
+        let old = self.bufs[p][i][row];
+        if old == word {
+            return;
+        }
+        let pos = self.meta[i].pos;
+        self.count_word(p, pos, row, old, false);
+        self.count_word(p, pos, row, word, true);
+        self.bufs[p][i][row] = word;
+        if self.deltas[p][i] == 0 {
+            self.active[p].push(id);
+        }
+        self.deltas[p][i] |= 1 << row;
+        if !self.meta[i].fresh {
+            self.meta[i].fresh = true;
+            self.fresh.push(id);
+        }
+    }
+
+    /// One generation.
+    pub fn step_once(&mut self) {
+        let p = self.parity;
+        let q = 1 - p;
+        // Tiles whose delta at q described t - 1 versus t - 3: at t + 1 they hold t - 1 unless
+        // computed below, and t + 1 equals t - 1 there.
+        for id in std::mem::take(&mut self.active[q]) {
+            self.deltas[q][id as usize] = 0;
+        }
+        self.stamp += 1;
+        let stamp = self.stamp;
+        let mut todo = std::mem::take(&mut self.todo);
+        let stochastic = self.kernel.is_stochastic();
+        // Stochastic rules: every tile with a live cell now or a generation ago, and the
+        // neighbours of those live now.
+        let sources: Vec<u32> = if stochastic {
+            (0..self.meta.len() as u32)
+                .filter(|&id| {
+                    let i = id as usize;
+                    self.meta[i].live
+                        && (self.bufs[p][i].iter().any(|&w| w != 0)
+                            || self.bufs[q][i].iter().any(|&w| w != 0))
+                })
+                .collect()
+        } else {
+            std::mem::take(&mut self.active[p])
+        };
+        for &id in &sources {
+            let i = id as usize;
+            let (tx, ty) = self.meta[i].pos;
+            let spreads = !stochastic || self.bufs[p][i].iter().any(|&w| w != 0);
+            if spreads {
+                for (dx, dy) in OFFSETS {
+                    let n = self.tile_at(tx + dx, ty + dy);
+                    if self.meta[n as usize].stamp != stamp {
+                        self.meta[n as usize].stamp = stamp;
+                        todo.push(n);
+                    }
+                }
+            }
+            if self.meta[i].stamp != stamp {
+                self.meta[i].stamp = stamp;
+                todo.push(id);
+            }
+        }
+        if !stochastic {
+            self.active[p] = sources;
+        }
+
+        let key = hash::stream_key(self.seed, self.generation);
+        if todo.len() >= PARALLEL_TILES {
+            let this = &*self;
+            let results: Vec<Computed> = todo
+                .par_iter()
+                .map_init(Scratch::default, |scratch, &id| {
+                    this.compute(id, p, stochastic, key, scratch).map(|(lo, n)| {
+                        let mut rows = [0u64; 64];
+                        rows[..n].copy_from_slice(&scratch.out[..n]);
+                        Computed { id, lo, rows, n }
+                    })
+                })
+                .flatten()
+                .collect();
+            for c in results {
+                self.apply(c.id, c.lo, &c.rows[..c.n]);
+            }
+        } else {
+            let mut scratch = std::mem::take(&mut self.scratch);
+            for &id in &todo {
+                if let Some((lo, n)) = self.compute(id, p, stochastic, key, &mut scratch) {
+                    self.apply(id, lo, &scratch.out[..n]);
+                }
+            }
+            self.scratch = scratch;
+        }
+        todo.clear();
+        self.todo = todo;
+        // An edited tile's old buffer was no real predecessor, so what changed between t - 1
+        // and t + 1 is unknown there: it is recomputed once more.
+        for id in std::mem::take(&mut self.fresh) {
+            let i = id as usize;
+            self.meta[i].fresh = false;
+            if self.deltas[q][i] == 0 {
+                self.active[q].push(id);
+            }
+            self.deltas[q][i] = self.row_mask(id);
+        }
+        self.parity = q;
+        self.generation += 1;
+        self.since_sweep += 1;
+        if self.since_sweep >= 256 {
+            self.since_sweep = 0;
+            self.sweep();
+        }
+    }
+
+    /// The rows of tile `id` that must be recomputed, as a mask.
+    fn needed(&self, id: u32, p: usize) -> u64 {
+        let m = &self.meta[id as usize];
+        let d = |n: u32| if n == NONE { 0 } else { self.deltas[p][n as usize] };
+        let side = d(id) | d(m.nbrs[W]) | d(m.nbrs[E]);
+        let mut need = side | side << 1 | side >> 1;
+        let above = d(m.nbrs[NW]) | d(m.nbrs[N]) | d(m.nbrs[NE]);
+        if above >> (self.row_height(m.pos.1 - 1) - 1) & 1 == 1 {
+            need |= 1;
+        }
+        let below = d(m.nbrs[SW]) | d(m.nbrs[S]) | d(m.nbrs[SE]);
+        if below & 1 == 1 {
+            need |= 1 << (m.vh - 1);
+        }
+        need & self.row_mask(id)
+    }
+
+    /// Writes computed rows `lo..` of tile `id` into the next generation's buffer, noting
+    /// which changed.
+    fn apply(&mut self, id: u32, lo: usize, rows: &[u64]) {
+        let q = 1 - self.parity;
+        let i = id as usize;
+        let pos = self.meta[i].pos;
+        let mut changed = 0u64;
+        for (k, &new) in rows.iter().enumerate() {
+            let r = lo + k;
+            let old = self.bufs[q][i][r];
+            if old != new {
+                changed |= 1 << r;
+                self.count_word(q, pos, r, old, false);
+                self.count_word(q, pos, r, new, true);
+                self.bufs[q][i][r] = new;
+            }
+        }
+        if changed != 0 {
+            self.deltas[q][i] = changed;
+            self.active[q].push(id);
+        }
+    }
+
+    /// The next state of the rows of tile `id` that need it, into `scratch.out`: returns the
+    /// first row and how many.
+    fn compute(
+        &self,
+        id: u32,
+        p: usize,
+        stochastic: bool,
+        key: u32,
+        s: &mut Scratch,
+    ) -> Option<(usize, usize)> {
+        let need = if stochastic || self.dense {
+            self.row_mask(id)
+        } else {
+            self.needed(id, p)
+        };
+        if need == 0 {
+            return None;
+        }
+        let lo = need.trailing_zeros() as usize;
+        let hi = 63 - need.leading_zeros() as usize;
+        let n = hi - lo + 1;
+        let m = &self.meta[id as usize];
+        let buf = &self.bufs[p];
+        let rows_of = |t: u32| if t == NONE { &EMPTY } else { &buf[t as usize] };
+        let vw_of = |t: u32| if t == NONE { 64 } else { self.meta[t as usize].vw };
+        let east_shift = m.vw - 1;
+        let (me, west, east) = (rows_of(id), rows_of(m.nbrs[W]), rows_of(m.nbrs[E]));
+        let west_bit = vw_of(m.nbrs[W]) - 1;
+        // Input row k is tile row lo - 1 + k; the first and last may come from the tiles
+        // above and below.
+        let from_above = lo == 0;
+        let from_below = hi as u32 + 1 >= m.vh;
+        let k_start = from_above as usize;
+        let k_end = if from_below { n + 1 } else { n + 2 };
+        for k in k_start..k_end {
+            let r = lo + k - 1;
+            let cw = me[r];
+            s.c[k] = cw;
+            s.w[k] = cw << 1 | (west[r] >> west_bit & 1);
+            s.e[k] = cw >> 1 | (east[r] & 1) << east_shift;
+        }
+        if from_above {
+            let i = self.row_height(m.pos.1 - 1) as usize - 1;
+            let nw = m.nbrs[NW];
+            let edge = [rows_of(m.nbrs[N]), rows_of(nw), rows_of(m.nbrs[NE])];
+            put_row(s, 0, edge, vw_of(nw) - 1, east_shift, i);
+        }
+        if from_below {
+            let sw = m.nbrs[SW];
+            let edge = [rows_of(m.nbrs[S]), rows_of(sw), rows_of(m.nbrs[SE])];
+            put_row(s, n + 1, edge, vw_of(sw) - 1, east_shift, 0);
+        }
+        let (w, c, e) = (&s.w[..n + 2], &s.c[..n + 2], &s.e[..n + 2]);
+        let out = &mut s.out[..n];
+        if stochastic {
+            let x0 = m.pos.0 * TILE;
+            let y0 = m.pos.1 * TILE + lo as i64;
+            self.kernel.rows_stochastic(
+                w,
+                c,
+                e,
+                out,
+                &mut s.planes,
+                key,
+                x0,
+                y0,
+                &|x, y| (x as u32, y as u32),
+            );
+        } else {
+            self.kernel.rows(w, c, e, out, &mut s.planes);
+        }
+        if m.vw < 64 {
+            let mask = (1u64 << m.vw) - 1;
+            for r in out.iter_mut() {
+                *r &= mask;
+            }
+        }
+        Some((lo, n))
+    }
+
+    /// Live cells of row `y` from column `x` on, `n` (1..=64) of them, as the low bits of a
+    /// word; wrapping on a torus.
+    fn row_bits(&self, x: i64, y: i64, n: u32) -> u64 {
+        let p = self.parity;
+        let mut out = 0u64;
+        let mut got = 0u32;
+        let (mut x, y) = self.universe.wrap(x, y);
+        while got < n {
+            let (tx, bx) = (x.div_euclid(TILE), x.rem_euclid(TILE) as u32);
+            let ty = y.div_euclid(TILE);
+            let r = y.rem_euclid(TILE) as usize;
+            let id = self.find(tx, ty);
+            let mut take = (64 - bx).min(n - got);
+            if let Universe::Torus { width, .. } = self.universe {
+                take = take.min((width as i64 - x) as u32);
+            }
+            if id != NONE {
+                let word = self.bufs[p][id as usize][r] >> bx;
+                let mask = if take == 64 { u64::MAX } else { (1u64 << take) - 1 };
+                out |= (word & mask) << got;
+            }
+            got += take;
+            x += take as i64;
+            if let Universe::Torus { width, .. } = self.universe
+                && x >= width as i64
+            {
+                x -= width as i64;
+            }
+        }
+        out
+    }
+
+    /// Applies `op(old, bits, mask)` to `n` cells of row `y` from column `x` on (wrapping).
+    fn write_bits(&mut self, x: i64, y: i64, n: u32, bits: u64, how: Put) {
+        let mut done = 0u32;
+        let (mut x, y) = self.universe.wrap(x, y);
+        while done < n {
+            let (tx, bx) = (x.div_euclid(TILE), x.rem_euclid(TILE) as u32);
+            let (ty, r) = (y.div_euclid(TILE), y.rem_euclid(TILE) as usize);
+            let mut take = (64 - bx).min(n - done);
+            if let Universe::Torus { width, .. } = self.universe {
+                take = take.min((width as i64 - x) as u32);
+            }
+            let mask = if take == 64 { u64::MAX } else { (1u64 << take) - 1 };
+            let piece = (bits >> done) & mask;
+            if piece != 0 || how == Put::Replace {
+                let id = if piece != 0 {
+                    self.tile_at(tx, ty)
+                } else {
+                    self.find(tx, ty)
+                };
+                if id != NONE {
+                    let old = self.bufs[self.parity][id as usize][r];
+                    let new = match how {
+                        Put::Or => old | piece << bx,
+                        Put::Erase => old & !(piece << bx),
+                        Put::Replace => (old & !(mask << bx)) | piece << bx,
+                    };
+                    self.write_current(id, r, new);
+                }
+            }
+            done += take;
+            x += take as i64;
+            if let Universe::Torus { width, .. } = self.universe
+                && x >= width as i64
+            {
+                x -= width as i64;
+            }
+        }
+    }
+
+    /// Live tiles: (position, current rows).
+    fn live_tiles(&self) -> impl Iterator<Item = ((i64, i64), &TileBits)> {
+        let p = self.parity;
+        self.meta
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.live)
+            .map(move |(i, m)| (m.pos, &self.bufs[p][i]))
+    }
+
+    /// Tiles computed in the last generation and still changing: for reports.
+    pub fn active_tiles(&self) -> usize {
+        self.active[self.parity].len()
+    }
+
+    /// Tiles held.
+    pub fn tiles(&self) -> usize {
+        self.meta.iter().filter(|m| m.live).count()
+    }
+}
+
+impl Engine for TileEngine {
+    fn name(&self) -> &'static str {
+        "tiles"
+    }
+
+    fn rule(&self) -> &Rule {
+        &self.rule
+    }
+
+    fn universe(&self) -> Universe {
+        self.universe
+    }
+
+    fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    fn set_generation(&mut self, generation: u64) {
+        self.generation = generation;
+    }
+
+    fn step(&mut self, generations: u64) -> EngineResult<()> {
+        for _ in 0..generations {
+            self.step_once();
+        }
+        Ok(())
+    }
+
+    fn step_piece(&self) -> u64 {
+        let active = self.active[self.parity].len().max(1) as u64;
+        ((1 << 14) / active).clamp(1, 4096)
+    }
+
+    fn population(&mut self) -> EngineResult<u64> {
+        Ok(self.sums[self.parity].population)
+    }
+
+    fn census(&mut self) -> EngineResult<Census> {
+        if !self.track_hash {
+            self.track_hash = true;
+            self.recount();
+        }
+        Ok(self.sums[self.parity].census())
+    }
+
+    fn track_hash(&mut self, on: bool) {
+        if on != self.track_hash {
+            self.track_hash = on;
+            self.recount();
+        }
+    }
+
+    fn step_census(&mut self, gens: u64, out: &mut Vec<Census>) -> EngineResult<()> {
+        Engine::track_hash(self, true);
+        for _ in 0..gens {
+            self.step_once();
+            out.push(self.sums[self.parity].census());
+        }
+        Ok(())
+    }
+
+    fn cell(&mut self, x: i64, y: i64) -> EngineResult<bool> {
+        Ok(self.row_bits(x, y, 1) & 1 == 1)
+    }
+
+    fn set_cell(&mut self, x: i64, y: i64, alive: bool) -> EngineResult<()> {
+        self.write_bits(x, y, 1, alive as u64, Put::Replace);
+        Ok(())
+    }
+
+    fn put(&mut self, cells: &Grid, at: (i64, i64), how: Put) -> EngineResult<()> {
+        let (cw, ch) = (cells.width(), cells.height());
+        let (cw, ch) = match self.universe {
+            Universe::Torus { width, height } => (cw.min(width), ch.min(height)),
+            Universe::Plane => (cw, ch),
+        };
+        for y in 0..ch {
+            let row = cells.row(y);
+            let mut x = 0;
+            while x < cw {
+                let n = (cw - x).min(64);
+                let bits = row[(x / 64) as usize];
+                if bits != 0 || how == Put::Replace {
+                    self.write_bits(at.0 + x as i64, at.1 + y as i64, n, bits, how);
+                }
+                x += n;
+            }
+        }
+        Ok(())
+    }
+
+    fn clear(&mut self) -> EngineResult<()> {
+        let fresh = TileEngine::new(self.rule, self.universe, self.seed)?;
+        let (generation, track) = (self.generation, self.track_hash);
+        *self = fresh;
+        self.generation = generation;
+        self.track_hash = track;
+        Ok(())
+    }
+
+    fn bounds(&mut self) -> EngineResult<Option<Bounds>> {
+        let mut b: Option<Bounds> = None;
+        for ((tx, ty), t) in self.live_tiles() {
+            let all = t.iter().fold(0, |a, &w| a | w);
+            if all == 0 {
+                continue;
+            }
+            let top = t.iter().position(|&w| w != 0).expect("not empty");
+            let bottom = t.iter().rposition(|&w| w != 0).expect("not empty");
+            let tb = Bounds {
+                left: tx * TILE + all.trailing_zeros() as i64,
+                right: tx * TILE + 63 - all.leading_zeros() as i64,
+                top: ty * TILE + top as i64,
+                bottom: ty * TILE + bottom as i64,
+            };
+            b = Some(b.map_or(tb, |b| b.union(tb)));
+        }
+        Ok(b)
+    }
+
+    fn cells_in(&mut self, rect: CellRect) -> EngineResult<Grid> {
+        let mut out = Grid::try_new_bitmap(rect.width, rect.height)?;
+        for y in 0..rect.height {
+            let gy = rect.y + y as i64;
+            let mut x = 0;
+            while x < rect.width {
+                let n = (rect.width - x).min(64);
+                let bits = self.row_bits(rect.x + x as i64, gy, n);
+                out.row_mut(y)[(x / 64) as usize] = bits;
+                x += n;
+            }
+        }
+        Ok(out)
+    }
+
+    fn export(&mut self) -> EngineResult<TileMap> {
+        let mut map = TileMap::new();
+        for ((tx, ty), t) in self.live_tiles() {
+            if t.iter().any(|&w| w != 0) {
+                map.insert(tx, ty, *t);
+            }
+        }
+        Ok(map)
+    }
+
+    fn import(&mut self, tiles: &TileMap) -> EngineResult<()> {
+        self.clear()?;
+        for ((tx, ty), bits) in tiles.iter() {
+            let aligned = match self.universe {
+                Universe::Torus { width, height } => {
+                    let (vw, vh) = (width as i64 - tx * TILE, height as i64 - ty * TILE);
+                    let outside = if vw >= 64 { 0 } else { !((1u64 << vw) - 1) };
+                    tx >= 0
+                        && ty >= 0
+                        && vw > 0
+                        && vh > 0
+                        && bits.iter().all(|&w| w & outside == 0)
+                        && bits[vh.min(64) as usize..].iter().all(|&w| w == 0)
+                }
+                Universe::Plane => true,
+            };
+            if aligned {
+                let id = self.tile_at(tx, ty);
+                for (r, &w) in bits.iter().enumerate() {
+                    if w != 0 {
+                        self.write_current(id, r, w);
+                    }
+                }
+            } else {
+                for (r, &w) in bits.iter().enumerate() {
+                    for b in crate::grid::BitIter(w) {
+                        self.write_bits(tx * TILE + b as i64, ty * TILE + r as i64, 1, 1, Put::Or);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+
+    fn note(&self) -> Option<String> {
+        self.dense.then(|| {
+            format!(
+                "{} gives birth on empty space (B0): the tile engine runs the whole torus densely",
+                self.rule
+            )
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::FastEngine;
+
+    fn check(rule: &str, w: u32, h: u32, density: f64, seed: u64, gens: u64) {
+        let rule: Rule = rule.parse().unwrap();
+        let mut g = Grid::new(w, h);
+        g.fill_random(density, seed);
+        let mut fast = FastEngine::new(rule, &g, seed);
+        let mut tiles = TileEngine::new(rule, Universe::torus(w, h), seed).unwrap();
+        tiles.set_grid(&g, 0).unwrap();
+        for g in 1..=gens {
+            fast.step_once();
+            tiles.step_once();
+            let want = fast.grid_ref();
+            let got = tiles.grid().unwrap();
+            if let Some((x, y)) = want.first_difference(&got) {
+                panic!("{rule} {w}x{h} seed {seed}: generation {g} differs at ({x}, {y})");
+            }
+            assert_eq!(tiles.population().unwrap(), want.population());
+        }
+    }
+
+    #[test]
+    fn soups_match_the_fast_engine_on_odd_tori() {
+        for (w, h) in [(1, 1), (2, 3), (63, 65), (64, 64), (130, 70), (200, 1), (1, 150)] {
+            check("B3/S23", w, h, 0.35, (w * h) as u64, 12);
+        }
+    }
+
+    #[test]
+    fn census_matches_the_dense_layout() {
+        let rule = Rule::life();
+        let mut g = Grid::new(150, 90);
+        g.fill_random(0.3, 5);
+        let mut t = TileEngine::new(rule, Universe::torus(150, 90), 0).unwrap();
+        t.set_grid(&g, 0).unwrap();
+        let mut out = Vec::new();
+        t.step_census(5, &mut out).unwrap();
+        let mut f = FastEngine::new(rule, &g, 0);
+        f.step(5).unwrap();
+        assert_eq!(*out.last().unwrap(), f.grid_ref().census());
+    }
+}

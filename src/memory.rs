@@ -1,0 +1,149 @@
+//! How much memory lifelab lets itself take, decided and explained in one place, so that a grid
+//! too large, a pattern too large and an engine too hungry are refused with the same words
+//! before anything is allocated (an allocation the system cannot honour kills the process
+//! instead of failing).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The most memory one grid or engine may take whatever the system has. Far above any GPU
+/// today; what stops a 10^6 x 10^6 request before it tries to allocate 116 GiB.
+pub const CAP_BYTES: u64 = 1 << 36;
+
+/// A lower limit, when set (0: none): `--memory`, embedders and the fuzz targets set it.
+static SET_LIMIT: AtomicU64 = AtomicU64::new(0);
+
+/// Caps what lifelab may take (0 removes the cap).
+pub fn set_limit(bytes: u64) {
+    SET_LIMIT.store(bytes, Ordering::Relaxed);
+}
+
+/// Bytes of system memory available to new allocations, where the system says (Linux).
+pub fn available() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kib: u64 = meminfo
+        .lines()
+        .find(|l| l.starts_with("MemAvailable:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
+}
+
+/// Where the limit in force comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LimitSource {
+    /// [`CAP_BYTES`].
+    Cap,
+    /// [`set_limit`].
+    Set,
+    /// Half of what the system has available (the other half is left to everything else).
+    Available(u64),
+}
+
+/// The limit in force now, and why it is what it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limit {
+    pub bytes: u64,
+    pub source: LimitSource,
+}
+
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let limit = human_bytes(self.bytes);
+        match self.source {
+            LimitSource::Cap => write!(f, "lifelab's fixed cap of {limit}"),
+            LimitSource::Set => write!(f, "the memory limit of {limit} that was set (--memory)"),
+            LimitSource::Available(a) => write!(
+                f,
+                "lifelab's limit of {limit}, half of the {} this system has available",
+                human_bytes(a)
+            ),
+        }
+    }
+}
+
+/// The most one grid or engine may take now.
+pub fn limit() -> Limit {
+    let mut limit = Limit {
+        bytes: CAP_BYTES,
+        source: LimitSource::Cap,
+    };
+    let set = SET_LIMIT.load(Ordering::Relaxed);
+    if set > 0 && set < limit.bytes {
+        limit = Limit {
+            bytes: set,
+            source: LimitSource::Set,
+        };
+    }
+    if let Some(a) = available()
+        && a / 2 < limit.bytes
+    {
+        limit = Limit {
+            bytes: a / 2,
+            source: LimitSource::Available(a),
+        };
+    }
+    limit
+}
+
+/// Something would need more memory than lifelab may take.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{what} needs {}, more than {limit}", human_bytes(*needed))]
+pub struct MemoryError {
+    pub what: String,
+    pub needed: u64,
+    pub limit: Limit,
+}
+
+/// Fails when `needed` bytes for `what` exceed the limit in force. `what` reads as the subject
+/// of a sentence: "a 65536x65536 torus on the cpu engine".
+pub fn check(what: impl FnOnce() -> String, needed: u64) -> Result<(), MemoryError> {
+    let limit = limit();
+    if needed <= limit.bytes {
+        return Ok(());
+    }
+    Err(MemoryError {
+        what: what(),
+        needed,
+        limit,
+    })
+}
+
+/// `1.5 GiB`, `512 MiB`, `12 KiB`, `100 B`.
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = bytes as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u < UNITS.len() - 1 {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_message_names_the_need_and_the_limit_with_its_reason() {
+        let e = MemoryError {
+            what: "a 100000x100000 torus on the cpu engine".into(),
+            needed: 3 << 30,
+            limit: Limit {
+                bytes: 1 << 30,
+                source: LimitSource::Available(2 << 30),
+            },
+        };
+        assert_eq!(
+            e.to_string(),
+            "a 100000x100000 torus on the cpu engine needs 3.0 GiB, more than lifelab's limit of \
+             1.0 GiB, half of the 2.0 GiB this system has available"
+        );
+    }
+}

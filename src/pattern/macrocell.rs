@@ -1,0 +1,458 @@
+//! Golly's macrocell format (`.mc`): a quadtree with shared subtrees, the native format of
+//! HashLife, so that a pattern of any extent fits in a file of the size of its structure.
+//!
+//! ```text
+//! [M2] (golly 3.3)          header
+//! #R B3/S23                 the rule (with :Tw,h for a torus)
+//! #G 100                    the generation
+//! $$$$$$$.......*$          a leaf: 8x8 cells, rows ended by `$`, `*` alive
+//! 4 0 0 0 1                 a node: level, then its nw ne sw se children by line number
+//! ```
+//! Lines are numbered from 1 in order of appearance, 0 is the empty node, the last line is the
+//! root, and a leaf is level 3. The root of level L covers `-2^(L-1) .. 2^(L-1)` on both axes
+//! (Golly's coordinates; y grows downwards).
+
+use std::collections::{HashMap, HashSet};
+
+use super::ParseError;
+use crate::rule::Rule;
+use crate::tiles::TileMap;
+
+/// One node of the file's quadtree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum McNode {
+    /// 8x8 cells: row r in bits 8r..8r+8, column c in bit c of its row.
+    Leaf(u64),
+    /// A node of level >= 4 and its children (0: empty; else a 1-based index).
+    Inner { level: u8, children: [u32; 4] },
+}
+
+/// A macrocell file: its quadtree, rule, generation and comments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Macrocell {
+    pub nodes: Vec<McNode>,
+    /// The root, a 1-based index into `nodes` (0: an empty pattern).
+    pub root: u32,
+    pub rule: Option<Rule>,
+    pub generation: u64,
+    pub comments: Vec<String>,
+}
+
+/// The deepest quadtree lifelab reads: 2^62 cells a side keeps coordinates within `i64`.
+pub const MAX_LEVEL: u8 = 62;
+
+impl Macrocell {
+    pub fn level_of(&self, id: u32) -> u8 {
+        match id {
+            0 => 3,
+            i => match self.nodes[i as usize - 1] {
+                McNode::Leaf(_) => 3,
+                McNode::Inner { level, .. } => level,
+            },
+        }
+    }
+
+    /// The root's level (3 for an empty pattern).
+    pub fn level(&self) -> u8 {
+        self.level_of(self.root)
+    }
+
+    /// Live cells, counted on the shared structure (saturating: a file can describe more cells
+    /// than a `u64` counts).
+    pub fn population(&self) -> u64 {
+        let mut pop = vec![0u64; self.nodes.len() + 1];
+        for (i, n) in self.nodes.iter().enumerate() {
+            pop[i + 1] = match *n {
+                McNode::Leaf(bits) => bits.count_ones() as u64,
+                McNode::Inner { children, .. } => children
+                    .iter()
+                    .fold(0u64, |a, &c| a.saturating_add(pop[c as usize])),
+            };
+        }
+        pop[self.root as usize]
+    }
+
+    /// Every live cell as tiles, in Golly's coordinates, unless there are more than `limit`
+    /// (then `Err(population)`).
+    pub fn to_tiles(&self, limit: u64) -> Result<TileMap, u64> {
+        let population = self.population();
+        if population > limit {
+            return Err(population);
+        }
+        let mut map = TileMap::new();
+        if self.root != 0 {
+            let half = 1i64 << (self.level() - 1);
+            self.place(self.root, -half, -half, &mut map);
+        }
+        Ok(map)
+    }
+
+    fn place(&self, id: u32, x: i64, y: i64, map: &mut TileMap) {
+        if id == 0 {
+            return;
+        }
+        match self.nodes[id as usize - 1] {
+            McNode::Leaf(bits) => {
+                for r in 0..8 {
+                    let row = (bits >> (8 * r)) & 0xff;
+                    if row == 0 {
+                        continue;
+                    }
+                    let gy = y + r;
+                    let (tx, ty) = (x.div_euclid(64), gy.div_euclid(64));
+                    let (bx, by) = (x.rem_euclid(64), gy.rem_euclid(64) as usize);
+                    map.tile_mut(tx, ty)[by] |= row << bx;
+                }
+            }
+            McNode::Inner { level, children } => {
+                let h = 1i64 << (level - 1);
+                for (k, &c) in children.iter().enumerate() {
+                    let (dx, dy) = ((k & 1) as i64 * h, (k >> 1) as i64 * h);
+                    self.place(c, x + dx, y + dy, map);
+                }
+            }
+        }
+    }
+
+    /// The quadtree of `tiles` (Golly's coordinates), with shared subtrees shared.
+    pub fn from_tiles(tiles: &TileMap) -> Macrocell {
+        let mut b = Builder::default();
+        let Some(bounds) = tiles.bounds() else {
+            return b.finish(0);
+        };
+        let reach = [bounds.left, bounds.top, bounds.right + 1, bounds.bottom + 1]
+            .iter()
+            .map(|v| v.unsigned_abs())
+            .max()
+            .unwrap_or(1)
+            .max(8);
+        let level = (64 - (reach - 1).leading_zeros()) as u8 + 1;
+        let level = level.max(4);
+        for l in 6..=level.max(6) {
+            let shift = l - 6;
+            b.occupied
+                .push(tiles.iter().map(|((tx, ty), _)| (tx >> shift, ty >> shift)).collect());
+        }
+        let half = 1i64 << (level - 1);
+        let root = b.build(tiles, -half, -half, level);
+        b.finish(root)
+    }
+
+    /// The file's text.
+    pub fn write(&self) -> String {
+        let mut out = String::from("[M2] (lifelab)\n");
+        if let Some(rule) = &self.rule {
+            out.push_str(&format!("#R {rule}\n"));
+        }
+        if self.generation != 0 {
+            out.push_str(&format!("#G {}\n", self.generation));
+        }
+        for c in &self.comments {
+            out.push_str(&format!("#C {c}\n"));
+        }
+        for n in &self.nodes {
+            match *n {
+                McNode::Leaf(bits) => {
+                    let last = (0..8).rev().find(|r| bits >> (8 * r) & 0xff != 0);
+                    for r in 0..=last.unwrap_or(0) {
+                        let row = bits >> (8 * r) & 0xff;
+                        let width = 8 - (row as u8).leading_zeros();
+                        for c in 0..width {
+                            out.push(if row >> c & 1 == 1 { '*' } else { '.' });
+                        }
+                        out.push('$');
+                    }
+                    out.push('\n');
+                }
+                McNode::Inner { level, children } => {
+                    let [a, b, c, d] = children;
+                    out.push_str(&format!("{level} {a} {b} {c} {d}\n"));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Builds a deduplicated node list bottom-up.
+#[derive(Default)]
+struct Builder {
+    nodes: Vec<McNode>,
+    index: HashMap<McNode, u32>,
+    /// Per level from 6 (a 64x64 tile) up: the blocks of that level holding a tile.
+    occupied: Vec<HashSet<(i64, i64)>>,
+}
+
+impl Builder {
+    fn intern(&mut self, n: McNode) -> u32 {
+        if let Some(&i) = self.index.get(&n) {
+            return i;
+        }
+        self.nodes.push(n);
+        let i = self.nodes.len() as u32;
+        self.index.insert(n, i);
+        i
+    }
+
+    /// The node of `level` whose top-left corner is (x, y).
+    fn build(&mut self, tiles: &TileMap, x: i64, y: i64, level: u8) -> u32 {
+        if level == 3 {
+            let mut bits = 0u64;
+            let (tx, ty) = (x.div_euclid(64), y.div_euclid(64));
+            let Some(t) = tiles.tile(tx, ty) else {
+                return 0;
+            };
+            let (bx, by) = (x.rem_euclid(64), y.rem_euclid(64) as usize);
+            for r in 0..8 {
+                bits |= ((t[by + r] >> bx) & 0xff) << (8 * r);
+            }
+            return if bits == 0 {
+                0
+            } else {
+                self.intern(McNode::Leaf(bits))
+            };
+        }
+        let size = 1i64 << level;
+        // Skip empty space without descending.
+        if level >= 6
+            && !self.occupied[(level - 6) as usize]
+                .contains(&(x.div_euclid(size), y.div_euclid(size)))
+        {
+            return 0;
+        }
+        let h = size / 2;
+        let children = [
+            self.build(tiles, x, y, level - 1),
+            self.build(tiles, x + h, y, level - 1),
+            self.build(tiles, x, y + h, level - 1),
+            self.build(tiles, x + h, y + h, level - 1),
+        ];
+        if children == [0; 4] {
+            0
+        } else {
+            self.intern(McNode::Inner { level, children })
+        }
+    }
+
+    fn finish(self, root: u32) -> Macrocell {
+        Macrocell {
+            nodes: self.nodes,
+            root,
+            rule: None,
+            generation: 0,
+            comments: Vec::new(),
+        }
+    }
+}
+
+/// Reads a macrocell file. Every malformed line is an error with its line and column.
+pub fn parse(text: &str) -> Result<Macrocell, ParseError> {
+    let mut lines = text.lines().enumerate().peekable();
+    let header = loop {
+        match lines.next() {
+            Some((_, l)) if l.trim().is_empty() => continue,
+            Some((i, l)) => break (i, l),
+            None => return Err(ParseError::new(1, 1, "the file is empty")),
+        }
+    };
+    if !header.1.trim_start().starts_with("[M2]") {
+        return Err(ParseError::new(
+            header.0 + 1,
+            1,
+            "a macrocell file starts with [M2]",
+        ));
+    }
+    let mut mc = Macrocell {
+        nodes: Vec::new(),
+        root: 0,
+        rule: None,
+        generation: 0,
+        comments: Vec::new(),
+    };
+    for (i, raw) in lines {
+        let line_no = i + 1;
+        let line = raw.trim_end();
+        if line.trim().is_empty() {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix('#') {
+            let (tag, value) = rest.split_at(rest.len().min(1));
+            let value = value.trim();
+            match tag {
+                "R" => {
+                    mc.rule = Some(value.parse().map_err(|e| {
+                        ParseError::new(line_no, 4, format!("the rule '{value}': {e}"))
+                    })?);
+                }
+                "G" => {
+                    mc.generation = value.parse().map_err(|_| {
+                        ParseError::new(
+                            line_no,
+                            4,
+                            format!("the generation '{value}' is not a whole number"),
+                        )
+                    })?;
+                }
+                "C" | "N" | "O" => mc.comments.push(value.to_string()),
+                // #FRAMES, #FRAME and other tags Golly writes for timelines: not cells.
+                _ => {}
+            }
+            continue;
+        }
+        let first = line.trim_start();
+        let node = if first.starts_with(['.', '*', '$']) {
+            parse_leaf(line, line_no)?
+        } else {
+            parse_inner(line, line_no, &mc)?
+        };
+        mc.nodes.push(node);
+        mc.root = mc.nodes.len() as u32;
+    }
+    Ok(mc)
+}
+
+fn parse_leaf(line: &str, line_no: usize) -> Result<McNode, ParseError> {
+    let (mut bits, mut row, mut col) = (0u64, 0u32, 0u32);
+    for (k, ch) in line.chars().enumerate() {
+        match ch {
+            '.' | '*' => {
+                if row >= 8 || col >= 8 {
+                    return Err(ParseError::new(
+                        line_no,
+                        k + 1,
+                        "a leaf is 8x8 cells; this row or column is past the eighth",
+                    ));
+                }
+                if ch == '*' {
+                    bits |= 1 << (row * 8 + col);
+                }
+                col += 1;
+            }
+            '$' => {
+                row += 1;
+                col = 0;
+            }
+            ' ' | '\t' => {}
+            other => {
+                return Err(ParseError::new(
+                    line_no,
+                    k + 1,
+                    format!("'{other}' is not a cell of a leaf ('.', '*' or '$')"),
+                ));
+            }
+        }
+    }
+    Ok(McNode::Leaf(bits))
+}
+
+fn parse_inner(line: &str, line_no: usize, mc: &Macrocell) -> Result<McNode, ParseError> {
+    let mut fields = Vec::new();
+    let mut column = 1;
+    for part in line.split(' ') {
+        if !part.is_empty() {
+            let v: u64 = part.parse().map_err(|_| {
+                ParseError::new(
+                    line_no,
+                    column,
+                    format!("'{part}' is not a whole number (a node line is: level nw ne sw se)"),
+                )
+            })?;
+            fields.push((v, column));
+        }
+        column += part.chars().count() + 1;
+    }
+    if fields.len() != 5 {
+        return Err(ParseError::new(
+            line_no,
+            1,
+            format!(
+                "a node line has 5 numbers (level nw ne sw se), this one has {}",
+                fields.len()
+            ),
+        ));
+    }
+    let level = fields[0].0;
+    if !(4..=MAX_LEVEL as u64).contains(&level) {
+        return Err(ParseError::new(
+            line_no,
+            fields[0].1,
+            format!("level {level}: nodes are levels 4 to {MAX_LEVEL} (leaves are level 3)"),
+        ));
+    }
+    let mut children = [0u32; 4];
+    for (k, &(v, col)) in fields[1..].iter().enumerate() {
+        if v > mc.nodes.len() as u64 {
+            return Err(ParseError::new(
+                line_no,
+                col,
+                format!(
+                    "node {v} is not defined yet (only {} lines so far)",
+                    mc.nodes.len()
+                ),
+            ));
+        }
+        if v != 0 && mc.level_of(v as u32) as u64 != level - 1 {
+            return Err(ParseError::new(
+                line_no,
+                col,
+                format!(
+                    "a level-{level} node's children are level {}, node {v} is level {}",
+                    level - 1,
+                    mc.level_of(v as u32)
+                ),
+            ));
+        }
+        children[k] = v as u32;
+    }
+    Ok(McNode::Inner {
+        level: level as u8,
+        children,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn golly_s_glider_file_reads_to_five_cells() {
+        // The example of Golly's documentation: a glider in a level-4 node.
+        let text = "[M2] (golly 3.4)\n#R B3/S23\n$$$$$$*$.*$\n.......*$\n**$\n4 0 1 2 3\n";
+        let mc = parse(text).unwrap();
+        assert_eq!(mc.population(), 5);
+        let t = mc.to_tiles(100).unwrap();
+        // Level 4 covers -8..8: node 1 is the NE leaf (x 0..8, y -8..0).
+        assert!(t.get(0, -2) && t.get(1, -1));
+        assert!(t.get(-1, 0) && t.get(0, 0) && t.get(1, 0));
+    }
+
+    #[test]
+    fn written_files_read_back_with_their_cells_rule_and_generation() {
+        let mut t = TileMap::new();
+        for (x, y) in [(0, 0), (1, 0), (-500, 70), (1000, -3), (-1, -1)] {
+            t.set(x, y, true);
+        }
+        let mut mc = Macrocell::from_tiles(&t);
+        mc.rule = Some("B36/S23".parse().unwrap());
+        mc.generation = 77;
+        let back = parse(&mc.write()).unwrap();
+        assert_eq!(back.to_tiles(1000).unwrap().cells().count(), 5);
+        let mut a: Vec<_> = back.to_tiles(1000).unwrap().cells().collect();
+        let mut b: Vec<_> = t.cells().collect();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b);
+        assert_eq!(back.generation, 77);
+        assert_eq!(back.rule, mc.rule);
+    }
+
+    #[test]
+    fn bad_lines_name_their_place() {
+        let e = parse("[M2]\n4 0 0 0 9\n").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 9));
+        let e = parse("[M2]\n..x$\n").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 3));
+        let e = parse("#N nope\n").unwrap_err();
+        assert_eq!(e.line, 1);
+    }
+}

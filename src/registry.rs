@@ -1,0 +1,381 @@
+//! The engines lifelab has, in one table: each entry says what it supports, what a workload
+//! would cost on it, what memory it would take, and how to make one. Every caller (the command
+//! line, the app, the analysis) makes engines here, by name or with `auto`, which takes the
+//! cheapest entry and says why. A new engine is one more entry (or a [`register`] call).
+
+use std::sync::RwLock;
+
+use crate::engine::{Engine, EngineError, EngineResult, Universe};
+use crate::rule::Rule;
+
+/// What an engine is asked to run.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub rule: Rule,
+    pub universe: Universe,
+    /// Drives stochastic rules.
+    pub seed: u64,
+    pub workload: Workload,
+    pub options: Options,
+}
+
+/// What the run will look like, for the cost model.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Workload {
+    /// Generations the run is expected to take (a guess is fine).
+    pub generations: u64,
+    /// Live cells at the start.
+    pub population: u64,
+    /// Cells in the bounding box of the live cells at the start.
+    pub span: u64,
+}
+
+/// Options some engines take.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// The GPU engine's shader and banding.
+    #[cfg(feature = "gpu")]
+    pub gpu: crate::gpu::LifeOptions,
+    /// HashLife's node cache, in bytes (`None`: a share of the memory available).
+    pub memory: Option<u64>,
+}
+
+impl Request {
+    pub fn new(rule: Rule, universe: Universe) -> Self {
+        Self {
+            rule,
+            universe,
+            seed: 0,
+            workload: Workload::default(),
+            options: Options::default(),
+        }
+    }
+
+    pub fn with_seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    pub fn with_workload(mut self, workload: Workload) -> Self {
+        self.workload = workload;
+        self
+    }
+
+    /// Cells in the universe, or those a sparse engine would touch on the plane.
+    fn cells(&self) -> f64 {
+        self.universe.cells().unwrap_or(u64::MAX) as f64
+    }
+
+    fn describe(&self) -> String {
+        format!("rule {} on {}", self.rule, self.universe.describe())
+    }
+}
+
+/// An estimate of the time a workload takes, and the one line that explains it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cost {
+    pub seconds: f64,
+    pub why: String,
+}
+
+/// One engine: what it supports, what it costs, how to make it.
+#[derive(Clone, Copy)]
+pub struct EngineSpec {
+    pub name: &'static str,
+    pub summary: &'static str,
+    /// `Err(why)` when the engine cannot run the request at all.
+    pub supports: fn(&Request) -> Result<(), String>,
+    /// The estimate `auto` compares; `None` keeps the engine out of `auto`'s choice.
+    pub cost: fn(&Request) -> Option<Cost>,
+    /// Bytes the engine would take for the request, checked before it is made.
+    pub memory: fn(&Request) -> u64,
+    pub create: fn(&Request) -> EngineResult<Box<dyn Engine>>,
+}
+
+impl std::fmt::Debug for EngineSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "EngineSpec({})", self.name)
+    }
+}
+
+/// Engines added at run time (a plug-in, a test's dummy engine).
+static EXTRA: RwLock<Vec<EngineSpec>> = RwLock::new(Vec::new());
+
+/// Adds an engine to the table (replacing one of the same name).
+pub fn register(spec: EngineSpec) {
+    let mut extra = EXTRA.write().unwrap_or_else(|p| p.into_inner());
+    extra.retain(|s| s.name != spec.name);
+    extra.push(spec);
+}
+
+/// Every engine, built-in first.
+pub fn all() -> Vec<EngineSpec> {
+    let mut specs = builtin();
+    let extra = EXTRA.read().unwrap_or_else(|p| p.into_inner());
+    specs.retain(|s| !extra.iter().any(|e| e.name == s.name));
+    specs.extend(extra.iter().copied());
+    specs
+}
+
+pub fn names() -> Vec<&'static str> {
+    all().iter().map(|s| s.name).collect()
+}
+
+pub fn find(name: &str) -> Option<EngineSpec> {
+    all().into_iter().find(|s| s.name.eq_ignore_ascii_case(name))
+}
+
+/// The engine chosen for a request, and why.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Choice {
+    pub engine: &'static str,
+    pub reason: String,
+}
+
+/// `wanted` is an engine's name or `auto`. A named engine must support the request; `auto`
+/// takes the cheapest estimate among the engines that do.
+pub fn choose(wanted: &str, request: &Request) -> EngineResult<Choice> {
+    if !wanted.eq_ignore_ascii_case("auto") {
+        let spec = find(wanted).ok_or_else(|| unknown(wanted))?;
+        (spec.supports)(request).map_err(|why| {
+            EngineError::Unsupported(format!(
+                "the {} engine cannot run {}: {why}",
+                spec.name,
+                request.describe()
+            ))
+        })?;
+        return Ok(Choice {
+            engine: spec.name,
+            reason: "asked for with --engine".to_string(),
+        });
+    }
+    let mut best: Option<(EngineSpec, Cost)> = None;
+    let mut refused = Vec::new();
+    for spec in all() {
+        if let Err(why) = (spec.supports)(request) {
+            refused.push(format!("{}: {why}", spec.name));
+            continue;
+        }
+        let Some(cost) = (spec.cost)(request) else {
+            continue;
+        };
+        if best.as_ref().is_none_or(|(_, b)| cost.seconds < b.seconds) {
+            best = Some((spec, cost));
+        }
+    }
+    match best {
+        Some((spec, cost)) => Ok(Choice {
+            engine: spec.name,
+            reason: cost.why,
+        }),
+        None => Err(EngineError::Unsupported(format!(
+            "no engine can run {} ({})",
+            request.describe(),
+            refused.join("; ")
+        ))),
+    }
+}
+
+fn unknown(name: &str) -> EngineError {
+    EngineError::Unavailable(format!(
+        "there is no engine called '{name}' (engines: auto, {})",
+        names().join(", ")
+    ))
+}
+
+/// Makes the engine `wanted` names (or `auto` chooses), after checking that it supports the
+/// request and that its memory fits. The engine starts empty at generation 0.
+pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>, Choice)> {
+    let choice = choose(wanted, request)?;
+    let spec = find(choice.engine).ok_or_else(|| unknown(choice.engine))?;
+    let needed = (spec.memory)(request);
+    crate::memory::check(
+        || format!("{} on the {} engine", request.describe(), spec.name),
+        needed,
+    )?;
+    let engine = (spec.create)(request)?;
+    Ok((engine, choice))
+}
+
+/// Seconds per cell update of the fast dense engine on all cores (measured: about 1e10 cell
+/// updates per second on two cores).
+fn dense_rate() -> f64 {
+    5e9 * rayon::current_num_threads() as f64
+}
+
+/// What a tile engine touches per generation: the live area and a margin, never more than the
+/// universe.
+fn active_area(r: &Request) -> f64 {
+    let w = r.workload;
+    let area = (w.population as f64 * 256.0).max(w.span as f64).max(4096.0);
+    area.min(r.cells())
+}
+
+fn life_only(r: &Request) -> Result<(), String> {
+    if r.rule.is_elementary() {
+        Err("it runs Life-like rules only".into())
+    } else {
+        Ok(())
+    }
+}
+
+fn torus_only(r: &Request) -> Result<(), String> {
+    match r.universe {
+        Universe::Plane => Err("it runs on a torus only".into()),
+        Universe::Torus { .. } => Ok(()),
+    }
+}
+
+fn dense_bytes(r: &Request, copies: u64) -> u64 {
+    r.universe
+        .size()
+        .map_or(0, |(w, h)| copies * crate::grid::Grid::bytes_for(w as u64, h as u64))
+}
+
+fn builtin() -> Vec<EngineSpec> {
+    let mut specs = vec![
+        EngineSpec {
+            name: "reference",
+            summary: "the plain oracle: one byte per cell, neighbours counted one by one",
+            supports: torus_only,
+            cost: |_| None,
+            memory: |r| r.universe.cells().unwrap_or(0) * 3,
+            create: |r| {
+                let (w, h) = r.universe.size().expect("a torus");
+                Ok(Box::new(crate::cpu::ReferenceEngine::empty(
+                    r.rule, w, h, r.seed,
+                )?))
+            },
+        },
+        EngineSpec {
+            name: "cpu",
+            summary: "dense and bit-sliced: 64 cells per word on every core, empty rows skipped",
+            supports: torus_only,
+            cost: |r| {
+                let gens = r.workload.generations.max(1) as f64;
+                Some(Cost {
+                    seconds: gens * r.cells() / dense_rate(),
+                    why: format!(
+                        "a dense workload ({} live cells of {}): the bit-sliced CPU engine on {} threads",
+                        r.workload.population,
+                        r.cells(),
+                        rayon::current_num_threads()
+                    ),
+                })
+            },
+            memory: |r| dense_bytes(r, 3),
+            create: |r| {
+                let (w, h) = r.universe.size().expect("a torus");
+                Ok(Box::new(crate::cpu::FastEngine::empty(r.rule, w, h, r.seed)?))
+            },
+        },
+        EngineSpec {
+            name: "tiles",
+            summary: "sparse: 64x64 tiles, computed only where something changed (Golly's QuickLife idea); torus or plane",
+            supports: |r| {
+                life_only(r)?;
+                if r.universe.is_plane() && births_from_nothing(&r.rule) {
+                    return Err("a B0 rule fills the unbounded plane at once".into());
+                }
+                Ok(())
+            },
+            cost: |r| {
+                let gens = r.workload.generations.max(1) as f64;
+                let dense = births_from_nothing(&r.rule);
+                let area = if dense { r.cells() } else { active_area(r) };
+                Some(Cost {
+                    seconds: gens * area / (0.5 * dense_rate()),
+                    why: if dense {
+                        "a B0 rule: the tile engine would run the whole torus".to_string()
+                    } else {
+                        format!(
+                            "a sparse workload ({} live cells in a span of {} cells{}): the tile engine computes only where something changes",
+                            r.workload.population,
+                            r.workload.span,
+                            r.universe.size().map_or(String::new(), |(w, h)| format!(" on a {w}x{h} torus"))
+                        )
+                    },
+                })
+            },
+            memory: |r| {
+                let tiles = if births_from_nothing(&r.rule) {
+                    r.cells() / 4096.0
+                } else {
+                    active_area(r) / 4096.0 * 16.0
+                };
+                let index = r.universe.cells().map_or(0, |c| c / 4096 * 4);
+                (tiles * crate::cpu::TileEngine::TILE_BYTES as f64) as u64 + index
+            },
+            create: |r| Ok(Box::new(crate::cpu::TileEngine::new(r.rule, r.universe, r.seed)?)),
+        },
+    ];
+    #[cfg(feature = "gpu")]
+    specs.push(gpu_spec());
+    specs
+}
+
+/// B0: empty space gives birth.
+fn births_from_nothing(rule: &Rule) -> bool {
+    rule.life_rule()
+        .is_some_and(|l| crate::cpu::kernel::Kernel::new(l).births_from_nothing)
+}
+
+#[cfg(feature = "gpu")]
+fn gpu_spec() -> EngineSpec {
+    EngineSpec {
+        name: "gpu",
+        summary: "WGSL compute shaders on the GPU (wgpu), the whole torus every generation",
+        supports: torus_only,
+        cost: |r| {
+            let ctx = crate::gpu::shared_context().ok()?;
+            if !crate::gpu::is_hardware(ctx) {
+                // lavapipe and friends run on the same cores as the CPU engines, slower.
+                return None;
+            }
+            let gens = r.workload.generations.max(1) as f64;
+            Some(Cost {
+                seconds: gens * (r.cells() / 2e11 + 20e-6),
+                why: format!(
+                    "a dense workload ({} live cells of {}): the GPU ({})",
+                    r.workload.population,
+                    r.cells(),
+                    ctx.name()
+                ),
+            })
+        },
+        memory: |r| dense_bytes(r, 2),
+        create: |r| {
+            let ctx = crate::gpu::shared_context()?;
+            let (w, h) = r.universe.size().expect("a torus");
+            let empty = crate::grid::Grid::try_new(w, h)?;
+            crate::gpu::create_engine(ctx, r.rule, &empty, r.seed, r.options.gpu)
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_never_takes_the_oracle_and_names_why_it_chose() {
+        let r = Request::new(Rule::life(), Universe::torus(64, 64)).with_workload(Workload {
+            generations: 100,
+            population: 2000,
+            span: 4096,
+        });
+        let c = choose("auto", &r).unwrap();
+        assert_ne!(c.engine, "reference");
+        assert!(!c.reason.is_empty());
+        assert_eq!(choose("reference", &r).unwrap().engine, "reference");
+        let e = choose("warp-drive", &r).unwrap_err().to_string();
+        assert!(e.contains("no engine called 'warp-drive'"), "{e}");
+    }
+
+    #[test]
+    fn the_plane_is_refused_by_torus_engines_with_a_reason() {
+        let r = Request::new(Rule::life(), Universe::Plane);
+        let e = choose("cpu", &r).unwrap_err().to_string();
+        assert!(e.contains("runs on a torus only"), "{e}");
+    }
+}

@@ -1,0 +1,83 @@
+//! Writing what an engine holds to a pattern file, in the format the file's extension names,
+//! refusing up front what could not be read back.
+
+use std::path::Path;
+
+use anyhow::{Context, bail};
+
+use crate::engine::{Engine, Universe};
+use crate::pattern::macrocell::Macrocell;
+use crate::pattern::{self, Format, MAX_FILE_BYTES, Pattern};
+
+/// What a saved file says besides its cells.
+#[derive(Clone, Debug, Default)]
+pub struct Meta {
+    pub name: Option<String>,
+    pub author: Option<String>,
+    pub comments: Vec<String>,
+}
+
+/// The engine's cells as text in `format`, with the rule (and the torus) in the header.
+pub fn text_of(engine: &mut dyn Engine, meta: &Meta, format: Format) -> anyhow::Result<String> {
+    let universe = engine.universe();
+    let mut rule = *engine.rule();
+    rule.torus = universe.size();
+    if format == Format::Macrocell {
+        let mut tiles = engine.export()?;
+        if let Universe::Torus { width, height } = universe {
+            // Golly centres a bounded grid on the origin.
+            tiles = tiles.shifted(-((width / 2) as i64), -((height / 2) as i64));
+        }
+        let mut mc = Macrocell::from_tiles(&tiles);
+        mc.rule = Some(rule);
+        mc.generation = engine.generation();
+        mc.comments = meta.name.iter().chain(&meta.comments).cloned().collect();
+        return Ok(mc.write());
+    }
+    let cells = match engine.bounds()? {
+        None => crate::grid::Grid::new(0, 0),
+        Some(b) => {
+            let (w, h) = (b.width(), b.height());
+            if let Some(bytes) = estimated_bytes(format, w, h, engine.population()?)
+                && bytes > MAX_FILE_BYTES
+            {
+                bail!(
+                    "the pattern spans {w}x{h} cells: as {} it would take about {}, more than the {} lifelab reads back; save it as RLE or as a macrocell file (.mc)",
+                    format.extension(),
+                    crate::memory::human_bytes(bytes),
+                    crate::memory::human_bytes(MAX_FILE_BYTES)
+                );
+            }
+            crate::grid::Grid::check_torus_size(w, h).with_context(|| {
+                format!("the pattern spans {w}x{h} cells; save it as a macrocell file (.mc), which stores only what is there")
+            })?;
+            engine.cells_in(b.rect().expect("checked above"))?
+        }
+    };
+    let p = Pattern {
+        cells,
+        name: meta.name.clone(),
+        author: meta.author.clone(),
+        comments: meta.comments.clone(),
+        rule: Some(rule),
+    };
+    Ok(pattern::write(&p, format))
+}
+
+/// About how large a file of a `w x h` box with `population` cells would be.
+fn estimated_bytes(format: Format, w: u64, h: u64, population: u64) -> Option<u64> {
+    match format {
+        Format::Cells => Some((w + 1).saturating_mul(h)),
+        Format::Life => Some(population.saturating_mul(16)),
+        Format::Rle => Some(population.saturating_mul(8).saturating_add(h * 4)),
+        Format::Macrocell => None,
+    }
+}
+
+/// Writes the engine's cells to `path`; the extension chooses the format (RLE when there is
+/// none).
+pub fn write_engine(engine: &mut dyn Engine, meta: &Meta, path: &Path) -> anyhow::Result<()> {
+    let format = Format::from_path(path).unwrap_or(Format::Rle);
+    let text = text_of(engine, meta, format)?;
+    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+}

@@ -1,0 +1,450 @@
+//! From what a user asked for (a rule, a pattern or a soup, a size, the plane) to a simulation
+//! ready for any engine: where the rule comes from, the default torus, where the pattern goes.
+//! The command line and the app both come through here, so they agree.
+
+use std::path::Path;
+
+use anyhow::{Context, anyhow, bail};
+
+use crate::engine::{Engine, EngineResult, Put, Universe};
+use crate::grid::Grid;
+use crate::pattern::{self, Pattern, library};
+use crate::registry::{Request, Workload};
+use crate::rule::Rule;
+use crate::tiles::TileMap;
+
+/// The torus side when neither the flags, the rule nor the file give one (grown to fit the
+/// pattern).
+pub const DEFAULT_SIDE: u32 = 1024;
+
+/// An elementary ring's default length.
+pub const DEFAULT_RING: u32 = 256;
+
+/// A soup on the plane covers this square unless `--size` says otherwise.
+pub const PLANE_SOUP_SIDE: u32 = 256;
+
+/// What the user asked for, as text, the way both the command line and the app take it.
+#[derive(Clone, Debug, Default)]
+pub struct Spec {
+    /// `B3/S23`, a name, `W110`, a formula; with `:T<w>,<h>` for the torus.
+    pub rule: Option<String>,
+    /// A library name or a file.
+    pub pattern: Option<String>,
+    /// A soup's density.
+    pub random: Option<f64>,
+    pub seed: u64,
+    /// `WxH` or `N`.
+    pub size: Option<String>,
+    /// Elementary start row.
+    pub start: Option<String>,
+    /// The unbounded plane instead of a torus.
+    pub plane: bool,
+}
+
+/// The cells a simulation starts from, kept as compact as they came.
+#[derive(Clone, Debug)]
+pub enum Start {
+    Empty,
+    /// A bitmap with its top-left corner at `at`.
+    Cells { cells: Grid, at: (i64, i64) },
+    /// A random soup of this density over the whole torus (or `region` on the plane).
+    Soup {
+        density: f64,
+        region: (u32, u32),
+    },
+    /// Cells too spread out for one bitmap (a macrocell file).
+    Tiles(TileMap),
+}
+
+/// A rule, a universe and a start: ready to load into any engine.
+#[derive(Clone, Debug)]
+pub struct Simulation {
+    pub rule: Rule,
+    pub universe: Universe,
+    pub start: Start,
+    pub seed: u64,
+    /// The pattern's name or file, `random 0.35 (seed 7)`, or the elementary start.
+    pub source: String,
+    /// The file's own name, author and comments, when a pattern was loaded.
+    pub pattern: Option<Pattern>,
+    /// The generation the start belongs to (a macrocell file says).
+    pub generation: u64,
+}
+
+impl Spec {
+    /// Resolves the rule, the universe and the start.
+    pub fn build(&self) -> anyhow::Result<Simulation> {
+        let flag_rule = self
+            .rule
+            .as_deref()
+            .map(str::parse::<Rule>)
+            .transpose()
+            .context("--rule")?;
+        let loaded = self.pattern.as_deref().map(resolve_pattern).transpose()?;
+        let rule = flag_rule
+            .or_else(|| loaded.as_ref().and_then(|l| l.pattern.rule))
+            .unwrap_or_else(Rule::life);
+        let file_torus = loaded
+            .as_ref()
+            .and_then(|l| l.pattern.rule.and_then(|r| r.torus));
+        let flag_size = self
+            .size
+            .as_deref()
+            .map(|s| parse_size(s, rule.is_elementary()))
+            .transpose()?;
+        if let Some(start) = &self.start
+            && !rule.is_elementary()
+        {
+            bail!("--start {start} is for elementary rules; rule {rule} is Life-like");
+        }
+        if let Some(d) = self.random
+            && !(0.0..=1.0).contains(&d)
+        {
+            bail!("--random {d}: the density must be between 0 and 1");
+        }
+        let size = flag_size.or(rule.torus).or(file_torus);
+        let rule = rule.without_torus();
+        if rule.is_elementary() {
+            if self.plane {
+                bail!("an elementary rule runs on a ring, not on the plane");
+            }
+            return self.build_elementary(rule, size, loaded);
+        }
+        let (pattern, source, generation, tiles) = match loaded {
+            Some(l) => (Some(l.pattern), l.label, l.generation, l.tiles),
+            None => (None, String::new(), 0, None),
+        };
+        let universe = if self.plane {
+            Universe::Plane
+        } else {
+            let (w, h) = size.unwrap_or_else(|| match (&pattern, &tiles) {
+                (_, Some(t)) => t
+                    .bounds()
+                    .map_or((DEFAULT_SIDE, DEFAULT_SIDE), |b| {
+                        default_size(b.width().min(u32::MAX as u64) as u32, b.height().min(u32::MAX as u64) as u32)
+                    }),
+                (Some(p), None) => default_size(p.width(), p.height()),
+                (None, None) => (DEFAULT_SIDE, DEFAULT_SIDE),
+            });
+            Grid::check_torus_size(w as u64, h as u64)?;
+            Universe::torus(w, h)
+        };
+        let (start, source) = match (pattern.as_ref(), tiles, self.random) {
+            (_, Some(t), _) => (Start::Tiles(t), source),
+            (Some(p), None, _) => (place(&p.cells, universe).with_context(|| format!("pattern {source}"))?, source),
+            (None, None, Some(density)) => {
+                let region = match (universe, flag_size) {
+                    (Universe::Torus { width, height }, _) => (width, height),
+                    (Universe::Plane, Some(s)) => s,
+                    (Universe::Plane, None) => (PLANE_SOUP_SIDE, PLANE_SOUP_SIDE),
+                };
+                (
+                    Start::Soup { density, region },
+                    format!("random {density} (seed {})", self.seed),
+                )
+            }
+            (None, None, None) => (Start::Empty, "empty universe".to_string()),
+        };
+        Ok(Simulation {
+            rule,
+            universe,
+            start,
+            seed: self.seed,
+            source,
+            pattern,
+            generation,
+        })
+    }
+
+    fn build_elementary(
+        &self,
+        rule: Rule,
+        size: Option<(u32, u32)>,
+        loaded: Option<Loaded>,
+    ) -> anyhow::Result<Simulation> {
+        let typed_row = self.start.as_deref().and_then(|s| {
+            (!matches!(s, "center" | "centre" | "right") && !s.starts_with("random:")).then_some(s)
+        });
+        let width = match size {
+            Some((w, 1)) => w,
+            Some((w, h)) => {
+                bail!("an elementary rule runs on a ring: give --size as one number, not {w}x{h}")
+            }
+            None => match (typed_row, &loaded) {
+                (Some(row), _) => row.chars().count() as u32,
+                (None, Some(l)) => l.pattern.width().max(1),
+                (None, None) => DEFAULT_RING,
+            },
+        };
+        let mut grid = Grid::try_new(width, 1)?;
+        let source;
+        let mut pattern = None;
+        if let Some(l) = loaded {
+            if l.pattern.height() > 1 {
+                bail!(
+                    "pattern {} has {} rows; an elementary start is one row",
+                    l.label,
+                    l.pattern.height()
+                );
+            }
+            place_centred(&mut grid, &l.pattern.cells)
+                .with_context(|| format!("pattern {}", l.label))?;
+            source = l.label;
+            pattern = Some(l.pattern);
+        } else if let Some(density) = self.random {
+            grid.fill_random(density, self.seed);
+            source = format!("random {density} (seed {})", self.seed);
+        } else {
+            let start = self.start.as_deref().unwrap_or("center");
+            grid = crate::pattern::elementary::start_row(width, start, self.seed)
+                .map_err(|e| anyhow!("--start {start}: {e}"))?;
+            source = format!("start {start}");
+        }
+        Ok(Simulation {
+            rule,
+            universe: Universe::torus(width, 1),
+            start: Start::Cells {
+                cells: grid,
+                at: (0, 0),
+            },
+            seed: self.seed,
+            source,
+            pattern,
+            generation: 0,
+        })
+    }
+}
+
+/// Where a pattern goes: centred on a torus (refused when larger than it), centred on the
+/// origin on the plane.
+pub fn place(cells: &Grid, universe: Universe) -> anyhow::Result<Start> {
+    let at = match universe {
+        Universe::Torus { width, height } => {
+            if cells.width() > width || cells.height() > height {
+                bail!(
+                    "the pattern is {}x{}, larger than the {width}x{height} torus",
+                    cells.width(),
+                    cells.height()
+                );
+            }
+            (
+                (width.saturating_sub(cells.width()) / 2) as i64,
+                (height.saturating_sub(cells.height()) / 2) as i64,
+            )
+        }
+        Universe::Plane => (
+            -(cells.width() as i64 / 2),
+            -(cells.height() as i64 / 2),
+        ),
+    };
+    Ok(Start::Cells {
+        cells: cells.clone(),
+        at,
+    })
+}
+
+impl Simulation {
+    /// Live cells at the start (a soup's is its expected count).
+    pub fn population(&self) -> u64 {
+        match &self.start {
+            Start::Empty => 0,
+            Start::Cells { cells, .. } => cells.population(),
+            Start::Soup { density, region } => {
+                (density * region.0 as f64 * region.1 as f64) as u64
+            }
+            Start::Tiles(t) => t.population(),
+        }
+    }
+
+    /// Cells in the box around the start's live cells.
+    pub fn span(&self) -> u64 {
+        match &self.start {
+            Start::Empty => 0,
+            Start::Cells { cells, .. } => cells.cells(),
+            Start::Soup { region, .. } => region.0 as u64 * region.1 as u64,
+            Start::Tiles(t) => t.bounds().map_or(0, |b| b.width().saturating_mul(b.height())),
+        }
+    }
+
+    pub fn workload(&self, generations: u64) -> Workload {
+        Workload {
+            generations,
+            population: self.population(),
+            span: self.span(),
+        }
+    }
+
+    /// What to ask the registry for, to run `generations`.
+    pub fn request(&self, generations: u64) -> Request {
+        Request::new(self.rule, self.universe)
+            .with_seed(self.seed)
+            .with_workload(self.workload(generations))
+    }
+
+    /// Writes the start into a fresh engine and sets its generation.
+    pub fn load_into(&self, engine: &mut dyn Engine) -> EngineResult<()> {
+        engine.clear()?;
+        match &self.start {
+            Start::Empty => {}
+            Start::Cells { cells, at } => engine.put(cells, *at, Put::Or)?,
+            Start::Soup { density, region } => {
+                let mut g = Grid::try_new(region.0, region.1)?;
+                g.fill_random(*density, self.seed);
+                let at = match self.universe {
+                    Universe::Torus { .. } => (0, 0),
+                    Universe::Plane => (-(region.0 as i64 / 2), -(region.1 as i64 / 2)),
+                };
+                engine.put(&g, at, Put::Or)?;
+            }
+            Start::Tiles(t) => engine.import(t)?,
+        }
+        engine.set_generation(self.generation);
+        Ok(())
+    }
+
+    /// The whole torus at the start, as one grid (the reference engine and the checks use it).
+    pub fn start_grid(&self) -> anyhow::Result<Grid> {
+        let (w, h) = self
+            .universe
+            .size()
+            .ok_or_else(|| anyhow!("the unbounded plane has no whole grid"))?;
+        let mut g = Grid::try_new(w, h)?;
+        match &self.start {
+            Start::Empty => {}
+            Start::Cells { cells, at } => {
+                crate::cpu::dense::put(&mut g, cells, *at, Put::Or);
+            }
+            Start::Soup { density, .. } => g.fill_random(*density, self.seed),
+            Start::Tiles(t) => crate::cpu::dense::import(&mut g, t),
+        }
+        Ok(g)
+    }
+
+    /// Makes an engine (`wanted`: a name or `auto`) for `generations` and loads the start.
+    pub fn engine(
+        &self,
+        wanted: &str,
+        generations: u64,
+        options: crate::registry::Options,
+    ) -> anyhow::Result<(Box<dyn Engine>, crate::registry::Choice)> {
+        let mut request = self.request(generations);
+        request.options = options;
+        let (mut engine, choice) = crate::registry::create(wanted, &request)?;
+        self.load_into(engine.as_mut())?;
+        Ok((engine, choice))
+    }
+}
+
+/// A pattern as loaded: the file's or library's, its label, and for macrocell files the
+/// generation and the cells as tiles (they may be far too spread out for one bitmap).
+pub struct Loaded {
+    pub pattern: Pattern,
+    pub label: String,
+    pub generation: u64,
+    pub tiles: Option<TileMap>,
+}
+
+/// A library name, or a path to a pattern file.
+pub fn resolve_pattern(name: &str) -> anyhow::Result<Loaded> {
+    let path = Path::new(name);
+    if path.exists() || name.contains(['/', '\\']) || pattern::Format::from_path(path).is_some() {
+        let bytes = pattern::read_file(path)?;
+        let text = pattern::utf8(&bytes).map_err(|error| pattern::LoadError::Parse {
+            path: path.to_path_buf(),
+            error,
+        })?;
+        if pattern::Format::sniff(text) == pattern::Format::Macrocell {
+            return load_macrocell(text, path);
+        }
+        let p = pattern::load_file(path)?;
+        return Ok(Loaded {
+            pattern: p,
+            label: name.to_string(),
+            generation: 0,
+            tiles: None,
+        });
+    }
+    library::get(name)
+        .map(|p| Loaded {
+            pattern: p,
+            label: name.to_string(),
+            generation: 0,
+            tiles: None,
+        })
+        .ok_or_else(|| {
+            anyhow!(
+                "--pattern {name}: no such file, and no library pattern of that name (the library has {})",
+                library::names().join(", ")
+            )
+        })
+}
+
+/// A macrocell file: its cells as tiles in lifelab's coordinates (on a torus Golly centres the
+/// grid on the origin; lifelab's torus runs from 0).
+fn load_macrocell(text: &str, path: &Path) -> anyhow::Result<Loaded> {
+    let mc = pattern::macrocell::parse(text).map_err(|error| pattern::LoadError::Parse {
+        path: path.to_path_buf(),
+        error,
+    })?;
+    // Eight cells per byte of the memory lifelab may take, a quarter of it for the tiles.
+    let limit = crate::memory::limit().bytes.saturating_mul(2);
+    let mut tiles = mc.to_tiles(limit).map_err(|n| {
+        anyhow!(
+            "{}: the quadtree holds {n} live cells, more than lifelab can expand ({})",
+            path.display(),
+            crate::memory::limit()
+        )
+    })?;
+    if let Some((w, h)) = mc.rule.and_then(|r| r.torus) {
+        tiles = tiles.shifted((w / 2) as i64, (h / 2) as i64);
+    }
+    let mut p = Pattern::new(Grid::new(0, 0));
+    p.rule = mc.rule;
+    p.comments = mc.comments.clone();
+    Ok(Loaded {
+        pattern: p,
+        label: path.display().to_string(),
+        generation: mc.generation,
+        tiles: Some(tiles),
+    })
+}
+
+/// `4096x4096`, `4096` (square, or a ring for elementary rules), `31x7`.
+pub fn parse_size(text: &str, elementary: bool) -> anyhow::Result<(u32, u32)> {
+    let dim = |what: &str, s: &str| -> anyhow::Result<u64> {
+        s.trim()
+            .parse::<u64>()
+            .map_err(|_| anyhow!("--size {text}: {what} '{s}' is not a whole number"))
+    };
+    let (w, h) = match text.split_once(['x', 'X']) {
+        Some((w, h)) => (dim("width", w)?, dim("height", h)?),
+        None => {
+            let n = dim("size", text)?;
+            (n, if elementary { 1 } else { n })
+        }
+    };
+    Grid::check_torus_size(w, h).with_context(|| format!("--size {text}"))?;
+    Ok((w as u32, h as u32))
+}
+
+/// A torus twice the pattern's size (at least the default), rounded up to a multiple of 64.
+pub fn default_size(w: u32, h: u32) -> (u32, u32) {
+    let side = |n: u32| (n.saturating_mul(2)).next_multiple_of(64).max(DEFAULT_SIDE);
+    (side(w), side(h))
+}
+
+/// Centres `cells` on `grid` (a whole torus).
+pub fn place_centred(grid: &mut Grid, cells: &Grid) -> anyhow::Result<()> {
+    if cells.width() > grid.width() || cells.height() > grid.height() {
+        bail!(
+            "the pattern is {}x{}, larger than the {}x{} torus",
+            cells.width(),
+            cells.height(),
+            grid.width(),
+            grid.height()
+        );
+    }
+    let (x, y) = grid.centre_offset(cells.width(), cells.height());
+    grid.paste(cells, x, y);
+    Ok(())
+}

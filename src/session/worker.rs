@@ -1,0 +1,726 @@
+//! A simulation on its own thread. The thread that owns a [`Worker`] (the app's UI thread)
+//! never steps an engine: it says what it wants (run at a pace, step N, any job with progress)
+//! and reads what the worker publishes (generation, population, the rate achieved, the cells
+//! under the view). Long work runs in pieces of a few milliseconds, so that the published state
+//! stays fresh, cancelling takes effect at once, and the engine is never held for long.
+//!
+//! The engine sits in a mutex that the worker takes piece by piece; the owner may take it
+//! between pieces for quick reads and edits ([`Worker::with_engine`]), and the worker makes way
+//! for it. A job that fails on a GPU engine can be retried on the CPU from a checkpoint; that
+//! policy belongs to the caller.
+
+use std::any::Any;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crate::engine::{CellRect, Engine, EngineResult, Progress, Sampled};
+use crate::grid::Grid;
+
+/// How fast a running simulation goes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Pace {
+    /// At most this many generations per second.
+    PerSecond(f64),
+    /// As fast as the engine goes.
+    Max,
+}
+
+impl Pace {
+    pub const SLOWEST: f64 = 0.25;
+    pub const FASTEST: f64 = (1u64 << 30) as f64;
+
+    /// One step up the scale ..., 1/2, 1, 2, 4, ..., 2^30, max.
+    pub fn faster(self) -> Pace {
+        match self {
+            Pace::PerSecond(r) if r * 2.0 > Self::FASTEST => Pace::Max,
+            Pace::PerSecond(r) => Pace::PerSecond(r * 2.0),
+            Pace::Max => Pace::Max,
+        }
+    }
+
+    pub fn slower(self) -> Pace {
+        match self {
+            Pace::PerSecond(r) => Pace::PerSecond((r / 2.0).max(Self::SLOWEST)),
+            Pace::Max => Pace::PerSecond(Self::FASTEST),
+        }
+    }
+
+    pub fn describe(self) -> String {
+        match self {
+            Pace::Max => "max gen/s".to_string(),
+            Pace::PerSecond(r) if r >= 1.0 => format!("{r} gen/s"),
+            Pace::PerSecond(r) => format!("1 gen every {} s", 1.0 / r),
+        }
+    }
+
+    /// `max`, or generations per second.
+    pub fn parse(text: &str) -> Result<Pace, String> {
+        let t = text.trim();
+        if t.eq_ignore_ascii_case("max") {
+            return Ok(Pace::Max);
+        }
+        match t.parse::<f64>() {
+            Ok(r) if r > 0.0 && r.is_finite() => Ok(Pace::PerSecond(r.min(Self::FASTEST))),
+            _ => Err(format!(
+                "'{text}' is not a speed: give generations per second (a positive number) or 'max'"
+            )),
+        }
+    }
+}
+
+/// What the view needs drawn: a rectangle of cells, one sample per `block x block` cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ViewRequest {
+    pub rect: CellRect,
+    /// 1: every cell; a power of two above: the live fraction of each block.
+    pub block: u32,
+}
+
+/// The cells under the view, as the worker last read them.
+#[derive(Clone, Debug)]
+pub enum ViewCells {
+    Cells(Grid),
+    Sampled(Sampled),
+}
+
+#[derive(Clone, Debug)]
+pub struct ViewPicture {
+    pub request: ViewRequest,
+    pub generation: u64,
+    pub cells: ViewCells,
+}
+
+/// A job's progress, for a progress bar.
+#[derive(Clone, Debug)]
+pub struct Busy {
+    pub label: String,
+    pub progress: Arc<Progress>,
+    pub started: Instant,
+}
+
+impl Busy {
+    /// (done, total, per second, seconds left).
+    pub fn figures(&self) -> (u64, u64, f64, Option<f64>) {
+        let (done, total) = self.progress.get();
+        let secs = self.started.elapsed().as_secs_f64().max(1e-6);
+        let rate = done as f64 / secs;
+        let left = (rate > 0.0 && total > done).then(|| (total - done) as f64 / rate);
+        (done, total, rate, left)
+    }
+}
+
+/// What the worker publishes after every piece of work.
+#[derive(Clone, Debug, Default)]
+pub struct Status {
+    pub engine: &'static str,
+    pub generation: u64,
+    pub population: Option<u64>,
+    pub running: bool,
+    /// Generations per second actually achieved over the last half second or so.
+    pub rate: f64,
+    pub busy: Option<Busy>,
+    /// Why the last piece of work failed.
+    pub error: Option<String>,
+    /// (generation, population) as the run went, for the plot.
+    pub history: Vec<(u64, u64)>,
+    /// Counts every change, so that the owner knows when to look again.
+    pub version: u64,
+    /// When a `stop_at` generation was reached, and how long after the run started.
+    pub stopped_after: Option<f64>,
+}
+
+/// A job's answer: whatever the job returns, or its error.
+pub type JobResult = anyhow::Result<Box<dyn Any + Send>>;
+
+type JobFn = Box<dyn FnOnce(&Access, &Progress) -> JobResult + Send>;
+
+struct Job {
+    label: String,
+    progress: Arc<Progress>,
+    run: JobFn,
+    answer: Sender<JobResult>,
+}
+
+/// A job in flight, as the owner sees it.
+pub struct JobHandle {
+    pub progress: Arc<Progress>,
+    answer: Receiver<JobResult>,
+    pub label: String,
+}
+
+impl JobHandle {
+    /// The answer, once there is one.
+    pub fn try_take(&self) -> Option<JobResult> {
+        self.answer.try_recv().ok()
+    }
+
+    /// Waits for the answer (tests, and the owner when it must).
+    pub fn wait(self) -> JobResult {
+        self.answer
+            .recv()
+            .unwrap_or_else(|_| Err(anyhow::anyhow!("the worker stopped")))
+    }
+
+    pub fn cancel(&self) {
+        self.progress.cancel();
+    }
+}
+
+#[derive(Default)]
+struct Control {
+    running: bool,
+    pace: Option<Pace>,
+    /// Generations per step (HashLife's 2^k); a run advances in whole steps.
+    step: u64,
+    stop_at: Option<u64>,
+    jobs: Vec<Job>,
+    view: Option<ViewRequest>,
+    view_dirty: bool,
+    quit: bool,
+    /// Asks the worker to publish the engine's figures (after an edit by the owner).
+    refresh: bool,
+}
+
+struct Shared {
+    engine: Mutex<Box<dyn Engine>>,
+    control: Mutex<Control>,
+    wake: Condvar,
+    status: Mutex<Status>,
+    view: Mutex<Option<ViewPicture>>,
+    /// Set while the owner waits for the engine: the worker pauses between pieces.
+    owner_waiting: AtomicBool,
+    version: AtomicU64,
+}
+
+/// The engine, as a job reaches it: a piece at a time.
+pub struct Access {
+    shared: Arc<Shared>,
+}
+
+impl Access {
+    /// Runs `f` on the engine. Keep `f` short (a piece of work): the owner waits meanwhile.
+    pub fn with<R>(&self, f: impl FnOnce(&mut dyn Engine) -> R) -> R {
+        self.shared.make_way();
+        let mut e = lock(&self.shared.engine);
+        f(e.as_mut())
+    }
+
+    /// Replaces the engine (a load, a resize, a rule change).
+    pub fn replace(&self, engine: Box<dyn Engine>) {
+        self.shared.make_way();
+        *lock(&self.shared.engine) = engine;
+        lock(&self.shared.control).view_dirty = true;
+    }
+
+    /// Steps `gens` in pieces of about `piece_ms`, publishing as it goes; stops at a whole
+    /// generation when `progress` is cancelled. Returns the generations done.
+    pub fn step(&self, gens: u64, progress: &Progress) -> EngineResult<u64> {
+        let mut done = 0;
+        let mut piece = 1u64;
+        while done < gens && !progress.cancelled() {
+            let n = piece.min(gens - done);
+            let t = Instant::now();
+            let did = self.with(|e| e.step_with(n, progress))?;
+            done += did;
+            self.shared.publish_figures(false);
+            piece = next_piece(piece, did, t.elapsed());
+        }
+        Ok(done)
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The next piece size, aiming at pieces of about 15 ms.
+fn next_piece(piece: u64, did: u64, took: Duration) -> u64 {
+    let ms = took.as_secs_f64() * 1000.0;
+    if did < piece {
+        return piece;
+    }
+    if ms < 8.0 {
+        (piece * 2).min(1 << 40)
+    } else if ms > 25.0 {
+        (piece / 2).max(1)
+    } else {
+        piece
+    }
+}
+
+impl Shared {
+    /// Waits while the owner wants the engine.
+    fn make_way(&self) {
+        let mut spins = 0;
+        while self.owner_waiting.load(Ordering::Acquire) && spins < 200 {
+            std::thread::sleep(Duration::from_micros(250));
+            spins += 1;
+        }
+    }
+
+    fn bump(&self, s: &mut Status) {
+        s.version = self.version.fetch_add(1, Ordering::Relaxed) + 1;
+    }
+
+    /// Publishes generation and population (and a point of the plot).
+    fn publish_figures(&self, force_point: bool) {
+        let (name, generation, population) = {
+            let mut e = lock(&self.engine);
+            (e.name(), e.generation(), e.population().ok())
+        };
+        let mut s = lock(&self.status);
+        s.engine = name;
+        s.generation = generation;
+        s.population = population;
+        if let Some(p) = population {
+            record(&mut s.history, generation, p, force_point);
+        }
+        self.bump(&mut s);
+        lock(&self.control).view_dirty = true;
+    }
+}
+
+/// Appends a point to the plot's history, thinning it when it grows long.
+fn record(history: &mut Vec<(u64, u64)>, generation: u64, population: u64, force: bool) {
+    if history.last().is_some_and(|&(g, _)| g > generation) {
+        history.retain(|&(g, _)| g < generation);
+    }
+    if !force && history.last().is_some_and(|&(g, _)| g == generation) {
+        return;
+    }
+    history.retain(|&(g, _)| g != generation);
+    history.push((generation, population));
+    if history.len() > 20_000 {
+        let mut keep = false;
+        history.retain(|_| {
+            keep = !keep;
+            keep
+        });
+    }
+}
+
+pub struct Worker {
+    shared: Arc<Shared>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Worker {
+    pub fn new(engine: Box<dyn Engine>) -> Worker {
+        let shared = Arc::new(Shared {
+            engine: Mutex::new(engine),
+            control: Mutex::new(Control {
+                pace: Some(Pace::PerSecond(16.0)),
+                step: 1,
+                ..Default::default()
+            }),
+            wake: Condvar::new(),
+            status: Mutex::new(Status::default()),
+            view: Mutex::new(None),
+            owner_waiting: AtomicBool::new(false),
+            version: AtomicU64::new(0),
+        });
+        shared.publish_figures(true);
+        let s = shared.clone();
+        let thread = std::thread::Builder::new()
+            .name("lifelab worker".into())
+            .spawn(move || worker_loop(s))
+            .expect("a thread can be started");
+        Worker {
+            shared,
+            thread: Some(thread),
+        }
+    }
+
+    fn control(&self) -> MutexGuard<'_, Control> {
+        lock(&self.shared.control)
+    }
+
+    fn poke(&self) {
+        self.shared.wake.notify_all();
+    }
+
+    pub fn status(&self) -> Status {
+        lock(&self.shared.status).clone()
+    }
+
+    /// The status without the plot's history (cheap, every frame).
+    pub fn figures(&self) -> Status {
+        let s = lock(&self.shared.status);
+        Status {
+            history: Vec::new(),
+            busy: s.busy.clone(),
+            error: s.error.clone(),
+            ..*s
+        }
+    }
+
+    pub fn history(&self) -> Vec<(u64, u64)> {
+        lock(&self.shared.status).history.clone()
+    }
+
+    pub fn set_running(&self, running: bool) {
+        {
+            let mut c = self.control();
+            c.running = running;
+        }
+        let mut s = lock(&self.shared.status);
+        s.running = running;
+        s.stopped_after = None;
+        if !running {
+            s.rate = 0.0;
+        }
+        self.shared.bump(&mut s);
+        drop(s);
+        self.poke();
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.control().running
+    }
+
+    pub fn set_pace(&self, pace: Pace) {
+        self.control().pace = Some(pace);
+        self.poke();
+    }
+
+    pub fn pace(&self) -> Pace {
+        self.control().pace.unwrap_or(Pace::Max)
+    }
+
+    /// Generations per step (a power of two for HashLife's jumps).
+    pub fn set_step(&self, step: u64) {
+        self.control().step = step.max(1);
+        self.poke();
+    }
+
+    pub fn step_size(&self) -> u64 {
+        self.control().step
+    }
+
+    /// A run stops when it reaches this generation (screenshots, "go to").
+    pub fn set_stop_at(&self, stop: Option<u64>) {
+        self.control().stop_at = stop;
+        self.poke();
+    }
+
+    /// Asks for the cells under the view; the worker reads them when it is free and again after
+    /// every piece of work while the request stands.
+    pub fn request_view(&self, request: ViewRequest) {
+        let mut c = self.control();
+        if c.view != Some(request) {
+            c.view = Some(request);
+            c.view_dirty = true;
+            drop(c);
+            self.poke();
+        }
+    }
+
+    /// The latest picture of the cells under the view.
+    pub fn view(&self) -> Option<ViewPicture> {
+        lock(&self.shared.view).clone()
+    }
+
+    /// Runs `f` on the engine from the owner's thread: for quick reads and edits. The worker
+    /// stops between pieces of work meanwhile.
+    pub fn with_engine<R>(&self, f: impl FnOnce(&mut dyn Engine) -> R) -> R {
+        self.shared.owner_waiting.store(true, Ordering::Release);
+        let r = {
+            let mut e = lock(&self.shared.engine);
+            f(e.as_mut())
+        };
+        self.shared.owner_waiting.store(false, Ordering::Release);
+        let mut c = self.control();
+        c.refresh = true;
+        c.view_dirty = true;
+        drop(c);
+        self.poke();
+        r
+    }
+
+    /// Like [`Worker::with_engine`], but only if the engine is free now.
+    pub fn try_engine<R>(&self, f: impl FnOnce(&mut dyn Engine) -> R) -> Option<R> {
+        let mut e = self.shared.engine.try_lock().ok()?;
+        Some(f(e.as_mut()))
+    }
+
+    /// Starts a job: it runs on the worker with `progress` (total `total`), and its answer
+    /// comes back through the handle. A run in progress pauses first.
+    pub fn submit(
+        &self,
+        label: impl Into<String>,
+        total: u64,
+        run: impl FnOnce(&Access, &Progress) -> JobResult + Send + 'static,
+    ) -> JobHandle {
+        let (tx, rx) = channel();
+        let progress = Arc::new(Progress::new(total));
+        let label = label.into();
+        self.control().jobs.push(Job {
+            label: label.clone(),
+            progress: progress.clone(),
+            run: Box::new(run),
+            answer: tx,
+        });
+        self.poke();
+        JobHandle {
+            progress,
+            answer: rx,
+            label,
+        }
+    }
+
+    /// Steps `gens` generations as a job with progress (Step N).
+    pub fn step(&self, gens: u64) -> JobHandle {
+        self.submit(format!("step {gens}"), gens, move |access, progress| {
+            let done = access.step(gens, progress)?;
+            Ok(Box::new(done))
+        })
+    }
+
+    /// Cancels every job queued or running.
+    pub fn cancel_jobs(&self) {
+        for j in &self.control().jobs {
+            j.progress.cancel();
+        }
+        if let Some(b) = &lock(&self.shared.status).busy {
+            b.progress.cancel();
+        }
+    }
+
+    /// Waits until no job is queued or running (tests, shutdown).
+    pub fn wait_idle(&self) {
+        loop {
+            let idle = self.control().jobs.is_empty() && lock(&self.shared.status).busy.is_none();
+            if idle {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.cancel_jobs();
+        {
+            let mut c = self.control();
+            c.quit = true;
+            c.running = false;
+        }
+        self.poke();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn worker_loop(shared: Arc<Shared>) {
+    let access = Access {
+        shared: shared.clone(),
+    };
+    // The rate achieved: generations and time since the last measurement.
+    let mut rate_since: Option<(Instant, u64)> = None;
+    let mut run_started: Option<(Instant, u64)> = None;
+    let mut last_pace: Option<Pace> = None;
+    let mut piece = 1u64;
+    loop {
+        let mut c = lock(&shared.control);
+        if c.quit {
+            return;
+        }
+        if c.refresh {
+            c.refresh = false;
+            drop(c);
+            shared.publish_figures(true);
+            continue;
+        }
+        if !c.jobs.is_empty() {
+            let job = c.jobs.remove(0);
+            drop(c);
+            run_job(&shared, &access, job);
+            continue;
+        }
+        let view = c.view.filter(|_| c.view_dirty);
+        if let Some(v) = view {
+            c.view_dirty = false;
+            drop(c);
+            read_view(&shared, v);
+            continue;
+        }
+        if !c.running {
+            rate_since = None;
+            run_started = None;
+            let _ = shared.wake.wait_timeout(c, Duration::from_millis(200));
+            continue;
+        }
+        let (pace, step, stop_at) = (c.pace.unwrap_or(Pace::Max), c.step.max(1), c.stop_at);
+        drop(c);
+        if last_pace != Some(pace) {
+            // A new pace counts from now.
+            last_pace = Some(pace);
+            run_started = None;
+        }
+
+        let generation = lock(&shared.status).generation;
+        let now = Instant::now();
+        let (t0, g0) = *run_started.get_or_insert((now, generation));
+        // Generations due at the pace asked for, in whole steps.
+        let due = match pace {
+            Pace::Max => u64::MAX,
+            Pace::PerSecond(r) => {
+                let target = g0 + (r * now.duration_since(t0).as_secs_f64()) as u64;
+                target.saturating_sub(generation)
+            }
+        };
+        let mut gens = piece.max(step).min(due / step * step);
+        if let Some(stop) = stop_at {
+            gens = gens.min(stop.saturating_sub(generation));
+        }
+        if gens == 0 {
+            if stop_at.is_some_and(|s| generation >= s) {
+                let mut c = lock(&shared.control);
+                c.running = false;
+                drop(c);
+                let mut s = lock(&shared.status);
+                s.running = false;
+                s.stopped_after = Some(t0.elapsed().as_secs_f64());
+                shared.bump(&mut s);
+                continue;
+            }
+            // Nothing due yet: sleep until the next step is.
+            let wait = match pace {
+                Pace::PerSecond(r) => Duration::from_secs_f64((step as f64 / r).min(0.05)),
+                Pace::Max => Duration::from_millis(1),
+            };
+            let c = lock(&shared.control);
+            let _ = shared.wake.wait_timeout(c, wait);
+            continue;
+        }
+        let t = Instant::now();
+        let progress = Progress::new(gens);
+        let result = access.with(|e| e.step_with(gens, &progress));
+        match result {
+            Ok(did) => {
+                piece = next_piece(piece, did, t.elapsed());
+                shared.publish_figures(false);
+                let mut s = lock(&shared.status);
+                let now = Instant::now();
+                match rate_since {
+                    Some((t, g)) if now.duration_since(t).as_secs_f64() >= 0.5 => {
+                        s.rate = s.generation.saturating_sub(g) as f64
+                            / now.duration_since(t).as_secs_f64();
+                        rate_since = Some((now, s.generation));
+                    }
+                    Some(_) => {}
+                    None => rate_since = Some((now, generation)),
+                }
+                if stop_at.is_some_and(|stop| s.generation >= stop) {
+                    s.stopped_after = Some(t0.elapsed().as_secs_f64());
+                    s.running = false;
+                    shared.bump(&mut s);
+                    drop(s);
+                    lock(&shared.control).running = false;
+                }
+            }
+            Err(e) => {
+                lock(&shared.control).running = false;
+                let mut s = lock(&shared.status);
+                s.running = false;
+                s.error = Some(e.to_string());
+                shared.bump(&mut s);
+            }
+        }
+    }
+}
+
+fn run_job(shared: &Arc<Shared>, access: &Access, job: Job) {
+    {
+        let mut s = lock(&shared.status);
+        s.busy = Some(Busy {
+            label: job.label.clone(),
+            progress: job.progress.clone(),
+            started: Instant::now(),
+        });
+        shared.bump(&mut s);
+    }
+    let result = (job.run)(access, &job.progress);
+    if let Err(e) = &result {
+        lock(&shared.status).error = Some(format!("{}: {e:#}", job.label));
+    }
+    let _ = job.answer.send(result);
+    lock(&shared.status).busy = None;
+    shared.publish_figures(true);
+}
+
+fn read_view(shared: &Arc<Shared>, request: ViewRequest) {
+    let picture = {
+        let mut e = lock(&shared.engine);
+        let generation = e.generation();
+        let cells = if request.block <= 1 {
+            e.cells_in(request.rect).map(ViewCells::Cells)
+        } else {
+            e.sample(request.rect, request.block).map(ViewCells::Sampled)
+        };
+        cells.ok().map(|cells| ViewPicture {
+            request,
+            generation,
+            cells,
+        })
+    };
+    if let Some(p) = picture {
+        *lock(&shared.view) = Some(p);
+        let mut s = lock(&shared.status);
+        shared.bump(&mut s);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Universe;
+    use crate::registry::{Request, create};
+    use crate::rule::Rule;
+
+    fn worker() -> Worker {
+        let (e, _) = create("tiles", &Request::new(Rule::life(), Universe::torus(64, 64))).unwrap();
+        Worker::new(e)
+    }
+
+    #[test]
+    fn a_step_job_reports_progress_and_lands_on_its_generation() {
+        let w = worker();
+        w.with_engine(|e| e.set_cell(10, 10, true)).unwrap();
+        let h = w.step(100);
+        let done = *h.wait().unwrap().downcast::<u64>().unwrap();
+        assert_eq!(done, 100);
+        w.wait_idle();
+        assert_eq!(w.status().generation, 100);
+    }
+
+    #[test]
+    fn cancelling_stops_at_a_whole_generation() {
+        let w = worker();
+        let h = w.step(u64::MAX / 2);
+        std::thread::sleep(Duration::from_millis(30));
+        h.cancel();
+        let done = *h.wait().unwrap().downcast::<u64>().unwrap();
+        w.wait_idle();
+        assert_eq!(w.status().generation, done);
+        assert!(done < u64::MAX / 2);
+    }
+
+    #[test]
+    fn a_run_stops_at_the_generation_asked_for() {
+        let w = worker();
+        w.set_pace(Pace::Max);
+        w.set_stop_at(Some(500));
+        w.set_running(true);
+        let t = Instant::now();
+        while w.is_running() && t.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        assert_eq!(w.status().generation, 500);
+    }
+}

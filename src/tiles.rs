@@ -1,0 +1,215 @@
+//! A sparse set of live cells: 64x64 tiles, each 64 rows of one `u64` (bit i is column
+//! 64 * tx + i), keyed by tile coordinates. It is how cells move between engines of different
+//! shapes (a dense torus, the tile engine, a HashLife quadtree), and it costs what the live area
+//! costs, not what the universe does.
+
+use std::collections::HashMap;
+
+use crate::engine::{Bounds, CellRect};
+use crate::grid::Grid;
+
+/// Side of a tile in cells.
+pub const TILE: i64 = 64;
+
+/// One tile's rows.
+pub type TileBits = [u64; 64];
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TileMap {
+    tiles: HashMap<(i64, i64), Box<TileBits>>,
+}
+
+/// The tile holding cell (x, y), and the cell's place in it.
+#[inline]
+pub fn tile_of(x: i64, y: i64) -> ((i64, i64), usize, u32) {
+    (
+        (x.div_euclid(TILE), y.div_euclid(TILE)),
+        y.rem_euclid(TILE) as usize,
+        x.rem_euclid(TILE) as u32,
+    )
+}
+
+impl TileMap {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Tiles held (some may be empty until [`TileMap::prune`]).
+    pub fn len(&self) -> usize {
+        self.tiles.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tiles.values().all(|t| t.iter().all(|&w| w == 0))
+    }
+
+    pub fn get(&self, x: i64, y: i64) -> bool {
+        let (t, row, bit) = tile_of(x, y);
+        self.tiles.get(&t).is_some_and(|b| b[row] >> bit & 1 == 1)
+    }
+
+    pub fn set(&mut self, x: i64, y: i64, alive: bool) {
+        let (t, row, bit) = tile_of(x, y);
+        if alive {
+            self.tile_mut(t.0, t.1)[row] |= 1 << bit;
+        } else if let Some(b) = self.tiles.get_mut(&t) {
+            b[row] &= !(1 << bit);
+        }
+    }
+
+    pub fn tile(&self, tx: i64, ty: i64) -> Option<&TileBits> {
+        self.tiles.get(&(tx, ty)).map(|b| &**b)
+    }
+
+    /// The tile, made empty if it was not there.
+    pub fn tile_mut(&mut self, tx: i64, ty: i64) -> &mut TileBits {
+        self.tiles.entry((tx, ty)).or_insert_with(|| Box::new([0; 64]))
+    }
+
+    /// Stores a whole tile (an empty one is dropped).
+    pub fn insert(&mut self, tx: i64, ty: i64, bits: TileBits) {
+        if bits.iter().any(|&w| w != 0) {
+            self.tiles.insert((tx, ty), Box::new(bits));
+        } else {
+            self.tiles.remove(&(tx, ty));
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = ((i64, i64), &TileBits)> {
+        self.tiles.iter().map(|(k, v)| (*k, &**v))
+    }
+
+    /// Drops empty tiles.
+    pub fn prune(&mut self) {
+        self.tiles.retain(|_, t| t.iter().any(|&w| w != 0));
+    }
+
+    pub fn population(&self) -> u64 {
+        self.tiles
+            .values()
+            .map(|t| t.iter().map(|w| w.count_ones() as u64).sum::<u64>())
+            .sum()
+    }
+
+    /// Every live cell, in no particular order.
+    pub fn cells(&self) -> impl Iterator<Item = (i64, i64)> + '_ {
+        self.iter().flat_map(|((tx, ty), bits)| {
+            bits.iter().enumerate().flat_map(move |(r, &w)| {
+                crate::grid::BitIter(w).map(move |b| (tx * TILE + b as i64, ty * TILE + r as i64))
+            })
+        })
+    }
+
+    /// The live cells of `grid` with its top-left corner at `at`.
+    pub fn from_grid(grid: &Grid, at: (i64, i64)) -> Self {
+        let mut map = Self::new();
+        map.or_grid(grid, at);
+        map
+    }
+
+    /// Adds the live cells of `grid` placed at `at`.
+    pub fn or_grid(&mut self, grid: &Grid, at: (i64, i64)) {
+        let shift = at.0.rem_euclid(TILE) as u32;
+        for y in 0..grid.height() {
+            let gy = at.1 + y as i64;
+            let (ty, row) = (gy.div_euclid(TILE), gy.rem_euclid(TILE) as usize);
+            for (k, &w) in grid.row(y).iter().enumerate() {
+                if w == 0 {
+                    continue;
+                }
+                let x0 = at.0 + k as i64 * 64;
+                let tx = x0.div_euclid(TILE);
+                self.tile_mut(tx, ty)[row] |= w << shift;
+                if shift != 0 && w >> (64 - shift) != 0 {
+                    self.tile_mut(tx + 1, ty)[row] |= w >> (64 - shift);
+                }
+            }
+        }
+    }
+
+    /// The same cells moved by (dx, dy).
+    pub fn shifted(&self, dx: i64, dy: i64) -> TileMap {
+        let mut out = TileMap::new();
+        let mut g = Grid::new(64, 64);
+        for ((tx, ty), bits) in self.iter() {
+            g.words_mut().copy_from_slice(bits);
+            out.or_grid(&g, (tx * TILE + dx, ty * TILE + dy));
+        }
+        out
+    }
+
+    /// The cells of `rect` as a bitmap of its size (no wrapping: tile coordinates are taken
+    /// as they are).
+    pub fn crop(&self, rect: CellRect) -> Grid {
+        let mut out = Grid::new(rect.width, rect.height);
+        if rect.width == 0 || rect.height == 0 {
+            return out;
+        }
+        let shift = rect.x.rem_euclid(TILE) as u32;
+        let tx0 = rect.x.div_euclid(TILE);
+        let wpr = out.words_per_row();
+        for y in 0..rect.height {
+            let gy = rect.y + y as i64;
+            let (ty, row) = (gy.div_euclid(TILE), gy.rem_euclid(TILE) as usize);
+            let out_row = out.row_mut(y);
+            for (k, o) in out_row.iter_mut().enumerate().take(wpr) {
+                let tx = tx0 + k as i64;
+                let lo = self.tiles.get(&(tx, ty)).map_or(0, |t| t[row]);
+                let mut w = lo >> shift;
+                if shift != 0 {
+                    let hi = self.tiles.get(&(tx + 1, ty)).map_or(0, |t| t[row]);
+                    w |= hi << (64 - shift);
+                }
+                *o = w;
+            }
+        }
+        out.clear_padding();
+        out
+    }
+
+    /// The smallest box holding every live cell.
+    pub fn bounds(&self) -> Option<Bounds> {
+        let mut b: Option<Bounds> = None;
+        for (&(tx, ty), t) in &self.tiles {
+            let rows: Vec<usize> = (0..64).filter(|&r| t[r] != 0).collect();
+            let (Some(&top), Some(&bottom)) = (rows.first(), rows.last()) else {
+                continue;
+            };
+            let all = t.iter().fold(0, |a, &w| a | w);
+            let tb = Bounds {
+                left: tx * TILE + all.trailing_zeros() as i64,
+                right: tx * TILE + 63 - all.leading_zeros() as i64,
+                top: ty * TILE + top as i64,
+                bottom: ty * TILE + bottom as i64,
+            };
+            b = Some(b.map_or(tb, |b| b.union(tb)));
+        }
+        b
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grids_placed_anywhere_come_back_cell_for_cell() {
+        let g = Grid::from_text(".O.\n..O\nOOO\n");
+        for at in [(0, 0), (62, 63), (-1, -70), (-200, 5), (127, -64)] {
+            let map = TileMap::from_grid(&g, at);
+            assert_eq!(map.population(), 5);
+            let back = map.crop(CellRect::new(at.0, at.1, 3, 3));
+            assert_eq!(back, g, "at {at:?}");
+            let b = map.bounds().unwrap();
+            assert_eq!((b.left, b.top, b.right, b.bottom), (at.0, at.1, at.0 + 2, at.1 + 2));
+            let mut cells: Vec<_> = map.cells().collect();
+            cells.sort();
+            let mut want: Vec<_> = g
+                .alive_cells()
+                .map(|(x, y)| (at.0 + x as i64, at.1 + y as i64))
+                .collect();
+            want.sort();
+            assert_eq!(cells, want);
+        }
+    }
+}
