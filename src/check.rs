@@ -57,7 +57,7 @@ pub struct Fault {
 pub fn engine_for(name: &str, case: &Case) -> EngineResult<Box<dyn Engine>> {
     let universe = Universe::torus(case.start.width(), case.start.height());
     let mut request = Request::new(case.rule, universe).with_seed(case.seed);
-    request.options = case.options;
+    request.options = case.options.clone();
     let (mut e, _) = registry::create(name, &request)?;
     e.set_grid(&case.start, 0)?;
     Ok(e)

@@ -360,14 +360,12 @@ impl Grid {
     /// [`Grid::fill_random`] inside a rectangle (which wraps around the torus); the cells
     /// outside it are untouched.
     pub fn fill_random_rect(&mut self, rect: Rect, density: f64, seed: u64) {
-        let key = hash::stream_key(seed, hash::FILL_GENERATION);
-        let threshold = hash::density_threshold(density);
+        let fill = hash::Fill::new(seed, density);
         for dy in 0..rect.height.min(self.height) {
             let y = (rect.y + dy) % self.height;
             for dx in 0..rect.width.min(self.width) {
                 let x = (rect.x + dx) % self.width;
-                let alive = threshold.is_none_or(|t| hash::cell_hash(key, x, y) < t);
-                self.set(x, y, alive);
+                self.set(x, y, fill.alive(x, y));
             }
         }
     }

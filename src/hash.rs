@@ -43,6 +43,28 @@ pub fn density_threshold(density: f64) -> Option<u32> {
     }
 }
 
+/// A random fill of some density from a seed: whether each cell is alive depends only on the
+/// seed, the density and where the cell is, so a selection fills as the whole torus would.
+#[derive(Clone, Copy, Debug)]
+pub struct Fill {
+    key: u32,
+    threshold: Option<u32>,
+}
+
+impl Fill {
+    pub fn new(seed: u64, density: f64) -> Self {
+        Self {
+            key: stream_key(seed, FILL_GENERATION),
+            threshold: density_threshold(density),
+        }
+    }
+
+    #[inline]
+    pub fn alive(&self, x: u32, y: u32) -> bool {
+        self.threshold.is_none_or(|t| cell_hash(self.key, x, y) < t)
+    }
+}
+
 /// SplitMix64, for the few places that need a sequence rather than a per-cell number (choosing
 /// k distinct cells of a ring).
 #[derive(Clone, Debug)]

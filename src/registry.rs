@@ -31,13 +31,27 @@ pub struct Workload {
 }
 
 /// Options some engines take.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct Options {
     /// The GPU engine's shader and banding.
     #[cfg(feature = "gpu")]
     pub gpu: crate::gpu::LifeOptions,
+    /// The device GPU engines run on (the app's); `None`: the process's shared one.
+    #[cfg(feature = "gpu")]
+    pub context: Option<crate::gpu::GpuContext>,
+    /// Keeps the GPU out (CPU mode, or after the GPU failed).
+    pub forbid_gpu: bool,
     /// HashLife's node cache, in bytes (`None`: a share of the memory available).
     pub memory: Option<u64>,
+}
+
+impl std::fmt::Debug for Options {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Options")
+            .field("forbid_gpu", &self.forbid_gpu)
+            .field("memory", &self.memory)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Request {
@@ -89,6 +103,9 @@ pub struct EngineSpec {
     pub cost: fn(&Request) -> Option<Cost>,
     /// Bytes the engine would take for the request, checked before it is made.
     pub memory: fn(&Request) -> u64,
+    /// Seconds the engine costs before its first generation (opening a GPU device), known
+    /// without asking the device: `auto` does not ask an engine that cannot win anyway.
+    pub startup: f64,
     pub create: fn(&Request) -> EngineResult<Box<dyn Engine>>,
 }
 
@@ -151,9 +168,14 @@ pub fn choose(wanted: &str, request: &Request) -> EngineResult<Choice> {
     }
     let mut best: Option<(EngineSpec, Cost)> = None;
     let mut refused = Vec::new();
-    for spec in all() {
+    let mut specs = all();
+    specs.sort_by(|a, b| a.startup.total_cmp(&b.startup));
+    for spec in specs {
         if let Err(why) = (spec.supports)(request) {
             refused.push(format!("{}: {why}", spec.name));
+            continue;
+        }
+        if best.as_ref().is_some_and(|(_, b)| b.seconds <= spec.startup) {
             continue;
         }
         let Some(cost) = (spec.cost)(request) else {
@@ -240,6 +262,7 @@ fn builtin() -> Vec<EngineSpec> {
             supports: torus_only,
             cost: |_| None,
             memory: |r| r.universe.cells().unwrap_or(0) * 3,
+            startup: 0.0,
             create: |r| {
                 let (w, h) = r.universe.size().expect("a torus");
                 Ok(Box::new(crate::cpu::ReferenceEngine::empty(
@@ -264,6 +287,7 @@ fn builtin() -> Vec<EngineSpec> {
                 })
             },
             memory: |r| dense_bytes(r, 3),
+            startup: 0.0,
             create: |r| {
                 let (w, h) = r.universe.size().expect("a torus");
                 Ok(Box::new(crate::cpu::FastEngine::empty(r.rule, w, h, r.seed)?))
@@ -306,7 +330,52 @@ fn builtin() -> Vec<EngineSpec> {
                 let index = r.universe.cells().map_or(0, |c| c / 4096 * 4);
                 (tiles * crate::cpu::TileEngine::TILE_BYTES as f64) as u64 + index
             },
+            startup: 0.0,
             create: |r| Ok(Box::new(crate::cpu::TileEngine::new(r.rule, r.universe, r.seed)?)),
+        },
+        EngineSpec {
+            name: "hashlife",
+            summary: "Gosper's HashLife: a memoised quadtree that jumps 2^k generations; the plane or a power-of-two torus",
+            supports: |r| {
+                life_only(r)?;
+                if r.rule.is_stochastic() {
+                    return Err("it memoises the future, which a stochastic rule does not have".into());
+                }
+                match r.universe {
+                    Universe::Plane if births_from_nothing(&r.rule) => {
+                        Err("a B0 rule fills the unbounded plane at once".into())
+                    }
+                    Universe::Torus { width, height }
+                        if !width.is_power_of_two() || !height.is_power_of_two() =>
+                    {
+                        Err(format!("the torus's sides must be powers of two, not {width}x{height}"))
+                    }
+                    _ => Ok(()),
+                }
+            },
+            cost: |r| {
+                let gens = r.workload.generations.max(1);
+                // HashLife pays for the first few thousand generations about as a sparse
+                // engine does, several times over, then jumps: the memoised quadtree repeats
+                // nothing it has seen.
+                let settling = (gens.min(1 << 14) as f64) * active_area(r) / (0.5 * dense_rate());
+                Some(Cost {
+                    seconds: 4.0 * settling + (64 - gens.leading_zeros()) as f64 * 2e-3,
+                    why: format!(
+                        "a long jump of {gens} generations on {}: HashLife's memoised quadtree skips what repeats",
+                        r.universe.describe()
+                    ),
+                })
+            },
+            memory: |r| r.options.memory.unwrap_or_else(crate::cpu::hashlife::default_memory),
+            startup: 0.0,
+            create: |r| {
+                Ok(Box::new(crate::cpu::HashLifeEngine::new(
+                    r.rule,
+                    r.universe,
+                    r.options.memory,
+                )?))
+            },
         },
     ];
     #[cfg(feature = "gpu")]
@@ -325,16 +394,24 @@ fn gpu_spec() -> EngineSpec {
     EngineSpec {
         name: "gpu",
         summary: "WGSL compute shaders on the GPU (wgpu), the whole torus every generation",
-        supports: torus_only,
+        supports: |r| {
+            if r.options.forbid_gpu {
+                return Err("the GPU is not to be used here".into());
+            }
+            torus_only(r)
+        },
         cost: |r| {
-            let ctx = crate::gpu::shared_context().ok()?;
+            let ctx = match &r.options.context {
+                Some(c) => c,
+                None => crate::gpu::shared_context().ok()?,
+            };
             if !crate::gpu::is_hardware(ctx) {
                 // lavapipe and friends run on the same cores as the CPU engines, slower.
                 return None;
             }
             let gens = r.workload.generations.max(1) as f64;
             Some(Cost {
-                seconds: gens * (r.cells() / 2e11 + 20e-6),
+                seconds: 0.3 + gens * (r.cells() / 2e11 + 20e-6),
                 why: format!(
                     "a dense workload ({} live cells of {}): the GPU ({})",
                     r.workload.population,
@@ -344,8 +421,12 @@ fn gpu_spec() -> EngineSpec {
             })
         },
         memory: |r| dense_bytes(r, 2),
+        startup: 0.3,
         create: |r| {
-            let ctx = crate::gpu::shared_context()?;
+            let ctx = match &r.options.context {
+                Some(c) => c,
+                None => crate::gpu::shared_context()?,
+            };
             let (w, h) = r.universe.size().expect("a torus");
             let empty = crate::grid::Grid::try_new(w, h)?;
             crate::gpu::create_engine(ctx, r.rule, &empty, r.seed, r.options.gpu)

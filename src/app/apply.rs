@@ -1,16 +1,38 @@
-//! The one place commands change the app.
+//! The one place commands change the app. Long work goes to the simulation's worker as a job
+//! (with progress and Cancel); quick reads and edits reach the engine between two pieces of
+//! the worker's work.
 
 use eframe::egui;
 
+use super::LifelabApp;
 use super::command::Command;
 use super::panels::Mode;
-use super::sim::{ElementarySim, LifeSim};
+use super::sim::ElementarySim;
 use super::view_render::ViewTarget;
-use super::{LifelabApp, fitting_size, place};
-use crate::engine::EngineResult;
+use crate::engine::{CellRect, EngineResult, Put, Universe};
 use crate::grid::Grid;
 use crate::pattern::{self, Format, Pattern};
 use crate::rule::Rule;
+use crate::session::save::{self, Meta};
+use crate::session::worker::Pace;
+use crate::tiles::TileMap;
+
+/// A torus for a pattern with no size of its own (the command line's default too).
+fn fitting_size(w: u32, h: u32) -> (u32, u32) {
+    crate::session::setup::default_size(w, h)
+}
+
+/// The torus (or the plane) a library methuselah needs for its literature result, when it is
+/// one of those whose escaping gliders would otherwise wrap round and crash into the debris.
+fn room_needed(source: &str) -> Option<(u32, &'static str)> {
+    match source {
+        "acorn" => Some((2048, "stabilises at generation 5206 with 633 cells")),
+        "rabbits" => Some((8192, "stabilises at generation 17331")),
+        "bunnies" => Some((8192, "stabilises at generation 17332")),
+        "r-pentomino" => Some((1024, "stabilises at generation 1103 with 116 cells")),
+        _ => None,
+    }
+}
 
 impl LifelabApp {
     pub(super) fn apply(&mut self, ctx: &egui::Context, command: Command) {
@@ -29,16 +51,13 @@ impl LifelabApp {
             Command::Pause => self.set_running(false),
             Command::TogglePlay => {
                 let running = match self.mode {
-                    Mode::Life => self.life.running,
+                    Mode::Life => self.life.running(),
                     Mode::Elementary => self.elementary.as_ref().is_some_and(|(e, _)| e.running),
                 };
                 self.set_running(!running);
             }
             Command::Step(n) => match self.mode {
-                Mode::Life => {
-                    self.life.running = false;
-                    self.life.step(n);
-                }
+                Mode::Life => self.life.step(n.saturating_mul(1 << self.life.step_exponent().min(62)).max(n))?,
                 Mode::Elementary => {
                     if let Some((e, _)) = &mut self.elementary {
                         e.running = false;
@@ -46,11 +65,29 @@ impl LifelabApp {
                     }
                 }
             },
-            Command::SetSpeed(s) => self.set_speed(s),
-            Command::Faster => self.set_speed(self.current_speed().faster()),
-            Command::Slower => self.set_speed(self.current_speed().slower()),
+            Command::GoTo(g) => self.life.go_to(g)?,
+            Command::Cancel => self.life.cancel(),
+            Command::SetSpeed(s) => self.set_pace(s),
+            Command::SetStepExponent(k) => self.life.set_step_exponent(k),
+            Command::Faster => {
+                let pace = self.current_pace();
+                if pace == Pace::Max && self.mode == Mode::Life {
+                    // As in Golly: past the fastest pace, + makes each step 2^k generations.
+                    self.life
+                        .set_step_exponent((self.life.step_exponent() + 1).min(62));
+                } else {
+                    self.set_pace(pace.faster());
+                }
+            }
+            Command::Slower => {
+                if self.life.step_exponent() > 0 && self.mode == Mode::Life {
+                    self.life.set_step_exponent(self.life.step_exponent() - 1);
+                } else {
+                    self.set_pace(self.current_pace().slower());
+                }
+            }
             Command::Reset => match self.mode {
-                Mode::Life => self.life.reset(),
+                Mode::Life => self.life.reset()?,
                 Mode::Elementary => {
                     if let Some((e, _)) = &self.elementary {
                         let (rule, start, cap) = (e.rule, e.start.clone(), e.rows.ring().0);
@@ -58,50 +95,76 @@ impl LifelabApp {
                     }
                 }
             },
+            Command::SetEngine(name) => {
+                let (rule, universe) = (self.life.rule, self.life.universe);
+                self.life
+                    .rebuild(rule, universe, None, self.life.generation(), &name)?;
+            }
+            Command::SetPlane(plane) => {
+                let universe = if plane {
+                    Universe::Plane
+                } else {
+                    let (w, h) = self.last_torus();
+                    Universe::torus(w, h)
+                };
+                if universe == self.life.universe {
+                    return Ok(());
+                }
+                self.move_to(universe)?;
+            }
             Command::SetRule(rule) => {
                 if let Some((w, h)) = rule.torus
-                    && (w, h) != self.life.size()
+                    && Some((w, h)) != self.life.size()
                 {
-                    self.resize(w, h)?;
+                    self.move_to(Universe::torus(w, h))?;
+                    self.life.settle();
                 }
-                let next = self
-                    .life
-                    .with_rule(rule.without_torus(), self.gpu_ctx().as_ref())?;
-                self.set_life(next);
+                let wanted = self.life.wanted.clone();
+                self.life.rebuild(
+                    rule.without_torus(),
+                    self.life.universe,
+                    None,
+                    self.life.generation(),
+                    &wanted,
+                )?;
             }
-            Command::Load { pattern, source } => self.load(pattern, source)?,
+            Command::Load { pattern, source } => self.load(pattern, None, 0, source)?,
             Command::LoadFile(path) => {
-                let p = pattern::load_file(&path)?;
-                self.load(p, path.display().to_string())?;
+                let loaded = crate::session::setup::resolve_pattern(&path.display().to_string())?;
+                let source = path.display().to_string();
+                self.load(loaded.pattern, loaded.tiles, loaded.generation, source)?;
             }
             Command::Stamp { pattern, at } => {
                 if let Some(rule) = pattern.rule
                     && rule.without_torus() != self.life.rule
                     && !rule.is_elementary()
                 {
-                    let next = self
-                        .life
-                        .with_rule(rule.without_torus(), self.gpu_ctx().as_ref())?;
-                    self.set_life(next);
+                    let wanted = self.life.wanted.clone();
+                    self.life.rebuild(
+                        rule.without_torus(),
+                        self.life.universe,
+                        None,
+                        self.life.generation(),
+                        &wanted,
+                    )?;
+                    self.life.settle();
                 }
                 let cells = pattern.cells;
-                if cells.width() > self.life.size().0 || cells.height() > self.life.size().1 {
+                if let Some((w, h)) = self.life.size()
+                    && (cells.width() > w || cells.height() > h)
+                {
                     anyhow::bail!(
-                        "the pasted pattern is {}x{}, larger than the {}x{} torus",
+                        "the pasted pattern is {}x{}, larger than the {w}x{h} torus",
                         cells.width(),
                         cells.height(),
-                        self.life.size().0,
-                        self.life.size().1
                     );
                 }
-                let (w, h) = self.life.size();
-                let x = (at.0 + w - cells.width() / 2) % w;
-                let y = (at.1 + h - cells.height() / 2) % h;
-                self.life.edit(|g| {
-                    for (cx, cy) in cells.alive_cells() {
-                        g.set((x + cx) % w, (y + cy) % h, true);
-                    }
-                });
+                let at = (
+                    at.0 - cells.width() as i64 / 2,
+                    at.1 - cells.height() as i64 / 2,
+                );
+                self.life.with_engine(|e| e.put(&cells, at, Put::Or))?;
+                self.life.mark_start();
                 self.dirty = true;
                 self.autosave.touch();
             }
@@ -111,12 +174,26 @@ impl LifelabApp {
                 region,
             } => {
                 match region {
-                    Some(r) => self.life.edit(|g| g.fill_random_rect(r, density, seed)),
+                    Some(r) => {
+                        let mut g = Grid::try_new_bitmap(r.width, r.height)?;
+                        let universe = self.life.universe;
+                        fill_region(&mut g, r, universe, density, seed);
+                        self.life.with_engine(|e| e.put(&g, (r.x, r.y), Put::Replace))?;
+                        self.life.mark_start();
+                    }
                     None => {
-                        let (w, h) = self.life.size();
-                        let mut g = Grid::try_new(w, h)?;
-                        g.fill_random(density, seed);
-                        self.life.replace(g, 0);
+                        let Some((w, h)) = self.life.size() else {
+                            anyhow::bail!(
+                                "the unbounded plane has no edges to fill to: select a region and use Fill selection"
+                            );
+                        };
+                        self.life.edit_job("filling the torus", move |e, _| {
+                            let mut g = Grid::try_new(w, h)?;
+                            g.fill_random(density, seed);
+                            e.put(&g, (0, 0), Put::Replace)?;
+                            e.set_generation(0);
+                            Ok(())
+                        })?;
                         self.source = format!("random {density} (seed {seed})");
                     }
                 }
@@ -124,22 +201,36 @@ impl LifelabApp {
                 self.autosave.touch();
             }
             Command::Clear => {
-                let (w, h) = self.life.size();
-                self.life.replace(Grid::try_new(w, h)?, 0);
-                self.dirty = false;
+                match self.selection {
+                    Some(r) => {
+                        let g = Grid::try_new_bitmap(r.width, r.height)?;
+                        self.life.with_engine(|e| e.put(&g, (r.x, r.y), Put::Replace))?;
+                        self.dirty = true;
+                    }
+                    None => {
+                        self.life.with_engine(|e| -> EngineResult<()> {
+                            e.clear()?;
+                            e.set_generation(0);
+                            Ok(())
+                        })?;
+                        self.dirty = false;
+                    }
+                }
+                self.life.mark_start();
             }
-            Command::Resize { width, height } => self.resize(width, height)?,
+            Command::Resize { width, height } => self.move_to(Universe::torus(width, height))?,
             Command::DrawAt { cell, begin } => {
-                if self.mode == Mode::Life && !self.life.running {
+                if self.mode == Mode::Life && !self.life.running() && self.life.busy().is_none() {
                     if begin || self.stroke_alive.is_none() {
                         self.stroke_alive = Some(!self.life.cell(cell.0, cell.1));
                     }
                     let alive = self.stroke_alive.expect("set");
-                    self.life.set_cell(cell.0, cell.1, alive);
+                    self.life.set_cell(cell.0, cell.1, alive)?;
                 }
             }
             Command::EndStroke => {
                 if self.stroke_alive.take().is_some() {
+                    self.life.mark_start();
                     self.dirty = true;
                     self.autosave.touch();
                 }
@@ -147,7 +238,7 @@ impl LifelabApp {
             Command::Select(rect) => self.selection = rect,
             Command::OpenDialog => {
                 let picked = rfd::FileDialog::new()
-                    .add_filter("Patterns", &["rle", "cells", "lif", "life"])
+                    .add_filter("Patterns", &["rle", "cells", "lif", "life", "mc"])
                     .add_filter("All files", &["*"])
                     .pick_file();
                 if let Some(path) = picked {
@@ -164,8 +255,14 @@ impl LifelabApp {
                 }
             }
             Command::Save { path, format } => {
-                let p = self.current_pattern()?;
-                std::fs::write(&path, pattern::write(&p, format))
+                let meta = Meta {
+                    name: Some(self.source.clone()),
+                    ..Default::default()
+                };
+                let text = self
+                    .life
+                    .with_engine(|e| save::text_of(e, &meta, format))?;
+                std::fs::write(&path, text)
                     .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
                 self.dirty = false;
                 self.autosave.clear();
@@ -181,10 +278,11 @@ impl LifelabApp {
                 self.apply_inner(ctx, Command::Stamp { pattern: p, at })?;
             }
             Command::CopySelection => {
-                let mut p = match self.selection {
-                    Some(r) => Pattern::new(self.life.crop(r)),
-                    None => self.current_pattern()?.trimmed(),
+                let cells = match self.selection {
+                    Some(r) => self.life.with_engine(|e| e.cells_in(r))?,
+                    None => self.pattern_cells()?,
                 };
+                let mut p = Pattern::new(cells);
                 p.rule = Some(self.life.rule);
                 arboard::Clipboard::new()
                     .and_then(|mut c| c.set_text(pattern::write(&p, Format::Rle)))
@@ -192,27 +290,33 @@ impl LifelabApp {
                 self.note(format!("copied {}x{} as RLE", p.width(), p.height()));
             }
             Command::Analyze => {
-                let grid = self.life.grid();
-                let (rule, generation) = (self.life.rule, self.life.generation());
+                let (tiles, generation) = self.life.export_now()?;
+                let (rule, universe) = (self.life.rule, self.life.universe);
                 let (tx, rx) = std::sync::mpsc::channel();
                 let ctx = ctx.clone();
                 std::thread::spawn(move || {
-                    let findings = super::panels::analysis::analyse(rule, grid, generation, 20_000);
+                    let mut q = crate::analysis::Question::of_state(rule, universe, tiles);
+                    q.universe = universe.is_plane().then_some(Universe::Plane);
+                    let findings = super::panels::analysis::analyse(&q, generation);
                     let _ = tx.send(findings);
                     ctx.request_repaint();
                 });
                 self.analysis_panel.start(rx);
             }
             Command::Fit => {
-                self.fit_rect = None;
+                if self.life.universe.is_plane() && self.mode == Mode::Life {
+                    self.fit_rect = self.pattern_rect();
+                } else {
+                    self.fit_rect = None;
+                }
                 self.active_canvas().fit_pending = true;
             }
             Command::FitPattern => {
-                self.fit_rect = self.life.grid().bounding_box();
+                self.fit_rect = self.pattern_rect();
                 self.canvas.fit_pending = true;
             }
             Command::Centre => {
-                self.fit_rect = self.life.grid().bounding_box();
+                self.fit_rect = self.pattern_rect();
                 self.centre_later = true;
             }
             Command::Zoom(f) => {
@@ -239,7 +343,7 @@ impl LifelabApp {
             Command::CancelDiscard => self.pending_discard = None,
             Command::RestoreAutosave => {
                 if let Some(p) = self.restore.take() {
-                    self.load(p, "the autosaved work".to_string())?;
+                    self.load(p, None, 0, "the autosaved work".to_string())?;
                     // Restored work is still unsaved.
                     self.dirty = true;
                 }
@@ -256,19 +360,6 @@ impl LifelabApp {
         Ok(())
     }
 
-    /// The GPU for new engines: none in CPU mode, nor after the GPU failed.
-    fn gpu_ctx(&self) -> Option<crate::gpu::GpuContext> {
-        self.ctx.clone().filter(|_| self.life.failure.is_none())
-    }
-
-    fn engine_kind(&self) -> crate::engine::EngineKind {
-        if self.gpu_ctx().is_some() {
-            crate::engine::EngineKind::Gpu
-        } else {
-            crate::engine::EngineKind::Cpu
-        }
-    }
-
     fn active_canvas(&mut self) -> &mut super::canvas::Canvas {
         match self.mode {
             Mode::Life => &mut self.canvas,
@@ -276,17 +367,17 @@ impl LifelabApp {
         }
     }
 
-    fn current_speed(&self) -> super::sim::Speed {
+    fn current_pace(&self) -> Pace {
         match (self.mode, &self.elementary) {
-            (Mode::Elementary, Some((e, _))) => e.speed,
-            _ => self.life.speed,
+            (Mode::Elementary, Some((e, _))) => e.pace,
+            _ => self.life.pace(),
         }
     }
 
-    fn set_speed(&mut self, s: super::sim::Speed) {
+    fn set_pace(&mut self, p: Pace) {
         match (self.mode, &mut self.elementary) {
-            (Mode::Elementary, Some((e, _))) => e.speed = s,
-            _ => self.life.speed = s,
+            (Mode::Elementary, Some((e, _))) => e.pace = p,
+            _ => self.life.set_pace(p),
         }
     }
 
@@ -294,9 +385,10 @@ impl LifelabApp {
         match self.mode {
             Mode::Life => {
                 if running {
+                    self.max_frame_ms = 0.0;
                     self.life.play();
                 } else {
-                    self.life.running = false;
+                    self.life.pause();
                 }
             }
             Mode::Elementary => {
@@ -307,48 +399,92 @@ impl LifelabApp {
         }
     }
 
-    fn set_life(&mut self, life: LifeSim) {
-        self.life_view = match (&self.pipeline, &self.ctx, life.gpu()) {
-            (Some(p), Some(c), Some(engine)) => {
-                ViewTarget::for_grid(p, &c.device, engine.gpu_grid())
-            }
-            _ => None,
-        };
-        self.canvas.viewport.set_torus(life.size());
-        self.life = life;
+    /// The torus the Universe menu goes back to from the plane.
+    fn last_torus(&self) -> (u32, u32) {
+        self.life
+            .size()
+            .unwrap_or((crate::session::setup::DEFAULT_SIDE, crate::session::setup::DEFAULT_SIDE))
     }
 
     /// The cell at the middle of the view, for pastes.
-    fn view_centre_cell(&self) -> (u32, u32) {
+    fn view_centre_cell(&self) -> (i64, i64) {
         let g = self.canvas.geometry;
         let v = &self.canvas.viewport;
         let ppc = g.pixels_per_cell.max(1e-9);
         let centre = (g.rect[2] as f64 / 2.0 / ppc, g.rect[3] as f64 / 2.0 / ppc);
-        let (w, h) = self.life.size();
-        (
-            ((v.origin.0 + centre.0).floor().rem_euclid(w as f64)) as u32 % w,
-            ((v.origin.1 + centre.1).floor().rem_euclid(h as f64)) as u32 % h,
-        )
+        v.wrap_cell((
+            (v.origin.0 + centre.0).floor() as i64,
+            (v.origin.1 + centre.1).floor() as i64,
+        ))
     }
 
-    /// The cells as a pattern to save: the bounding box, with the rule and the torus size.
-    fn current_pattern(&mut self) -> anyhow::Result<Pattern> {
-        let grid = self.life.grid();
-        let mut p = Pattern::new(grid).trimmed();
-        let mut rule = self.life.rule;
-        rule.torus = Some(self.life.size());
-        p.rule = Some(rule);
-        p.name = Some(self.source.clone());
-        Ok(p)
+    /// The live cells' box.
+    fn pattern_rect(&self) -> Option<CellRect> {
+        self.life
+            .with_engine(|e| e.bounds())
+            .ok()
+            .flatten()
+            .and_then(|b| b.rect())
     }
 
-    fn load(&mut self, pattern: Pattern, source: String) -> anyhow::Result<()> {
+    /// The live cells in their box.
+    fn pattern_cells(&self) -> anyhow::Result<Grid> {
+        Ok(match self.pattern_rect() {
+            Some(r) => self.life.with_engine(|e| e.cells_in(r))?,
+            None => Grid::new(0, 0),
+        })
+    }
+
+    /// Moves the cells to another universe (a resize, the plane and back): centred on a
+    /// torus, cut down when it is smaller; where they are when going to or from the plane.
+    fn move_to(&mut self, universe: Universe) -> anyhow::Result<()> {
+        if let Universe::Torus { width, height } = universe {
+            Grid::check_torus_size(width as u64, height as u64)?;
+        }
+        let (tiles, generation) = self.life.export_now()?;
+        let moved = match (self.life.universe, universe) {
+            (Universe::Torus { width: ow, height: oh }, Universe::Torus { width, height }) => {
+                let mut old = Grid::try_new(ow, oh)?;
+                crate::cpu::dense::import(&mut old, &tiles);
+                let (pw, ph) = (ow.min(width), oh.min(height));
+                let from = old.centre_offset(pw, ph);
+                let piece = old.crop(crate::grid::Rect {
+                    x: from.0,
+                    y: from.1,
+                    width: pw,
+                    height: ph,
+                });
+                let at = (
+                    (width.saturating_sub(pw) / 2) as i64,
+                    (height.saturating_sub(ph) / 2) as i64,
+                );
+                TileMap::from_grid(&piece, at)
+            }
+            _ => tiles,
+        };
+        let wanted = self.life.wanted.clone();
+        self.life
+            .rebuild(self.life.rule, universe, Some(moved), generation, &wanted)?;
+        self.canvas.viewport.set_universe(universe);
+        self.selection = None;
+        self.fit_rect = None;
+        self.canvas.fit_pending = true;
+        Ok(())
+    }
+
+    fn load(
+        &mut self,
+        pattern: Pattern,
+        tiles: Option<TileMap>,
+        generation: u64,
+        source: String,
+    ) -> anyhow::Result<()> {
         if let Some(rule) = pattern.rule
             && let Some(e) = rule.elementary()
         {
             let width = rule.torus.map_or(512, |(w, _)| w).max(pattern.width());
             let mut start = Grid::try_new(width, 1)?;
-            place(&mut start, &pattern.cells)?;
+            crate::session::setup::place_centred(&mut start, &pattern.cells)?;
             self.start_elementary(e, start, 512)?;
             return Ok(());
         }
@@ -356,54 +492,50 @@ impl LifelabApp {
             .rule
             .map(Rule::without_torus)
             .unwrap_or(self.life.rule);
-        let (cw, ch) = self.life.size();
-        let size = pattern.rule.and_then(|r| r.torus).unwrap_or_else(|| {
-            if pattern.width() <= cw && pattern.height() <= ch && (cw, ch) != (0, 0) {
-                (cw, ch)
-            } else {
-                fitting_size(pattern.width(), pattern.height())
+        let universe = match (pattern.rule.and_then(|r| r.torus), self.life.universe) {
+            (Some((w, h)), _) => Universe::torus(w, h),
+            (None, Universe::Plane) => Universe::Plane,
+            (None, Universe::Torus { width, height }) => {
+                if pattern.width() <= width && pattern.height() <= height {
+                    Universe::torus(width, height)
+                } else {
+                    let (w, h) = fitting_size(pattern.width(), pattern.height());
+                    Universe::torus(w, h)
+                }
             }
-        });
-        crate::engine::check_memory(self.engine_kind(), size.0, size.1)?;
-        let mut grid = Grid::try_new(size.0, size.1)?;
-        let rect = place(&mut grid, &pattern.cells)?;
-        if rule != self.life.rule || size != self.life.size() {
-            let mut next = LifeSim::new(self.gpu_ctx().as_ref(), rule, &grid, self.seed)?;
-            next.speed = self.life.speed;
-            self.set_life(next);
-        } else {
-            self.life.replace(grid, 0);
-        }
+        };
+        let (cells, fit) = match tiles {
+            Some(t) => {
+                let fit = t.bounds().and_then(|b| b.rect());
+                (t, fit)
+            }
+            None => {
+                let start = crate::session::setup::place(&pattern.cells, universe)?;
+                let crate::session::Start::Cells { cells, at } = start else {
+                    unreachable!("place gives cells")
+                };
+                let fit = CellRect::new(at.0, at.1, cells.width().max(1), cells.height().max(1));
+                (TileMap::from_grid(&cells, at), Some(fit))
+            }
+        };
+        let wanted = self.life.wanted.clone();
+        self.life
+            .rebuild(rule, universe, Some(cells), generation, &wanted)?;
+        self.canvas.viewport.set_universe(universe);
         self.mode = Mode::Life;
-        self.fit_rect = Some(rect);
+        self.fit_rect = fit;
         self.canvas.fit_pending = true;
         self.selection = None;
         self.dirty = false;
+        self.analysis_panel.clear();
+        if let (Some((side, result)), Some((w, h))) = (room_needed(&source), universe.size())
+            && (w < side || h < side)
+        {
+            self.note(format!(
+                "{source} {result} on the unbounded plane or a torus of at least {side}x{side}; on this {w}x{h} torus its gliders come back round. Simulation → Universe → Unbounded plane, or resize to {side}x{side} in Edit."
+            ));
+        }
         self.source = source;
-        Ok(())
-    }
-
-    fn resize(&mut self, width: u32, height: u32) -> anyhow::Result<()> {
-        crate::engine::check_memory(self.engine_kind(), width, height)?;
-        let old = self.life.grid();
-        let mut grid = Grid::try_new(width, height)?;
-        // The old torus, centred; cut down when the new one is smaller.
-        let (ow, oh) = (old.width().min(width), old.height().min(height));
-        let from = old.centre_offset(ow, oh);
-        let piece = old.crop(crate::grid::Rect {
-            x: from.0,
-            y: from.1,
-            width: ow,
-            height: oh,
-        });
-        let (x, y) = grid.centre_offset(ow, oh);
-        grid.paste(&piece, x, y);
-        let mut next = LifeSim::new(self.gpu_ctx().as_ref(), self.life.rule, &grid, self.seed)?;
-        next.speed = self.life.speed;
-        self.set_life(next);
-        self.selection = None;
-        self.fit_rect = None;
-        self.canvas.fit_pending = true;
         Ok(())
     }
 
@@ -413,7 +545,7 @@ impl LifelabApp {
         start: Grid,
         capacity: u32,
     ) -> EngineResult<()> {
-        let sim = ElementarySim::new(self.gpu_ctx().as_ref(), rule, start, capacity)?;
+        let sim = ElementarySim::new(self.life.gpu_context(), rule, start, capacity)?;
         let target = match (&sim.rows, &self.pipeline, &self.ctx) {
             (super::sim::SpaceTimeRows::Gpu(st), Some(p), Some(c)) => {
                 let (buffer, words, rows, _) = st.buffer();
@@ -426,5 +558,17 @@ impl LifelabApp {
         self.elementary = Some((sim, target));
         self.mode = Mode::Elementary;
         Ok(())
+    }
+}
+
+/// A random fill of `rect`, drawn from the same stream as a whole-torus fill (each cell's
+/// number depends on where it is), so that a selection fills as the torus would there.
+fn fill_region(g: &mut Grid, rect: CellRect, universe: Universe, density: f64, seed: u64) {
+    let fill = crate::hash::Fill::new(seed, density);
+    for dy in 0..rect.height {
+        for dx in 0..rect.width {
+            let (x, y) = universe.wrap(rect.x + dx as i64, rect.y + dy as i64);
+            g.set(dx, dy, fill.alive(x as u32, y as u32));
+        }
     }
 }

@@ -1,5 +1,6 @@
-//! The central view: the GPU-drawn torus (or space-time diagram), with pan, zoom, drawing and
-//! selection. Gestures become commands; the picture comes from `view_render`.
+//! The central view: the universe (or the space-time diagram), with pan, zoom, drawing and
+//! selection. Gestures become commands. The picture comes from the GPU engine's own buffers
+//! (`view_render`), or from the cells under the view that the worker read (`cpu_view`).
 
 use eframe::{egui, egui_wgpu};
 
@@ -7,7 +8,8 @@ use super::command::Command;
 use super::panels::{Status, Tool};
 use super::view_render::{DEAD, EDGE, LINE, LIVE, ViewTarget, ViewUniforms};
 use super::viewport::Viewport;
-use crate::grid::Rect;
+use crate::engine::{CellRect, Universe};
+use crate::session::worker::ViewPicture;
 
 /// Where the view was on screen at the last frame, for screenshots' sidecar files.
 #[derive(Clone, Copy, Debug, Default, serde::Serialize)]
@@ -25,8 +27,12 @@ pub struct ViewGeometry {
 pub enum Picture<'a> {
     /// The engine's GPU buffers, through a view target and the current ping-pong set.
     Gpu(&'a ViewTarget, usize),
-    /// CPU cells (CPU mode); rings of rows carry the newest row.
-    Cpu(&'a crate::grid::Grid),
+    /// A whole bounded grid on the CPU (the space-time ring in CPU mode).
+    Grid(&'a crate::grid::Grid),
+    /// The cells under the view, as the worker last read them.
+    Cells(&'a ViewPicture),
+    /// The worker has not read the cells yet.
+    Waiting,
     /// Nothing drawable (a torus in more bands than the viewer binds).
     None,
 }
@@ -40,13 +46,13 @@ pub struct Canvas {
     /// A drag in progress: its last cell, unwrapped, for line drawing.
     last_cell: Option<(i64, i64)>,
     select_from: Option<(i64, i64)>,
-    hover: Option<(u32, u32)>,
+    hover: Option<(i64, i64)>,
     pub geometry: ViewGeometry,
 }
 
 impl Canvas {
-    pub fn new(torus: (u32, u32)) -> Self {
-        Self::with_viewport(Viewport::new(torus))
+    pub fn new(universe: Universe) -> Self {
+        Self::with_viewport(Viewport::of(universe))
     }
 
     /// A canvas for the space-time diagram: a bounded picture, not a torus.
@@ -76,7 +82,7 @@ impl Canvas {
         tool: Tool,
         picture: Picture<'_>,
         mode_uniforms: (u32, u32),
-        fit_rect: Option<Rect>,
+        fit_rect: Option<CellRect>,
         out: &mut Vec<Command>,
     ) {
         let (rect, response) =
@@ -102,8 +108,9 @@ impl Canvas {
 
         let shift = ui.input(|i| i.modifiers.shift);
         let primary = response.dragged_by(egui::PointerButton::Primary);
-        let panning = response.dragged_by(egui::PointerButton::Middle)
-            || response.dragged_by(egui::PointerButton::Secondary)
+        let other_button = response.dragged_by(egui::PointerButton::Middle)
+            || response.dragged_by(egui::PointerButton::Secondary);
+        let panning = other_button
             || (primary
                 && !shift
                 && (tool == Tool::Move || (tool == Tool::Draw && status.running)));
@@ -112,7 +119,14 @@ impl Canvas {
             self.viewport.pan((d.x as f64, d.y as f64));
         }
 
-        let drawing = tool == Tool::Draw && !status.running && !shift;
+        // Only the primary button draws: a right or middle drag pans, and never edits.
+        let pointer_primary = ui.input(|i| i.pointer.primary_down() || i.pointer.primary_released());
+        let drawing = tool == Tool::Draw
+            && !status.running
+            && status.busy.is_none()
+            && !shift
+            && !other_button
+            && pointer_primary;
         let selecting = tool == Tool::Select || shift;
         if let Some(pos) = response.interact_pointer_pos() {
             let c = self.viewport.screen_to_cell(local(pos));
@@ -131,7 +145,7 @@ impl Canvas {
             }
             if selecting && (response.drag_started() || primary) {
                 let from = *self.select_from.get_or_insert(cell);
-                out.push(Command::Select(Some(selection(from, cell, status.size))));
+                out.push(Command::Select(Some(selection(from, cell, &self.viewport))));
             }
         }
         if response.drag_stopped() {
@@ -184,13 +198,19 @@ impl Canvas {
                     target.callback(current, uniforms),
                 ));
             }
-            Picture::Cpu(grid) => {
+            Picture::Grid(_) | Picture::Cells(_) => {
                 let size = [
                     rect.width().max(1.0) as usize,
                     rect.height().max(1.0) as usize,
                 ];
-                let ring = (mode == 1).then_some(newest);
-                let image = super::cpu_view::render(grid, v, size, ring);
+                let image = match picture {
+                    Picture::Grid(grid) => {
+                        let ring = (mode == 1).then_some(newest);
+                        super::cpu_view::render(grid, v, size, ring)
+                    }
+                    Picture::Cells(cells) => super::cpu_view::render_cells(cells, v, size),
+                    _ => unreachable!("matched above"),
+                };
                 let tex = self.texture.get_or_insert_with(|| {
                     ui.ctx()
                         .load_texture("cpu view", image.clone(), egui::TextureOptions::NEAREST)
@@ -202,6 +222,10 @@ impl Canvas {
                     egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
                     egui::Color32::WHITE,
                 );
+            }
+            Picture::Waiting => {
+                ui.painter()
+                    .rect_filled(rect, 0.0, egui::Color32::from_gray(15));
             }
             Picture::None => {
                 ui.painter()
@@ -247,13 +271,20 @@ impl Canvas {
             );
         }
         if let Some((x, y)) = self.hover.filter(|_| mode == 0) {
-            ui.painter().text(
-                rect.right_top() + egui::vec2(-8.0, 8.0),
-                egui::Align2::RIGHT_TOP,
+            // On a dark plate, inside the view.
+            let painter = ui.painter().with_clip_rect(rect);
+            let galley = painter.layout_no_wrap(
                 format!("({x}, {y})  zoom {}", zoom_text(v.zoom)),
                 egui::FontId::monospace(12.0),
                 egui::Color32::LIGHT_GRAY,
             );
+            let at = rect.right_top() + egui::vec2(-12.0 - galley.size().x, 8.0);
+            painter.rect_filled(
+                egui::Rect::from_min_size(at - egui::vec2(4.0, 2.0), galley.size() + egui::vec2(8.0, 4.0)),
+                3.0,
+                egui::Color32::from_black_alpha(190),
+            );
+            painter.galley(at, galley, egui::Color32::LIGHT_GRAY);
         }
     }
 
@@ -266,8 +297,9 @@ impl Canvas {
         status: &Status,
         out: &mut Vec<Command>,
     ) {
-        let (w, h) = (status.size.0 as i64, status.size.1 as i64);
-        let wrap = |(x, y): (i64, i64)| (x.rem_euclid(w) as u32, y.rem_euclid(h) as u32);
+        let _ = status;
+        let v = self.viewport;
+        let wrap = |c: (i64, i64)| v.wrap_cell(c);
         let from = if begin { None } else { self.last_cell };
         match from {
             None => out.push(Command::DrawAt {
@@ -308,16 +340,17 @@ fn status_width(status: &Status, mode: u32) -> u32 {
     }
 }
 
-/// The rectangle between two cells (unwrapped), clipped to one torus.
-fn selection(a: (i64, i64), b: (i64, i64), size: (u32, u32)) -> Rect {
+/// The rectangle between two cells (unwrapped), at most one torus.
+fn selection(a: (i64, i64), b: (i64, i64), v: &Viewport) -> CellRect {
     let (x0, x1) = (a.0.min(b.0), a.0.max(b.0));
     let (y0, y1) = (a.1.min(b.1), a.1.max(b.1));
-    Rect {
-        x: x0.rem_euclid(size.0 as i64) as u32,
-        y: y0.rem_euclid(size.1 as i64) as u32,
-        width: ((x1 - x0 + 1) as u32).min(size.0),
-        height: ((y1 - y0 + 1) as u32).min(size.1),
+    let (x, y) = v.wrap_cell((x0, y0));
+    let (mut w, mut h) = ((x1 - x0 + 1) as u64, (y1 - y0 + 1) as u64);
+    if v.wraps() {
+        w = w.min(v.torus.0 as u64);
+        h = h.min(v.torus.1 as u64);
     }
+    CellRect::new(x, y, w.min(u32::MAX as u64) as u32, h.min(u32::MAX as u64) as u32)
 }
 
 fn zoom_text(zoom: f64) -> String {

@@ -3,11 +3,10 @@
 
 use std::path::PathBuf;
 
-use crate::grid::Rect;
+use crate::engine::CellRect;
 use crate::pattern::{Format, Pattern};
 use crate::rule::{ElementaryRule, Rule};
-
-use super::sim::Speed;
+use crate::session::worker::Pace;
 
 #[derive(Clone, Debug)]
 pub enum Command {
@@ -16,10 +15,20 @@ pub enum Command {
     Pause,
     TogglePlay,
     Step(u64),
-    SetSpeed(Speed),
+    /// Runs to this generation, with progress (Golly's "go to").
+    GoTo(u64),
+    /// Stops the job in progress (Step N, a fill, a load, an analysis) at a consistent point.
+    Cancel,
+    SetSpeed(Pace),
+    /// Generations per step, 2^k (HashLife's jump).
+    SetStepExponent(u32),
     Faster,
     Slower,
     Reset,
+    /// The engine: `auto` or a registry name.
+    SetEngine(String),
+    /// The unbounded plane, or back to a torus of the given size.
+    SetPlane(bool),
 
     // The rule and the cells.
     SetRule(Rule),
@@ -29,16 +38,16 @@ pub enum Command {
         source: String,
     },
     LoadFile(PathBuf),
-    /// Stamp a pattern onto the torus, centred at a cell.
+    /// Stamp a pattern onto the universe, centred at a cell.
     Stamp {
         pattern: Pattern,
-        at: (u32, u32),
+        at: (i64, i64),
     },
     RandomFill {
         density: f64,
         seed: u64,
         /// `None`: the whole torus.
-        region: Option<Rect>,
+        region: Option<CellRect>,
     },
     Clear,
     Resize {
@@ -48,12 +57,12 @@ pub enum Command {
     /// Draw or erase at a cell: a stroke that begins on a dead cell draws, one that begins on a
     /// live cell erases (as in Golly).
     DrawAt {
-        cell: (u32, u32),
+        cell: (i64, i64),
         begin: bool,
     },
     /// Ends a stroke: the edit counts as unsaved.
     EndStroke,
-    Select(Option<Rect>),
+    Select(Option<CellRect>),
 
     // Files and the clipboard.
     OpenDialog,
@@ -102,6 +111,7 @@ impl Command {
                 | Command::LoadFile(_)
                 | Command::Clear
                 | Command::Resize { .. }
+                | Command::SetPlane(_)
                 | Command::RandomFill { region: None, .. }
                 | Command::Quit
         )

@@ -100,3 +100,75 @@ pub fn render(
         });
     egui::ColorImage::new(size, pixels)
 }
+
+/// The view of the cells the worker read for it (`picture.request` says which), `size` points
+/// big. Cells outside what was read (a pan the worker has not caught up with) are drawn dead.
+pub fn render_cells(
+    picture: &crate::session::worker::ViewPicture,
+    view: &Viewport,
+    size: [usize; 2],
+) -> egui::ColorImage {
+    use crate::session::worker::ViewCells;
+    let rect = picture.request.rect;
+    let block = picture.request.block.max(1) as i64;
+    let zoom = view.zoom;
+    let lines = view.shows_grid_lines();
+    let wraps = view.wraps();
+    let (tw, th) = (view.torus.0 as i64, view.torus.1 as i64);
+    // The offset of a cell within the picture, or None outside it.
+    let offset = |x: i64, y: i64| -> Option<(i64, i64)> {
+        let (mut dx, mut dy) = (x - rect.x, y - rect.y);
+        if wraps {
+            dx = dx.rem_euclid(tw);
+            dy = dy.rem_euclid(th);
+        }
+        (dx >= 0 && dy >= 0 && dx < rect.width as i64 && dy < rect.height as i64)
+            .then_some((dx, dy))
+    };
+    let mut pixels = vec![egui::Color32::BLACK; size[0] * size[1]];
+    pixels
+        .par_chunks_mut(size[0].max(1))
+        .enumerate()
+        .for_each(|(py, row)| {
+            for (px, out) in row.iter_mut().enumerate() {
+                let cx = view.origin.0 + (px as f64 + 0.5) / zoom;
+                let cy = view.origin.1 + (py as f64 + 0.5) / zoom;
+                let (x, y) = (cx.floor() as i64, cy.floor() as i64);
+                let Some((dx, dy)) = offset(x, y) else {
+                    *out = colour(DEAD);
+                    continue;
+                };
+                match &picture.cells {
+                    ViewCells::Cells(g) => {
+                        let alive = g.get(dx as u32, dy as u32);
+                        let mut c = if alive { colour(LIVE) } else { colour(DEAD) };
+                        if zoom >= 1.0 {
+                            let (fx, fy) = (cx - cx.floor(), cy - cy.floor());
+                            let edge = fx < 1.0 / zoom || fy < 1.0 / zoom;
+                            if lines && edge {
+                                c = mix(if alive { LIVE } else { DEAD }, LINE, 0.6);
+                            }
+                            let seam = wraps
+                                && ((x.rem_euclid(tw) == 0 && fx < 1.0 / zoom)
+                                    || (y.rem_euclid(th) == 0 && fy < 1.0 / zoom));
+                            if seam {
+                                c = colour(EDGE);
+                            }
+                        }
+                        *out = c;
+                    }
+                    ViewCells::Sampled(s) => {
+                        let (bx, by) = ((dx / block) as u32, (dy / block) as u32);
+                        let v = if bx < s.columns && by < s.rows {
+                            s.value(bx, by)
+                        } else {
+                            0
+                        };
+                        let fraction = v as f32 / 255.0;
+                        *out = mix(DEAD, LIVE, fraction.sqrt());
+                    }
+                }
+            }
+        });
+    egui::ColorImage::new(size, pixels)
+}

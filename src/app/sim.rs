@@ -1,625 +1,517 @@
-//! The app's simulations, without any UI: a Life-like torus and an elementary automaton's
-//! space-time ring. Panels never touch these directly; commands do.
+//! The app's simulations, without any UI. The Life-like universe runs on a worker thread
+//! (`session::worker`) behind the engine seam: the UI thread asks (run at a pace, step N, edit)
+//! and reads what the worker publishes, and never waits for a generation. Every engine comes
+//! from the registry; `auto` chooses by the work.
 //!
-//! On the GPU, per frame only commands are recorded: generations and a census (population) of
-//! the last. The census comes back a frame or two later through a 16-byte readback, which is
-//! also the throttle: new generations are submitted only once the last batch has finished.
+//! When the GPU engine fails mid-run, the state at the last known good generation (the start
+//! of the run, or a checkpoint read back every few seconds) goes on on a CPU engine: nothing
+//! the user drew is lost.
 //!
-//! Without a GPU (no adapter, or after the device failed) the same simulation runs on the fast
-//! CPU engine. When the GPU fails mid-run, the state at the last known good generation (the
-//! CPU copy of the user's edits, or a periodic readback) carries on there: nothing the user drew
-//! is lost.
+//! The elementary automaton's space-time diagram is cheap per generation and stays on the UI
+//! thread, paced by the clock.
 
 use std::time::{Duration, Instant};
 
-use crate::cpu::FastEngine;
-use crate::engine::{Engine, EngineResult};
+use crate::engine::{Engine, EngineResult, Universe};
 use crate::gpu::GpuContext;
-use crate::gpu::census::{GpuCensus, PendingCensus};
 use crate::gpu::elementary::SpaceTime;
-use crate::gpu::life::{GpuLifeEngine, LifeOptions};
-use crate::grid::{Grid, Rect};
+use crate::grid::Grid;
+use crate::registry::{self, Choice, Options, Request, Workload};
 use crate::rule::{ElementaryRule, Rule};
-
-/// How fast the simulation runs: `n > 0` generations per frame, or one generation every `-n`
-/// frames.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Speed(pub i32);
-
-impl Speed {
-    pub const SLOWEST: i32 = -30;
-    /// 2^20 generations per frame.
-    pub const FASTEST: i32 = 1 << 20;
-
-    pub fn per_frame(self) -> u64 {
-        self.0.max(1) as u64
-    }
-
-    pub fn describe(self) -> String {
-        if self.0 >= 1 {
-            format!("{} gen/frame", self.0)
-        } else {
-            format!("1 gen every {} frames", -self.0)
-        }
-    }
-
-    /// One step faster or slower on the scale ..., 1/4, 1/2, 1, 2, 4, ..., 2^20.
-    pub fn faster(self) -> Self {
-        Speed(match self.0 {
-            n if n >= 1 => (n * 2).min(Self::FASTEST),
-            -2 => 1,
-            n => n / 2,
-        })
-    }
-
-    pub fn slower(self) -> Self {
-        Speed(match self.0 {
-            1 => -2,
-            n if n > 1 => n / 2,
-            n => (n * 2).max(Self::SLOWEST),
-        })
-    }
-}
-
-/// Generations per second, smoothed over about half a second.
-#[derive(Default)]
-struct Rate {
-    since: Option<(Instant, u64)>,
-    value: f64,
-}
-
-impl Rate {
-    fn update(&mut self, generation: u64) {
-        let now = Instant::now();
-        match self.since {
-            Some((t, g)) => {
-                let dt = now.duration_since(t).as_secs_f64();
-                if dt >= 0.5 {
-                    self.value = generation.saturating_sub(g) as f64 / dt;
-                    self.since = Some((now, generation));
-                }
-            }
-            None => self.since = Some((now, generation)),
-        }
-    }
-
-    fn stop(&mut self) {
-        self.since = None;
-        self.value = 0.0;
-    }
-}
-
-/// Where the generations are computed.
-// One per simulation, so the variants' sizes do not matter.
-#[allow(clippy::large_enum_variant)]
-enum Backend {
-    Gpu {
-        engine: GpuLifeEngine,
-        census: GpuCensus,
-        pending: Option<(PendingCensus, u64)>,
-    },
-    Cpu {
-        engine: FastEngine,
-    },
-}
-
-/// The device time one frame may take on the CPU engine.
-const CPU_FRAME_BUDGET: Duration = Duration::from_millis(12);
+use crate::session::worker::{JobHandle, Pace, Status, Worker};
+use crate::tiles::TileMap;
 
 /// How often a running GPU simulation is read back, as the state to fall back on.
 const CHECKPOINT_EVERY: Duration = Duration::from_secs(3);
 
+/// Generations the app plans for when it asks the registry for an engine: an open-ended run.
+const PLANNED_GENERATIONS: u64 = 1 << 16;
+
+/// What a job in flight will change when it lands.
+enum Landing {
+    /// Nothing beyond the cells (Step N, go to, a fill); an edit becomes what Reset returns to.
+    Cells { mark_start: bool },
+    /// A new engine: its rule, universe and the registry's choice.
+    Engine {
+        rule: Rule,
+        universe: Universe,
+        choice: Choice,
+        start: Option<(TileMap, u64)>,
+    },
+    /// A checkpoint of the running GPU engine.
+    Checkpoint,
+}
+
 /// The Life-like simulation.
 pub struct LifeSim {
+    worker: Worker,
     pub rule: Rule,
+    pub universe: Universe,
     seed: u64,
-    backend: Backend,
-    /// The latest population and the generation it belongs to.
-    pub population: Option<(u64, u64)>,
-    /// (generation, population) for the plot.
-    pub history: Vec<(u64, u64)>,
-    /// The state Reset returns to.
-    start: (Grid, u64),
-    /// GPU: a CPU copy of the state while paused and editing; dropped when generations run.
-    mirror: Option<Grid>,
-    /// GPU: the last state read back while running, and when.
-    checkpoint: (Grid, u64),
+    /// `auto` or an engine of the registry, as the Engine menu says.
+    pub wanted: String,
+    pub choice: Choice,
+    /// The app's device for GPU engines: none in CPU mode, nor after the GPU failed.
+    gpu: Option<GpuContext>,
+    memory: Option<u64>,
+    /// What Reset returns to: the last load or edit, or where the last run started.
+    start: (TileMap, u64),
+    /// The state to fall back on when the GPU fails.
+    checkpoint: (TileMap, u64),
     checkpoint_at: Instant,
-    pub running: bool,
-    pub speed: Speed,
-    frames: i32,
-    rate: Rate,
-    /// Stop after this generation (screenshots).
-    pub stop_at: Option<u64>,
-    /// The largest batch the device finishes within a frame: it doubles while frames stay
-    /// short and halves when they grow long, so a slow device lowers the generation rate, not
-    /// the frame rate.
-    budget: u64,
-    /// Whether the budget applies (off for screenshots, which want the result soonest).
-    pub adaptive: bool,
-    /// The batch size in force, when the device holds it below the chosen speed.
-    pub limited_to: Option<u64>,
-    /// Why the GPU engine stopped, once it has: the simulation then goes on on the CPU.
+    /// Why the GPU engine stopped, once it has.
     pub failure: Option<String>,
+    job: Option<(JobHandle, Landing)>,
+    /// The outcome of the last job that failed (shown as a notice).
+    pub job_error: Option<String>,
+    figures: Status,
+    /// Counts engine replacements, so that the viewer knows to rebind GPU buffers.
+    pub engine_version: u64,
+}
+
+/// The registry's request for `universe` with these cells.
+fn request_for(
+    rule: Rule,
+    universe: Universe,
+    seed: u64,
+    cells: &TileMap,
+    gpu: &Option<GpuContext>,
+    memory: Option<u64>,
+) -> Request {
+    let mut r = Request::new(rule, universe)
+        .with_seed(seed)
+        .with_workload(Workload {
+            generations: PLANNED_GENERATIONS,
+            population: cells.population(),
+            span: cells
+                .bounds()
+                .map_or(0, |b| b.width().saturating_mul(b.height())),
+        });
+    r.options = Options {
+        memory,
+        context: gpu.clone(),
+        forbid_gpu: gpu.is_none(),
+        ..Default::default()
+    };
+    r
+}
+
+/// Makes the engine and loads the cells.
+fn make_engine(
+    wanted: &str,
+    request: &Request,
+    cells: &TileMap,
+    generation: u64,
+) -> EngineResult<(Box<dyn Engine>, Choice)> {
+    let (mut e, choice) = registry::create(wanted, request)?;
+    e.import(cells)?;
+    e.set_generation(generation);
+    Ok((e, choice))
 }
 
 impl LifeSim {
-    /// On the GPU when `ctx` is given, else on the CPU engine.
-    pub fn new(ctx: Option<&GpuContext>, rule: Rule, grid: &Grid, seed: u64) -> EngineResult<Self> {
-        let backend = match ctx {
-            Some(ctx) => {
-                let engine = GpuLifeEngine::new(ctx, rule, grid, seed, LifeOptions::default())?;
-                let census = engine.new_census(1)?;
-                Backend::Gpu {
-                    engine,
-                    census,
-                    pending: None,
-                }
-            }
-            None => Backend::Cpu {
-                engine: FastEngine::new(rule, grid, seed),
-            },
-        };
+    /// A simulation of `cells` on `universe`, on the engine `wanted` (or `auto`'s choice);
+    /// `gpu` is the app's device, `None` in CPU mode.
+    pub fn new(
+        gpu: Option<GpuContext>,
+        rule: Rule,
+        universe: Universe,
+        cells: TileMap,
+        generation: u64,
+        seed: u64,
+        wanted: &str,
+        memory: Option<u64>,
+    ) -> anyhow::Result<Self> {
+        let request = request_for(rule, universe, seed, &cells, &gpu, memory);
+        let (engine, choice) = make_engine(wanted, &request, &cells, generation)?;
+        let worker = Worker::new(engine);
+        worker.set_pace(Pace::PerSecond(16.0));
+        let figures = worker.figures();
         Ok(Self {
+            worker,
             rule,
+            universe,
             seed,
-            backend,
-            population: Some((grid.population(), 0)),
-            history: vec![(0, grid.population())],
-            start: (grid.clone(), 0),
-            mirror: Some(grid.clone()),
-            checkpoint: (grid.clone(), 0),
+            wanted: wanted.to_string(),
+            choice,
+            gpu,
+            memory,
+            start: (cells.clone(), generation),
+            checkpoint: (cells, generation),
             checkpoint_at: Instant::now(),
-            running: false,
-            speed: Speed(1),
-            frames: 0,
-            rate: Rate::default(),
-            stop_at: None,
-            budget: 1,
-            adaptive: true,
-            limited_to: None,
             failure: None,
+            job: None,
+            job_error: None,
+            figures,
+            engine_version: 0,
         })
     }
 
-    /// The GPU engine, when the simulation runs there.
-    pub fn gpu(&self) -> Option<&GpuLifeEngine> {
-        match &self.backend {
-            Backend::Gpu { engine, .. } => Some(engine),
-            Backend::Cpu { .. } => None,
-        }
+    pub fn worker(&self) -> &Worker {
+        &self.worker
     }
 
-    /// The cells, when the simulation runs on the CPU (the viewer draws them from here).
-    pub fn cpu_grid(&self) -> Option<&Grid> {
-        match &self.backend {
-            Backend::Cpu { engine } => Some(engine.grid_ref()),
-            Backend::Gpu { .. } => None,
-        }
-    }
-
-    fn engine(&self) -> &dyn Engine {
-        match &self.backend {
-            Backend::Gpu { engine, .. } => engine,
-            Backend::Cpu { engine } => engine,
-        }
+    /// The latest published figures (refreshed by `poll`).
+    pub fn figures(&self) -> &Status {
+        &self.figures
     }
 
     pub fn generation(&self) -> u64 {
-        self.engine().generation()
+        self.figures.generation
     }
 
-    pub fn size(&self) -> (u32, u32) {
-        (self.engine().width(), self.engine().height())
+    pub fn population(&self) -> Option<u64> {
+        self.figures.population
     }
 
-    pub fn generations_per_second(&self) -> f64 {
-        self.rate.value
+    pub fn running(&self) -> bool {
+        self.figures.running
     }
 
-    /// Whether the last census belongs to the current generation.
-    pub fn settled(&self) -> bool {
-        let idle = match &self.backend {
-            Backend::Gpu { pending, .. } => pending.is_none(),
-            Backend::Cpu { .. } => true,
-        };
-        idle && self.population.is_some_and(|(_, g)| g == self.generation())
+    /// Generations per second achieved.
+    pub fn rate(&self) -> f64 {
+        self.figures.rate
     }
 
-    /// The state to fall back on: the CPU copy when there is one, else the last checkpoint.
-    fn safe_state(&self) -> (Grid, u64) {
-        match &self.mirror {
-            Some(m) => (m.clone(), self.generation()),
-            None => self.checkpoint.clone(),
+    pub fn size(&self) -> Option<(u32, u32)> {
+        self.universe.size()
+    }
+
+    pub fn is_gpu(&self) -> bool {
+        self.choice.engine == "gpu"
+    }
+
+    pub fn busy(&self) -> Option<&JobHandle> {
+        self.job.as_ref().map(|(h, _)| h)
+    }
+
+    /// Per frame: the worker's figures, a finished job, a GPU failure, a checkpoint.
+    pub fn poll(&mut self) {
+        self.figures = self.worker.figures();
+        if let Some((handle, _)) = &self.job
+            && let Some(result) = handle.try_take()
+        {
+            let (_, landing) = self.job.take().expect("checked");
+            match (result, landing) {
+                (Ok(value), Landing::Engine {
+                    rule,
+                    universe,
+                    choice,
+                    start,
+                }) => {
+                    let _ = value;
+                    self.rule = rule;
+                    self.universe = universe;
+                    self.choice = choice;
+                    if let Some(s) = start {
+                        self.checkpoint = s.clone();
+                        self.start = s;
+                    }
+                    self.engine_version += 1;
+                }
+                (Ok(value), Landing::Checkpoint) => {
+                    if let Ok(c) = value.downcast::<(TileMap, u64)>() {
+                        self.checkpoint = *c;
+                        self.checkpoint_at = Instant::now();
+                    }
+                }
+                (Ok(_), Landing::Cells { mark_start }) => {
+                    if mark_start {
+                        self.mark_start();
+                    }
+                }
+                (Err(e), _) => {
+                    if e.downcast_ref::<crate::engine::EngineError>()
+                        .is_some_and(|e| matches!(e, crate::engine::EngineError::Cancelled))
+                    {
+                        self.job_error = Some("cancelled".into());
+                    } else {
+                        self.job_error = Some(format!("{e:#}"));
+                    }
+                }
+            }
+            self.worker.clear_error();
+            self.figures = self.worker.figures();
+        }
+        if let Some(error) = self.figures.error.clone() {
+            self.worker.clear_error();
+            if self.is_gpu() {
+                self.fall_back(error);
+            } else if self.job.is_none() {
+                self.job_error = Some(error);
+            }
+        }
+        if self.is_gpu()
+            && self.figures.running
+            && self.job.is_none()
+            && self.checkpoint_at.elapsed() >= CHECKPOINT_EVERY
+        {
+            self.checkpoint_at = Instant::now();
+            let h = self.worker.submit("checkpoint", 0, |access, _| {
+                let c = access.with(|e| -> EngineResult<(TileMap, u64)> {
+                    Ok((e.export()?, e.generation()))
+                })?;
+                Ok(Box::new(c))
+            });
+            self.job = Some((h, Landing::Checkpoint));
         }
     }
 
     /// After a GPU failure: the simulation goes on on the CPU from the last good state.
-    fn fall_back(&mut self, error: crate::engine::EngineError) {
-        let (grid, generation) = self.safe_state();
+    fn fall_back(&mut self, error: String) {
         let lost_at = self.generation();
-        let mut engine = FastEngine::new(self.rule, &grid, self.seed);
-        engine.set_grid(&grid, generation).expect("same size");
-        self.failure = Some(format!(
-            "{error} (at generation {lost_at}); the state of generation {generation} is kept and goes on on the CPU"
-        ));
-        self.population = Some((grid.population(), generation));
-        self.history.retain(|&(g, _)| g <= generation);
-        self.backend = Backend::Cpu { engine };
-        self.mirror = None;
-        self.running = false;
-    }
-
-    /// Runs a GPU operation; a failure moves the simulation to the CPU instead of stopping it.
-    fn guard<T>(&mut self, f: impl FnOnce(&mut Self) -> EngineResult<T>) -> Option<T> {
-        match f(self) {
-            Ok(v) => Some(v),
+        self.worker.set_running(false);
+        self.gpu = None;
+        let (cells, generation) = self.checkpoint.clone();
+        let request = request_for(self.rule, self.universe, self.seed, &cells, &None, self.memory);
+        match make_engine("auto", &request, &cells, generation) {
+            Ok((engine, choice)) => {
+                self.worker.replace_engine(engine);
+                self.choice = choice;
+                self.engine_version += 1;
+                self.failure = Some(format!(
+                    "{error} (at generation {lost_at}); the state of generation {generation} is kept and goes on on the {} engine",
+                    self.choice.engine
+                ));
+            }
             Err(e) => {
-                self.fall_back(e);
-                None
+                self.failure = Some(format!("{error}; and no CPU engine could take over: {e}"));
             }
         }
+        self.figures = self.worker.figures();
     }
 
-    /// Per frame (`frame_ms` is the last frame's length): collect a finished census, then
-    /// (when running and the device is idle) record the next generations.
-    pub fn tick(&mut self, frame_ms: f64) {
-        if self.running && self.adaptive {
-            if frame_ms > 25.0 {
-                self.budget = (self.budget / 2).max(1);
-            } else if frame_ms < 20.0 {
-                self.budget = (self.budget * 2).min(Speed::FASTEST as u64);
-            }
+    /// Waits until the worker has nothing in hand (tests; the window never waits).
+    pub fn settle(&mut self) {
+        while self.job.is_some() {
+            std::thread::sleep(Duration::from_millis(1));
+            self.poll();
         }
-        if matches!(self.backend, Backend::Gpu { .. }) {
-            self.guard(|s| s.tick_gpu());
-        } else {
-            self.tick_cpu();
-        }
-        if self.running {
-            self.rate.update(self.generation());
-        } else {
-            self.rate.stop();
-        }
-    }
-
-    /// The generations this frame asks for, before the device's budget.
-    fn wanted(&mut self) -> u64 {
-        if !self.running {
-            return 0;
-        }
-        self.frames += 1;
-        let gens = if self.speed.0 >= 1 {
-            self.speed.per_frame()
-        } else if self.frames >= -self.speed.0 {
-            self.frames = 0;
-            1
-        } else {
-            0
-        };
-        match self.stop_at {
-            Some(stop) => gens.min(stop.saturating_sub(self.generation())),
-            None => gens,
-        }
-    }
-
-    fn reached_stop(&mut self) {
-        if self.stop_at.is_some_and(|s| self.generation() >= s) {
-            self.running = false;
-        }
-    }
-
-    fn tick_gpu(&mut self) -> EngineResult<()> {
-        let Backend::Gpu {
-            engine,
-            census,
-            pending,
-        } = &mut self.backend
-        else {
-            return Ok(());
-        };
-        if let Some((p, generation)) = pending {
-            let generation = *generation;
-            match census.try_take(p) {
-                Some(values) => {
-                    *pending = None;
-                    if let Some(c) = values.first() {
-                        self.population = Some((c.population, generation));
-                        record(&mut self.history, generation, c.population);
-                    }
-                }
-                None => return engine.context().check_faults(),
-            }
-        }
-        engine.context().check_faults()?;
-        if !self.running {
-            if !self.settled() {
-                self.request_census()?;
-            }
-            return Ok(());
-        }
-        if self.checkpoint_at.elapsed() >= CHECKPOINT_EVERY {
-            let Backend::Gpu { engine, .. } = &mut self.backend else {
-                unreachable!("checked")
-            };
-            self.checkpoint = (engine.grid()?, engine.generation());
-            self.checkpoint_at = Instant::now();
-        }
-        let mut gens = self.wanted();
-        if self.adaptive {
-            self.limited_to = (self.budget < gens).then_some(self.budget);
-            gens = gens.min(self.budget);
-        }
-        if gens > 0 {
-            self.advance(gens)?;
-        }
-        self.reached_stop();
-        Ok(())
-    }
-
-    fn tick_cpu(&mut self) {
-        let mut gens = self.wanted();
-        let Backend::Cpu { engine } = &mut self.backend else {
-            return;
-        };
-        // As many as fit in the frame's budget.
-        let started = Instant::now();
-        let mut done = 0;
-        while done < gens {
-            engine.step_once();
-            done += 1;
-            if started.elapsed() > CPU_FRAME_BUDGET {
+        self.worker.wait_idle();
+        // One more look, so that published figures follow the last piece.
+        self.worker.with_engine(|_| ());
+        for _ in 0..200 {
+            std::thread::sleep(Duration::from_millis(1));
+            let f = self.worker.figures();
+            if f.busy.is_none() {
                 break;
             }
         }
-        if done < gens {
-            self.limited_to = Some(done);
-            gens = done;
-        } else {
-            self.limited_to = None;
-        }
-        if gens > 0 {
-            let (g, p) = (engine.generation(), engine.grid_ref().population());
-            self.population = Some((p, g));
-            record(&mut self.history, g, p);
-        }
-        self.reached_stop();
-    }
-
-    fn advance(&mut self, gens: u64) -> EngineResult<()> {
-        // The CPU copy (edits included) is the state to fall back on until the next readback.
-        if let Some(m) = self.mirror.take() {
-            self.checkpoint = (m, self.generation());
-            self.checkpoint_at = Instant::now();
-        }
-        match &mut self.backend {
-            Backend::Gpu {
-                engine,
-                census,
-                pending,
-            } => {
-                census.reset();
-                engine.step_then_census(gens, census, 0)?;
-                *pending = Some((census.fetch_async(1), engine.generation()));
-            }
-            Backend::Cpu { engine } => {
-                engine.step(gens)?;
-                let (g, p) = (engine.generation(), engine.grid_ref().population());
-                self.population = Some((p, g));
-                record(&mut self.history, g, p);
-            }
-        }
-        Ok(())
-    }
-
-    fn request_census(&mut self) -> EngineResult<()> {
-        if let Backend::Gpu {
-            engine,
-            census,
-            pending,
-        } = &mut self.backend
-        {
-            census.reset();
-            engine.census_now(census, 0)?;
-            *pending = Some((census.fetch_async(1), engine.generation()));
-        }
-        Ok(())
-    }
-
-    /// Waits for the batch in flight, so that its census is not lost.
-    fn settle_pending(&mut self) -> EngineResult<()> {
-        if let Backend::Gpu {
-            engine, pending, ..
-        } = &mut self.backend
-            && pending.is_some()
-        {
-            engine.context().wait()?;
-            self.tick_gpu()?;
-        }
-        Ok(())
-    }
-
-    /// Steps while paused.
-    pub fn step(&mut self, gens: u64) {
-        self.guard(|s| {
-            s.settle_pending()?;
-            s.advance(gens)
-        });
+        std::thread::sleep(Duration::from_millis(2));
+        self.poll();
     }
 
     pub fn play(&mut self) {
-        if let Some(m) = &self.mirror {
-            // The user may have edited: Reset goes back to what runs now.
-            self.start = (m.clone(), self.generation());
-        } else if let Backend::Cpu { engine } = &self.backend
-            && !self.running
-        {
-            self.start = (engine.grid_ref().clone(), engine.generation());
+        if !self.figures.running {
+            if let Ok(state) = self.export_now() {
+                self.start = state.clone();
+                self.checkpoint = state;
+                self.checkpoint_at = Instant::now();
+            }
         }
-        self.running = true;
-        self.frames = 0;
+        self.job_error = None;
+        self.worker.set_running(true);
+        self.figures = self.worker.figures();
     }
 
-    /// The current cells: the CPU copy while paused, else one readback.
-    pub fn grid(&mut self) -> Grid {
-        if let Backend::Cpu { engine } = &self.backend {
-            return engine.grid_ref().clone();
-        }
-        if self.running {
-            if let Some(g) = self.guard(|s| match &mut s.backend {
-                Backend::Gpu { engine, .. } => engine.grid(),
-                Backend::Cpu { engine } => Ok(engine.grid_ref().clone()),
-            }) {
-                return g;
-            }
-            return self.grid();
-        }
-        self.ensure_mirror();
-        match &self.mirror {
-            Some(m) => m.clone(),
-            None => self.grid(),
+    pub fn pause(&mut self) {
+        self.worker.set_running(false);
+        self.figures = self.worker.figures();
+    }
+
+    pub fn set_pace(&self, pace: Pace) {
+        self.worker.set_pace(pace);
+    }
+
+    pub fn pace(&self) -> Pace {
+        self.worker.pace()
+    }
+
+    pub fn set_stop_at(&self, stop: Option<u64>) {
+        self.worker.set_stop_at(stop);
+    }
+
+    /// Generations per step, 2^k.
+    pub fn set_step_exponent(&self, k: u32) {
+        self.worker.set_step(1u64 << k.min(62));
+    }
+
+    pub fn step_exponent(&self) -> u32 {
+        self.worker.step_size().trailing_zeros()
+    }
+
+    /// A job is in flight: say so instead of starting another.
+    fn refuse_if_busy(&self) -> anyhow::Result<()> {
+        match &self.job {
+            Some((h, _)) => anyhow::bail!(
+                "busy with {} (Esc or Cancel stops it)",
+                h.label
+            ),
+            None => Ok(()),
         }
     }
 
-    /// Makes the CPU copy (GPU backend, paused).
-    fn ensure_mirror(&mut self) {
-        if self.mirror.is_some() || !matches!(self.backend, Backend::Gpu { .. }) {
-            return;
+    /// Steps `gens` generations as a job with progress.
+    pub fn step(&mut self, gens: u64) -> anyhow::Result<()> {
+        self.refuse_if_busy()?;
+        self.pause();
+        let h = self.worker.step(gens);
+        self.job = Some((h, Landing::Cells { mark_start: false }));
+        Ok(())
+    }
+
+    /// Runs to generation `target` (forwards only), with progress.
+    pub fn go_to(&mut self, target: u64) -> anyhow::Result<()> {
+        let now = self.generation();
+        if target < now {
+            anyhow::bail!("generation {target} is behind the current one ({now}); Reset first");
         }
-        let grid = self.guard(|s| {
-            s.settle_pending()?;
-            match &mut s.backend {
-                Backend::Gpu { engine, .. } => engine.grid(),
-                Backend::Cpu { engine } => Ok(engine.grid_ref().clone()),
-            }
+        self.step(target - now)
+    }
+
+    /// Cancels the job in flight; it stops at a whole generation.
+    pub fn cancel(&mut self) {
+        self.worker.cancel_jobs();
+    }
+
+    /// Runs `f` on the engine from the UI thread, for quick reads and small edits.
+    pub fn with_engine<R>(&self, f: impl FnOnce(&mut dyn Engine) -> R) -> R {
+        self.worker.with_engine(f)
+    }
+
+    /// Runs `f` on the engine as a job with progress (big edits: a fill of a huge torus).
+    pub fn edit_job(
+        &mut self,
+        label: &str,
+        f: impl FnOnce(&mut dyn Engine, &crate::engine::Progress) -> EngineResult<()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        self.refuse_if_busy()?;
+        self.pause();
+        let h = self.worker.submit(label, 0, move |access, progress| {
+            access.with(|e| f(e, progress))?;
+            Ok(Box::new(()))
         });
-        if matches!(self.backend, Backend::Gpu { .. }) {
-            self.mirror = grid;
-        }
+        self.job = Some((h, Landing::Cells { mark_start: true }));
+        Ok(())
     }
 
-    pub fn cell(&mut self, x: u32, y: u32) -> bool {
-        self.ensure_mirror();
-        match (&self.backend, &self.mirror) {
-            (Backend::Cpu { engine }, _) => engine.grid_ref().get(x, y),
-            (_, Some(m)) => m.get(x, y),
-            _ => false,
-        }
+    pub fn cell(&self, x: i64, y: i64) -> bool {
+        self.worker
+            .with_engine(|e| e.cell(x, y))
+            .unwrap_or(false)
     }
 
-    /// Draws or erases one cell (paused): on the GPU, the CPU copy and one word change.
-    pub fn set_cell(&mut self, x: u32, y: u32, alive: bool) {
-        self.ensure_mirror();
-        let mut changed = false;
-        match &mut self.backend {
-            Backend::Cpu { engine } => {
-                changed = engine.grid_ref().get(x, y) != alive;
-                engine.set_cell(x, y, alive);
+    pub fn set_cell(&self, x: i64, y: i64, alive: bool) -> EngineResult<()> {
+        self.worker.with_engine(|e| e.set_cell(x, y, alive))
+    }
+
+    /// The cells now, as tiles (waits for the engine between two pieces of work).
+    pub fn export_now(&self) -> EngineResult<(TileMap, u64)> {
+        self.worker
+            .with_engine(|e| Ok((e.export()?, e.generation())))
+    }
+
+    /// The whole torus as a grid (tests and small tori).
+    pub fn grid(&self) -> EngineResult<Grid> {
+        self.worker.with_engine(|e| e.grid())
+    }
+
+    /// Replaces the engine in a job: new cells, rule, universe or engine choice. Reset will
+    /// return to the new cells.
+    pub fn rebuild(
+        &mut self,
+        rule: Rule,
+        universe: Universe,
+        cells: Option<TileMap>,
+        generation: u64,
+        wanted: &str,
+    ) -> anyhow::Result<()> {
+        self.refuse_if_busy()?;
+        self.pause();
+        self.wanted = wanted.to_string();
+        let gpu = self.gpu.clone();
+        let (seed, memory) = (self.seed, self.memory);
+        let wanted = wanted.to_string();
+        // The cells to move over: given, or the current ones (read in the job).
+        let label = match &cells {
+            Some(_) => format!("loading onto {}", universe.describe()),
+            None => format!("moving to {}", universe.describe()),
+        };
+        // The registry chooses on this thread, from what the cells are known to be; the engine
+        // is made and filled on the worker.
+        let probe = cells.clone().unwrap_or_else(|| self.start.0.clone());
+        let request = request_for(rule, universe, seed, &probe, &gpu, memory);
+        let choice = registry::choose(&wanted, &request)?;
+        let start = cells.clone().map(|c| (c, generation));
+        let engine_name = choice.engine;
+        let h = self.worker.submit(label, 0, move |access, _| {
+            let (cells, generation) = match cells {
+                Some(c) => (c, generation),
+                None => access.with(|e| -> EngineResult<(TileMap, u64)> {
+                    Ok((e.export()?, e.generation()))
+                })?,
+            };
+            let request = request_for(rule, universe, seed, &cells, &gpu, memory);
+            let (engine, _) = make_engine(engine_name, &request, &cells, generation)?;
+            access.replace(engine);
+            Ok(Box::new(()))
+        });
+        self.job = Some((
+            h,
+            Landing::Engine {
+                rule,
+                universe,
+                choice,
+                start,
+            },
+        ));
+        self.worker.clear_history();
+        Ok(())
+    }
+
+    /// Back to the start state.
+    pub fn reset(&mut self) -> anyhow::Result<()> {
+        self.refuse_if_busy()?;
+        self.pause();
+        let (cells, generation) = self.start.clone();
+        self.worker.with_engine(|e| -> EngineResult<()> {
+            e.import(&cells)?;
+            e.set_generation(generation);
+            Ok(())
+        })?;
+        self.worker.clear_history();
+        Ok(())
+    }
+
+    /// The current cells become what Reset returns to (after an edit or a load).
+    pub fn mark_start(&mut self) {
+        if let Ok(s) = self.export_now() {
+            self.start = s.clone();
+            if !self.figures.running {
+                self.checkpoint = s;
             }
-            Backend::Gpu { engine, .. } => {
-                if let Some(mirror) = &mut self.mirror
-                    && mirror.get(x, y) != alive
-                {
-                    mirror.set(x, y, alive);
-                    let word = (x / 64) as usize;
-                    engine.write_word(y, word, mirror.row(y)[word]);
-                    changed = true;
-                }
-            }
-        }
-        if changed && let Some((p, g)) = self.population {
-            let p = if alive { p + 1 } else { p.saturating_sub(1) };
-            self.population = Some((p, g));
         }
     }
 
-    /// Replaces every cell (a load, fill or clear); Reset will return here.
-    pub fn replace(&mut self, grid: Grid, generation: u64) {
-        self.set_state(&grid, generation);
-        self.history.clear();
-        self.history.push((generation, grid.population()));
-        self.start = (grid.clone(), generation);
-        self.running = false;
-    }
-
-    fn set_state(&mut self, grid: &Grid, generation: u64) {
-        let written = self
-            .guard(|s| match &mut s.backend {
-                Backend::Gpu { engine, .. } => engine.set_grid(grid, generation),
-                Backend::Cpu { engine } => engine.set_grid(grid, generation),
-            })
-            .is_some();
-        if !written && let Backend::Cpu { engine } = &mut self.backend {
-            // The GPU failed on this very write: the CPU engine takes the new state.
-            let _ = engine.set_grid(grid, generation);
-        }
-        if matches!(self.backend, Backend::Gpu { .. }) {
-            self.mirror = Some(grid.clone());
-        }
-        self.population = Some((grid.population(), generation));
-    }
-
-    /// Edits some cells through a CPU copy (a fill of a selection, a paste).
-    pub fn edit(&mut self, f: impl FnOnce(&mut Grid)) {
-        let mut grid = self.grid();
-        f(&mut grid);
-        let generation = self.generation();
-        self.set_state(&grid, generation);
-    }
-
-    pub fn reset(&mut self) {
-        let (grid, generation) = self.start.clone();
-        self.set_state(&grid, generation);
-        self.history.retain(|&(g, _)| g <= generation);
-        self.running = false;
-    }
-
-    /// A new rule for the same cells, on the same kind of engine.
-    pub fn with_rule(&mut self, rule: Rule, ctx: Option<&GpuContext>) -> EngineResult<Self> {
-        let grid = self.grid();
-        let generation = self.generation();
-        let ctx = ctx.filter(|_| self.gpu().is_some());
-        let mut next = Self::new(ctx, rule, &grid, self.seed)?;
-        next.history = std::mem::take(&mut self.history);
-        next.start = self.start.clone();
-        next.speed = self.speed;
-        next.failure = self.failure.clone();
-        // The generation count goes on.
-        next.set_state(&grid, generation);
-        Ok(next)
-    }
-
-    /// What Reset returns to: the last loaded or edited state (what autosave keeps while the
-    /// simulation runs).
-    pub fn start_state(&self) -> &(Grid, u64) {
+    /// What Reset returns to (what autosave keeps while a run goes on).
+    pub fn start_state(&self) -> &(TileMap, u64) {
         &self.start
     }
 
-    /// Copies the cells of `rect` (wrapping).
-    pub fn crop(&mut self, rect: Rect) -> Grid {
-        self.grid().crop(rect)
+    pub fn history(&self) -> Vec<(u64, u64)> {
+        self.worker.history()
     }
 
     /// Simulates a GPU failure (tests): the device is destroyed under the running engine.
     pub fn destroy_device_for_test(&self) {
-        if let Some(e) = self.gpu() {
-            e.context().device.destroy();
+        if let Some(ctx) = &self.gpu {
+            ctx.device.destroy();
         }
     }
-}
 
-fn record(history: &mut Vec<(u64, u64)>, generation: u64, population: u64) {
-    if history.last().is_some_and(|&(g, _)| g >= generation) {
-        history.retain(|&(g, _)| g < generation);
-    }
-    history.push((generation, population));
-    // Keep the plot cheap: halve the points when there are too many.
-    if history.len() > 20_000 {
-        let mut keep = false;
-        history.retain(|_| {
-            keep = !keep;
-            keep
-        });
+    /// The app's device, while GPU engines may run on it.
+    pub fn gpu_context(&self) -> Option<&GpuContext> {
+        self.gpu.as_ref()
     }
 }
 
@@ -632,7 +524,7 @@ pub enum SpaceTimeRows {
     Cpu {
         ring: Grid,
         newest: u32,
-        engine: FastEngine,
+        engine: Box<dyn Engine>,
     },
 }
 
@@ -646,10 +538,10 @@ impl SpaceTimeRows {
                 engine,
             } => {
                 for _ in 0..gens {
-                    engine.step_once();
+                    engine.step(1)?;
                     *newest = (*newest + 1) % ring.height();
-                    let row = engine.grid_ref().row(0).to_vec();
-                    ring.row_mut(*newest).copy_from_slice(&row);
+                    let row = engine.dense().expect("the cpu engine is dense").row(0);
+                    ring.row_mut(*newest).copy_from_slice(row);
                 }
                 Ok(())
             }
@@ -695,8 +587,11 @@ pub struct ElementarySim {
     pub start: Grid,
     pub rows: SpaceTimeRows,
     pub running: bool,
-    pub speed: Speed,
-    frames: i32,
+    pub pace: Pace,
+    /// Where the clock-paced run started: (when, generation).
+    since: Option<(Instant, u64)>,
+    /// Generations per second achieved.
+    pub rate: f64,
 }
 
 impl ElementarySim {
@@ -710,15 +605,19 @@ impl ElementarySim {
         let rows = match ctx {
             Some(ctx) => SpaceTimeRows::Gpu(SpaceTime::new(ctx, rule, &start, capacity)?),
             None => {
-                let mut ring = Grid::try_new(start.width(), capacity)
-                    .map_err(|e| crate::engine::EngineError::Memory(e.to_string()))?;
+                let mut ring = Grid::try_new(start.width(), capacity)?;
                 ring.row_mut(0).copy_from_slice(start.row(0));
                 let mut first = Grid::new(start.width(), 1);
                 first.row_mut(0).copy_from_slice(start.row(0));
                 SpaceTimeRows::Cpu {
                     ring,
                     newest: 0,
-                    engine: FastEngine::new(rule.into(), &first, 0),
+                    engine: {
+                        let request = Request::new(rule.into(), Universe::torus(first.width(), 1));
+                        let (mut e, _) = registry::create("cpu", &request)?;
+                        e.set_grid(&first, 0)?;
+                        e
+                    },
                 }
             }
         };
@@ -727,23 +626,35 @@ impl ElementarySim {
             rule,
             start,
             running: false,
-            speed: Speed(1),
-            frames: 0,
+            pace: Pace::PerSecond(60.0),
+            since: None,
+            rate: 0.0,
         })
     }
 
+    /// Per frame: the generations due at the pace, at most a few milliseconds' worth.
     pub fn tick(&mut self) -> EngineResult<()> {
         if !self.running {
+            self.since = None;
+            self.rate = 0.0;
             return Ok(());
         }
-        self.frames += 1;
-        if self.speed.0 >= 1 {
-            self.rows.step(self.speed.per_frame())
-        } else if self.frames >= -self.speed.0 {
-            self.frames = 0;
-            self.rows.step(1)
-        } else {
-            Ok(())
+        let now = Instant::now();
+        let generation = self.rows.generation();
+        let (t0, g0) = *self.since.get_or_insert((now, generation));
+        let elapsed = now.duration_since(t0).as_secs_f64();
+        let due = match self.pace {
+            Pace::Max => 1 << 14,
+            Pace::PerSecond(r) => (g0 + (r * elapsed) as u64).saturating_sub(generation),
+        };
+        let cap = (1u64 << 22) / self.rows.width().max(1) as u64;
+        let n = due.min(cap.max(1));
+        if n > 0 {
+            self.rows.step(n)?;
         }
+        if elapsed > 0.25 {
+            self.rate = (self.rows.generation() - g0) as f64 / elapsed;
+        }
+        Ok(())
     }
 }

@@ -1,26 +1,31 @@
-//! The view onto the torus: which cell is at the view's top-left corner and how many screen
+//! The view onto the universe: which cell is at the view's top-left corner and how many screen
 //! points a cell takes. Pure arithmetic, tested without a window; the shader in
 //! `shaders/view.wgsl` does the same mapping per pixel.
+//!
+//! On a torus coordinates wrap (the origin is kept inside it); on the unbounded plane they do
+//! not; a bounded picture (the space-time diagram) neither wraps nor extends.
 
-use crate::grid::Rect;
+use crate::engine::{CellRect, Universe};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Viewport {
-    /// The cell coordinates (fractional) at the view's top-left point, kept inside the torus.
+    /// The cell coordinates (fractional) at the view's top-left point, kept inside a torus.
     pub origin: (f64, f64),
     /// Screen points per cell: 32 is zoomed in, 1/16 shows 16 cells per point.
     pub zoom: f64,
-    /// The torus size, for wrapping.
+    /// The size for wrapping (a torus) or of the picture (bounded); unused on the plane.
     pub torus: (u32, u32),
+    /// The unbounded plane: no wrapping.
+    pub plane: bool,
     /// A picture with edges (the space-time diagram) rather than a torus: the view does not
     /// wrap, and fitting fills the view exactly.
     pub bounded: bool,
 }
 
 impl Viewport {
-    /// From 64 points per cell down to 1 point per 1024 cells.
+    /// From 64 points per cell down to 1 point per 2^20 cells.
     pub const MAX_ZOOM: f64 = 64.0;
-    pub const MIN_ZOOM: f64 = 1.0 / 1024.0;
+    pub const MIN_ZOOM: f64 = 1.0 / (1 << 20) as f64;
     /// Fitting a pattern zooms in no further than this.
     pub const FIT_MAX_ZOOM: f64 = 16.0;
     /// Grid lines appear from this zoom on.
@@ -31,7 +36,19 @@ impl Viewport {
             origin: (0.0, 0.0),
             zoom: 1.0,
             torus,
+            plane: false,
             bounded: false,
+        }
+    }
+
+    /// A view of `universe`.
+    pub fn of(universe: Universe) -> Self {
+        match universe {
+            Universe::Torus { width, height } => Self::new((width, height)),
+            Universe::Plane => Self {
+                plane: true,
+                ..Self::new((1, 1))
+            },
         }
     }
 
@@ -43,6 +60,10 @@ impl Viewport {
         }
     }
 
+    pub fn wraps(&self) -> bool {
+        !self.plane && !self.bounded
+    }
+
     /// The (unwrapped) cell coordinates under a point given relative to the view's top-left.
     pub fn screen_to_cell(&self, p: (f64, f64)) -> (f64, f64) {
         (
@@ -51,25 +72,37 @@ impl Viewport {
         )
     }
 
-    /// The torus cell under a point (relative to the view's top-left), wrapped.
-    pub fn cell_at(&self, p: (f64, f64)) -> (u32, u32) {
-        let (x, y) = self.screen_to_cell(p);
-        (
-            x.floor().rem_euclid(self.torus.0 as f64) as u32 % self.torus.0,
-            y.floor().rem_euclid(self.torus.1 as f64) as u32 % self.torus.1,
-        )
+    /// A cell's coordinates brought into the universe (wrapped on a torus).
+    pub fn wrap_cell(&self, c: (i64, i64)) -> (i64, i64) {
+        if self.wraps() {
+            (
+                c.0.rem_euclid(self.torus.0 as i64),
+                c.1.rem_euclid(self.torus.1 as i64),
+            )
+        } else {
+            c
+        }
     }
 
-    /// Where the top-left corner of a cell appears, for the copy of the torus nearest the
+    /// The cell under a point (relative to the view's top-left), wrapped on a torus.
+    pub fn cell_at(&self, p: (f64, f64)) -> (i64, i64) {
+        let (x, y) = self.screen_to_cell(p);
+        self.wrap_cell((x.floor() as i64, y.floor() as i64))
+    }
+
+    /// Where the top-left corner of a cell appears; on a torus, for the copy nearest the
     /// view's top-left (cells above or left of the origin wrap round to the right and below).
-    pub fn cell_to_screen(&self, cell: (u32, u32)) -> (f64, f64) {
-        let dx = (cell.0 as f64 - self.origin.0).rem_euclid(self.torus.0 as f64);
-        let dy = (cell.1 as f64 - self.origin.1).rem_euclid(self.torus.1 as f64);
+    pub fn cell_to_screen(&self, cell: (i64, i64)) -> (f64, f64) {
+        let (mut dx, mut dy) = (cell.0 as f64 - self.origin.0, cell.1 as f64 - self.origin.1);
+        if self.wraps() {
+            dx = dx.rem_euclid(self.torus.0 as f64);
+            dy = dy.rem_euclid(self.torus.1 as f64);
+        }
         (dx * self.zoom, dy * self.zoom)
     }
 
     fn wrap(&mut self) {
-        if self.bounded {
+        if !self.wraps() {
             return;
         }
         self.origin.0 = self.origin.0.rem_euclid(self.torus.0 as f64);
@@ -94,13 +127,8 @@ impl Viewport {
     /// Zooms so that `rect` (the whole torus when `None`) fills a `size`-point view, with a
     /// margin, and centres it. Zoom steps are powers of two, as in Golly (except for a bounded
     /// picture, which fits exactly).
-    pub fn fit(&mut self, size: (f64, f64), rect: Option<Rect>) {
-        let r = rect.unwrap_or(Rect {
-            x: 0,
-            y: 0,
-            width: self.torus.0,
-            height: self.torus.1,
-        });
+    pub fn fit(&mut self, size: (f64, f64), rect: Option<CellRect>) {
+        let r = rect.unwrap_or(CellRect::new(0, 0, self.torus.0, self.torus.1));
         let margin = if rect.is_some() { 0.8 } else { 1.0 };
         let fit = (size.0 / r.width.max(1) as f64).min(size.1 / r.height.max(1) as f64) * margin;
         let max = if rect.is_some() {
@@ -131,14 +159,45 @@ impl Viewport {
         self.wrap();
     }
 
-    /// A new torus size: the view stays on the same cell when it still exists.
-    pub fn set_torus(&mut self, torus: (u32, u32)) {
-        self.torus = torus;
+    /// A new universe: the view stays on the same cell when it still exists.
+    pub fn set_universe(&mut self, universe: Universe) {
+        match universe {
+            Universe::Torus { width, height } => {
+                self.torus = (width, height);
+                self.plane = false;
+            }
+            Universe::Plane => self.plane = true,
+        }
         self.wrap();
     }
 
     pub fn shows_grid_lines(&self) -> bool {
         self.zoom >= Self::GRID_LINES_FROM
+    }
+
+    /// The cells a `size`-point view shows, and at how many cells per sample: every cell when
+    /// a cell is a pixel or more (`ppp` pixels per point), else blocks of a power of two cells,
+    /// the rectangle aligned to them. On a torus the rectangle is at most the torus.
+    pub fn request(&self, size: (f64, f64), ppp: f64) -> (CellRect, u32) {
+        let cells_per_pixel = 1.0 / (self.zoom * ppp);
+        let block = if cells_per_pixel <= 1.0 {
+            1
+        } else {
+            (cells_per_pixel.ceil() as u64).next_power_of_two().min(1 << 30) as i64
+        };
+        let x0 = (self.origin.0.floor() as i64).div_euclid(block) * block;
+        let y0 = (self.origin.1.floor() as i64).div_euclid(block) * block;
+        let mut w = ((size.0 / self.zoom).ceil() as i64 + 2 * block).max(1);
+        let mut h = ((size.1 / self.zoom).ceil() as i64 + 2 * block).max(1);
+        if self.wraps() {
+            w = w.min(self.torus.0 as i64);
+            h = h.min(self.torus.1 as i64);
+        }
+        // A rectangle no bigger than a few screens of samples.
+        let cap = 1i64 << 15;
+        w = w.min(cap * block);
+        h = h.min(cap * block);
+        (CellRect::new(x0, y0, w as u32, h as u32), block as u32)
     }
 }
 
@@ -155,6 +214,11 @@ mod tests {
         assert_eq!(v.cell_at((7.9, 7.9)), (10, 20));
         assert_eq!(v.cell_at((8.0, 16.0)), (11, 22));
         assert_eq!(v.cell_to_screen((11, 22)), (8.0, 16.0));
+        // The plane does not wrap.
+        let mut p = Viewport::of(Universe::Plane);
+        p.origin = (-10.5, 3.0);
+        assert_eq!(p.cell_at((0.0, 0.0)), (-11, 3));
+        assert_eq!(p.cell_to_screen((-11, 3)), (-0.5, 0.0));
     }
 
     #[test]
@@ -202,17 +266,23 @@ mod tests {
             (8192.0, 8192.0)
         );
         let mut v = Viewport::new((64, 64));
-        v.fit(
-            (640.0, 640.0),
-            Some(Rect {
-                x: 30,
-                y: 30,
-                width: 3,
-                height: 3,
-            }),
-        );
+        v.fit((640.0, 640.0), Some(CellRect::new(30, 30, 3, 3)));
         assert_eq!(v.zoom, Viewport::FIT_MAX_ZOOM); // a small pattern is not blown up
         assert!(v.shows_grid_lines());
+    }
+
+    #[test]
+    fn zoomed_out_requests_are_aligned_blocks_of_at_most_the_torus() {
+        let mut v = Viewport::new((4096, 4096));
+        v.zoom = 1.0 / 8.0;
+        v.origin = (100.0, 13.0);
+        let (r, block) = v.request((800.0, 600.0), 1.0);
+        assert_eq!(block, 8);
+        assert_eq!((r.x, r.y), (96, 8));
+        assert_eq!((r.width, r.height), (4096, 4096.min(600 * 8 + 16)));
+        v.zoom = 4.0;
+        let (r, block) = v.request((800.0, 600.0), 1.0);
+        assert_eq!((block, r.width, r.height), (1, 202, 152));
     }
 
     #[test]

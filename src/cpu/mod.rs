@@ -4,10 +4,12 @@
 
 pub mod dense;
 pub mod fast;
+pub mod hashlife;
 pub mod kernel;
 pub mod reference;
 pub mod tiles;
 
 pub use fast::FastEngine;
+pub use hashlife::HashLifeEngine;
 pub use reference::ReferenceEngine;
 pub use tiles::TileEngine;

@@ -132,47 +132,65 @@ pub fn adapters() -> Vec<wgpu::Adapter> {
             }
         }
     };
-    all.sort_by_key(|a| {
-        let info = a.get_info();
-        let kind = match info.device_type {
-            wgpu::DeviceType::DiscreteGpu => 0,
-            wgpu::DeviceType::IntegratedGpu => 1,
-            wgpu::DeviceType::VirtualGpu => 2,
-            wgpu::DeviceType::Other => 3,
-            wgpu::DeviceType::Cpu => 4,
-        };
-        let backend = if info.backend == wgpu::Backend::Vulkan {
-            0
-        } else {
-            1
-        };
-        (kind, backend)
-    });
+    all.sort_by_key(|a| rank(&a.get_info()));
     all
+}
+
+/// How lifelab ranks adapters, best first: discrete, integrated, virtual, other, then CPU
+/// (software); Vulkan before the other backends. The command line and the app's window both
+/// choose by it.
+pub fn rank(info: &wgpu::AdapterInfo) -> (u8, u8) {
+    let kind = match info.device_type {
+        wgpu::DeviceType::DiscreteGpu => 0,
+        wgpu::DeviceType::IntegratedGpu => 1,
+        wgpu::DeviceType::VirtualGpu => 2,
+        wgpu::DeviceType::Other => 3,
+        wgpu::DeviceType::Cpu => 4,
+    };
+    let backend = if info.backend == wgpu::Backend::Vulkan {
+        0
+    } else {
+        1
+    };
+    (kind, backend)
+}
+
+/// The adapter name asked for: `--adapter`, else `$LIFELAB_ADAPTER`.
+pub fn wanted_name(flag: Option<&str>) -> Option<String> {
+    flag.map(str::to_string)
+        .or_else(|| std::env::var(ADAPTER_ENV).ok())
+        .filter(|s| !s.is_empty())
+}
+
+/// The adapter among `adapters` whose name contains `wanted`, or the best.
+pub fn pick<'a>(adapters: &'a [wgpu::Adapter], wanted: Option<&str>) -> Option<&'a wgpu::Adapter> {
+    match wanted {
+        Some(w) => {
+            let lower = w.to_lowercase();
+            adapters
+                .iter()
+                .find(|a| a.get_info().name.to_lowercase().contains(&lower))
+        }
+        None => adapters.iter().min_by_key(|a| rank(&a.get_info())),
+    }
 }
 
 /// The adapter to use: the first whose name contains `wanted` (or `$LIFELAB_ADAPTER`), or else
 /// the best one.
 pub fn choose_adapter(wanted: Option<&str>) -> Result<wgpu::Adapter, GpuError> {
-    let env = std::env::var(ADAPTER_ENV).ok().filter(|s| !s.is_empty());
-    let wanted = wanted.map(str::to_string).or(env);
+    let wanted = wanted_name(wanted);
     let all = adapters();
     if all.is_empty() {
         return Err(GpuError::no_adapter());
     }
-    match wanted {
-        None => Ok(all.into_iter().next().expect("not empty")),
-        Some(w) => {
-            let lower = w.to_lowercase();
-            let names: Vec<String> = all.iter().map(|a| a.get_info().name).collect();
-            all.into_iter()
-                .find(|a| a.get_info().name.to_lowercase().contains(&lower))
-                .ok_or(GpuError::NoMatch {
-                    wanted: w,
-                    available: names.join(", "),
-                })
-        }
-    }
+    pick(&all, wanted.as_deref()).cloned().ok_or_else(|| GpuError::NoMatch {
+        wanted: wanted.unwrap_or_default(),
+        available: all
+            .iter()
+            .map(|a| a.get_info().name)
+            .collect::<Vec<_>>()
+            .join(", "),
+    })
 }
 
 impl GpuContext {

@@ -130,6 +130,8 @@ pub struct Status {
     pub version: u64,
     /// When a `stop_at` generation was reached, and how long after the run started.
     pub stopped_after: Option<f64>,
+    /// A GPU engine's current buffer (of its ping-pong pair), for a viewer drawing from it.
+    pub gpu_current: Option<usize>,
 }
 
 /// A job's answer: whatever the job returns, or its error.
@@ -267,12 +269,17 @@ impl Shared {
 
     /// Publishes generation and population (and a point of the plot).
     fn publish_figures(&self, force_point: bool) {
-        let (name, generation, population) = {
+        let (name, generation, population, gpu_current) = {
             let mut e = lock(&self.engine);
-            (e.name(), e.generation(), e.population().ok())
+            #[cfg(feature = "gpu")]
+            let gpu_current = crate::gpu::life_engine(e.as_ref()).map(|g| g.gpu_grid().current);
+            #[cfg(not(feature = "gpu"))]
+            let gpu_current = None;
+            (e.name(), e.generation(), e.population().ok(), gpu_current)
         };
         let mut s = lock(&self.status);
         s.engine = name;
+        s.gpu_current = gpu_current;
         s.generation = generation;
         s.population = population;
         if let Some(p) = population {
@@ -440,14 +447,36 @@ impl Worker {
         r
     }
 
+    /// Replaces the engine from the owner's thread (after a failure, say).
+    pub fn replace_engine(&self, engine: Box<dyn Engine>) {
+        self.shared.owner_waiting.store(true, Ordering::Release);
+        *lock(&self.shared.engine) = engine;
+        self.shared.owner_waiting.store(false, Ordering::Release);
+        lock(&self.shared.status).history.clear();
+        self.control().refresh = true;
+        self.poke();
+    }
+
+    /// Forgets the last error (once the owner has dealt with it).
+    pub fn clear_error(&self) {
+        lock(&self.shared.status).error = None;
+    }
+
+    /// Starts the plot's history afresh from the current generation.
+    pub fn clear_history(&self) {
+        lock(&self.shared.status).history.clear();
+        self.control().refresh = true;
+        self.poke();
+    }
+
     /// Like [`Worker::with_engine`], but only if the engine is free now.
     pub fn try_engine<R>(&self, f: impl FnOnce(&mut dyn Engine) -> R) -> Option<R> {
         let mut e = self.shared.engine.try_lock().ok()?;
         Some(f(e.as_mut()))
     }
 
-    /// Starts a job: it runs on the worker with `progress` (total `total`), and its answer
-    /// comes back through the handle. A run in progress pauses first.
+    /// Starts a job: it runs on the worker with `progress` (total `total`), between two pieces
+    /// of a run in progress, and its answer comes back through the handle.
     pub fn submit(
         &self,
         label: impl Into<String>,

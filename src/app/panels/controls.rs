@@ -1,18 +1,23 @@
-//! The toolbar: run, pause, step, step N, speed, reset, the mouse tool and the view.
+//! The toolbar: run, pause, step, step N, go to, speed (generations per second asked for, and
+//! the step 2^k), reset, the mouse tool and the view.
 
 use eframe::egui;
 
 use super::{Mode, Status, Tool};
 use crate::app::command::Command;
-use crate::app::sim::Speed;
+use crate::session::worker::Pace;
 
 pub struct ControlsPanel {
     pub step_n: u64,
+    pub go_to: u64,
 }
 
 impl Default for ControlsPanel {
     fn default() -> Self {
-        Self { step_n: 100 }
+        Self {
+            step_n: 100,
+            go_to: 5206,
+        }
     }
 }
 
@@ -43,10 +48,24 @@ impl ControlsPanel {
             );
             if ui
                 .button("Step N")
-                .on_hover_text("Advance this many generations")
+                .on_hover_text("Advance this many generations (with progress; Esc cancels)")
                 .clicked()
             {
                 out.push(Command::Step(self.step_n));
+            }
+            if status.mode == Mode::Life {
+                ui.add(
+                    egui::DragValue::new(&mut self.go_to)
+                        .range(0..=u64::MAX / 2)
+                        .speed(100),
+                );
+                if ui
+                    .button("Go to")
+                    .on_hover_text("Run to this generation (with progress; Esc cancels)")
+                    .clicked()
+                {
+                    out.push(Command::GoTo(self.go_to));
+                }
             }
             if ui
                 .button("Reset")
@@ -60,20 +79,27 @@ impl ControlsPanel {
             if ui.button("-").on_hover_text("Slower (-)").clicked() {
                 out.push(Command::Slower);
             }
-            let mut exp = speed_to_slider(status.speed);
-            let slider = egui::Slider::new(&mut exp, -5.0..=20.0)
+            let mut exp = pace_to_slider(status.pace);
+            let slider = egui::Slider::new(&mut exp, -2.0..=31.0)
                 .show_value(false)
                 .step_by(1.0);
-            if ui.add(slider).changed() {
-                out.push(Command::SetSpeed(slider_to_speed(exp)));
+            if ui
+                .add(slider)
+                .on_hover_text("Generations per second asked for, up to max")
+                .changed()
+            {
+                out.push(Command::SetSpeed(slider_to_pace(exp)));
             }
-            if ui.button("+").on_hover_text("Faster (+): up to 2^20 generations per frame").clicked() {
+            if ui
+                .button("+")
+                .on_hover_text("Faster (+); at max, each step becomes 2^k generations, as in Golly")
+                .clicked()
+            {
                 out.push(Command::Faster);
             }
-            ui.label(status.speed.describe());
-            if let Some(n) = status.limited_to {
-                ui.label(egui::RichText::new(format!("(device keeps up with {n})")).weak())
-                    .on_hover_text("The GPU finishes this many generations per frame; more would slow the frames down");
+            ui.label(status.pace.describe());
+            if status.step_exponent > 0 {
+                ui.label(format!("step 2^{}", status.step_exponent));
             }
             ui.separator();
             if status.mode == Mode::Life {
@@ -94,21 +120,19 @@ impl ControlsPanel {
     }
 }
 
-/// The slider runs over exponents: 0 is 1 generation per frame, k > 0 is 2^k per frame, k < 0
-/// is one generation every 2^-k frames.
-fn speed_to_slider(s: Speed) -> f64 {
-    if s.0 >= 1 {
-        (s.0 as f64).log2().round()
-    } else {
-        -((-s.0) as f64).log2().round()
+/// The slider runs over exponents: k is 2^k generations per second, 31 is max.
+fn pace_to_slider(p: Pace) -> f64 {
+    match p {
+        Pace::Max => 31.0,
+        Pace::PerSecond(r) => r.log2().round(),
     }
 }
 
-fn slider_to_speed(x: f64) -> Speed {
+fn slider_to_pace(x: f64) -> Pace {
     let k = x.round() as i32;
-    if k >= 0 {
-        Speed(1 << k)
+    if k >= 31 {
+        Pace::Max
     } else {
-        Speed(-(1 << -k))
+        Pace::PerSecond(2f64.powi(k))
     }
 }

@@ -1,4 +1,5 @@
-//! Editing the torus: random fill (whole torus or the selection), clear, resize.
+//! Editing the universe: random fill (whole torus or the selection), clear (the selection or
+//! everything), resize the torus.
 
 use eframe::egui;
 
@@ -28,10 +29,11 @@ impl Default for EditPanel {
 
 impl EditPanel {
     pub fn ui(&mut self, ui: &mut egui::Ui, status: &Status, out: &mut Vec<Command>) {
-        if self.shown != status.size {
+        if self.shown != status.size && status.size != (0, 0) {
             self.shown = status.size;
             (self.width, self.height) = status.size;
         }
+        let torus = !status.universe.is_plane();
         ui.horizontal(|ui| {
             ui.label("density");
             ui.add(egui::Slider::new(&mut self.density, 0.0..=1.0).fixed_decimals(2));
@@ -41,7 +43,11 @@ impl EditPanel {
             ui.add(egui::DragValue::new(&mut self.seed));
         });
         ui.horizontal(|ui| {
-            if ui.button("Fill torus").clicked() {
+            if ui
+                .add_enabled(torus, egui::Button::new("Fill torus"))
+                .on_disabled_hover_text("The plane has no edges: select a region and fill that")
+                .clicked()
+            {
                 out.push(Command::RandomFill {
                     density: self.density,
                     seed: self.seed,
@@ -67,17 +73,23 @@ impl EditPanel {
             ));
         }
         ui.horizontal(|ui| {
-            if ui.button("Clear").clicked() {
+            let label = if status.selection.is_some() {
+                "Clear selection"
+            } else {
+                "Clear all"
+            };
+            if ui.button(label).clicked() {
                 out.push(Command::Clear);
             }
         });
         ui.separator();
         ui.horizontal(|ui| {
             ui.label("torus");
-            ui.add(egui::DragValue::new(&mut self.width).range(1..=65536));
+            ui.add(egui::DragValue::new(&mut self.width).range(1..=crate::grid::MAX_DIMENSION));
             ui.label("x");
-            ui.add(egui::DragValue::new(&mut self.height).range(1..=65536));
-            if ui.button("Resize").clicked() {
+            ui.add(egui::DragValue::new(&mut self.height).range(1..=crate::grid::MAX_DIMENSION));
+            let label = if torus { "Resize" } else { "Torus of this size" };
+            if ui.button(label).clicked() {
                 out.push(Command::Resize {
                     width: self.width,
                     height: self.height,

@@ -11,10 +11,9 @@ pub mod plot;
 pub mod rule;
 pub mod status;
 
-use crate::grid::Rect;
+use crate::engine::{CellRect, Universe};
 use crate::rule::{ElementaryRule, Rule};
-
-use super::sim::Speed;
+use crate::session::worker::{Busy, Pace};
 
 /// Which automaton the central view shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,23 +40,37 @@ pub struct Status {
     pub generation: u64,
     pub population: Option<u64>,
     pub running: bool,
-    pub speed: Speed,
-    /// Generations per frame the device holds the run to, below the chosen speed.
-    pub limited_to: Option<u64>,
+    /// The generations per second asked for.
+    pub pace: Pace,
+    /// Generations per step: 2^step_exponent.
+    pub step_exponent: u32,
     pub rule: Rule,
+    pub universe: Universe,
+    /// The torus size ((0, 0) on the plane).
     pub size: (u32, u32),
+    /// Generations per second achieved.
     pub generations_per_second: f64,
+    /// The engine running, why it was chosen, and what the Engine menu asks for.
+    pub engine: &'static str,
+    pub engine_reason: String,
+    pub wanted_engine: String,
     pub adapter: String,
     pub frame_ms: f64,
     pub dirty: bool,
-    pub selection: Option<Rect>,
+    pub selection: Option<CellRect>,
     pub tool: Tool,
     pub elementary: Option<(ElementaryRule, u32, u64)>,
     pub zoom: f64,
+    /// A job in progress (Step N, a fill, a load): its label and progress.
+    pub busy: Option<Busy>,
 }
 
 impl Status {
-    pub fn cells_per_second(&self) -> f64 {
-        self.generations_per_second * self.size.0 as f64 * self.size.1 as f64
+    /// Cell updates per second: the torus's cells times the generations per second (on the
+    /// plane there is no such figure).
+    pub fn cells_per_second(&self) -> Option<f64> {
+        self.universe
+            .cells()
+            .map(|c| self.generations_per_second * c as f64)
     }
 }

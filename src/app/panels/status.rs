@@ -1,5 +1,6 @@
-//! The status line: generation, population, generations and cell updates per second, the
-//! adapter, and the frame time.
+//! The status line: generation, population, the universe and rule, the engine and why, the
+//! rate achieved (generations and cell updates per second), the step, the adapter and the
+//! UI's own frame time.
 
 use eframe::egui;
 
@@ -21,15 +22,28 @@ pub fn ui(ui: &mut egui::Ui, s: &Status) {
                     None => ui.label("population …"),
                 };
                 ui.separator();
-                ui.label(format!("{}x{} {}", s.size.0, s.size.1, s.rule));
+                match s.universe.size() {
+                    Some((w, h)) => ui.label(format!("{w}x{h} torus, {}", s.rule)),
+                    None => ui.label(format!("plane, {}", s.rule)),
+                };
+                ui.separator();
+                ui.label(format!("engine {}", s.engine))
+                    .on_hover_text(&s.engine_reason);
+                if s.step_exponent > 0 {
+                    ui.separator();
+                    ui.label(format!("step 2^{}", s.step_exponent));
+                }
             }
         }
         ui.separator();
         ui.label(format!("{:.1} gen/s", s.generations_per_second));
+        if let Some(c) = s.cells_per_second().filter(|_| s.mode == Mode::Life) {
+            ui.separator();
+            ui.label(format!("{c:.3e} cells/s"));
+        }
         ui.separator();
-        ui.label(format!("{:.3e} cells/s", s.cells_per_second()));
-        ui.separator();
-        ui.label(format!("frame {:.1} ms", s.frame_ms));
+        ui.label(format!("frame {:.1} ms", s.frame_ms))
+            .on_hover_text("The UI thread's own time in the last frame (idle time not counted)");
         if s.dirty {
             ui.separator();
             ui.label(egui::RichText::new("unsaved edits").color(egui::Color32::LIGHT_RED));

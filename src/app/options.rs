@@ -1,0 +1,165 @@
+//! What the app opens with: its command-line options, resolved (through the same setup as the
+//! command line's) before the window exists, so that bad options fail on the command line.
+
+use std::path::PathBuf;
+
+use anyhow::anyhow;
+
+use crate::engine::{CellRect, Universe};
+use crate::grid::Grid;
+use crate::rule::{ElementaryRule, Rule};
+use crate::session::worker::Pace;
+use crate::session::{Simulation, Spec, Start};
+use crate::tiles::TileMap;
+
+/// The app's command-line options (`lifelab` with no subcommand).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct AppOptions {
+    /// Open with this library pattern or pattern file.
+    #[arg(long, value_name = "NAME|FILE")]
+    pub pattern: Option<String>,
+
+    /// Open with a random soup of this density (0 to 1) instead of a pattern.
+    #[arg(long, value_name = "DENSITY", conflicts_with = "pattern")]
+    pub random: Option<f64>,
+
+    /// Open with this rule (a Wolfram rule opens elementary mode).
+    #[arg(long, value_name = "RULE")]
+    pub rule: Option<String>,
+
+    /// Open with a torus of this size (WxH, or N for NxN).
+    #[arg(long, value_name = "WxH")]
+    pub size: Option<String>,
+
+    /// Open on the unbounded plane instead of a torus.
+    #[arg(long)]
+    pub plane: bool,
+
+    /// The engine: auto (chosen by the work), or one of reference, cpu, tiles, hashlife, gpu.
+    #[arg(long, value_name = "ENGINE", default_value = "auto", value_parser = crate::cli::setup::engine_name)]
+    pub engine: String,
+
+    /// HashLife's node cache in MiB (default: a share of the memory available).
+    #[arg(long, value_name = "MB")]
+    pub memory: Option<u64>,
+
+    /// Start running at once.
+    #[arg(long)]
+    pub run: bool,
+
+    /// Generations per second when running, or 'max'.
+    #[arg(long, value_name = "GEN/S|max", value_parser = Pace::parse)]
+    pub speed: Option<Pace>,
+
+    /// Zoom, in screen points per cell (below 1: 1/zoom cells per point). Default: fit.
+    #[arg(long)]
+    pub zoom: Option<f64>,
+
+    /// Save a PNG of the window after --after-gens generations, then exit. A JSON file next
+    /// to it (FILE.png.json) says where the view was and how the run went.
+    #[arg(long, value_name = "FILE.png")]
+    pub screenshot: Option<PathBuf>,
+
+    /// With --screenshot: the generation to take it at.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub after_gens: u64,
+
+    /// The window's size in points.
+    #[arg(long, value_name = "WxH", default_value = "1280x800")]
+    pub window: String,
+
+    /// Open the games panel on this tab (nim, grundy, tree, tictactoe).
+    #[arg(long, value_name = "TAB")]
+    pub games_tab: Option<String>,
+
+    /// Seed of random fills and stochastic rules.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+
+    /// Where the autosave lives (default: the user's data directory).
+    #[arg(long, value_name = "DIR", hide = true)]
+    pub data_dir: Option<PathBuf>,
+}
+
+/// What the app opens with.
+pub(super) struct Initial {
+    pub rule: Rule,
+    pub universe: Universe,
+    pub cells: TileMap,
+    pub generation: u64,
+    pub source: String,
+    /// The pattern's box, to fit the view to.
+    pub fit: Option<CellRect>,
+    pub elementary: Option<(ElementaryRule, Grid)>,
+}
+
+impl AppOptions {
+    fn spec(&self) -> Spec {
+        Spec {
+            rule: self.rule.clone(),
+            pattern: self.pattern.clone(),
+            random: self.random,
+            seed: self.seed,
+            size: self.size.clone(),
+            start: None,
+            plane: self.plane,
+        }
+    }
+}
+
+pub(super) fn initial_state(o: &AppOptions) -> anyhow::Result<Initial> {
+    let sim: Simulation = o.spec().build()?;
+    if let Some(e) = sim.rule.elementary() {
+        let start = match &sim.start {
+            Start::Cells { cells, .. } if sim.pattern.is_some() => {
+                let mut row = Grid::try_new(sim.universe.size().map_or(512, |s| s.0), 1)?;
+                crate::session::setup::place_centred(&mut row, cells)?;
+                row
+            }
+            _ => crate::pattern::elementary::start_row(
+                sim.universe.size().map_or(512, |s| s.0).max(1),
+                "center",
+                o.seed,
+            )
+            .map_err(|e| anyhow!(e))?,
+        };
+        return Ok(Initial {
+            rule: Rule::life(),
+            universe: Universe::torus(256, 256),
+            cells: TileMap::new(),
+            generation: 0,
+            source: format!("{}", sim.rule),
+            fit: None,
+            elementary: Some((e, start)),
+        });
+    }
+    let fit = match &sim.start {
+        Start::Cells { cells, at } => Some(CellRect::new(
+            at.0,
+            at.1,
+            cells.width().max(1),
+            cells.height().max(1),
+        )),
+        Start::Tiles(t) => t.bounds().and_then(|b| b.rect()),
+        _ => None,
+    };
+    // The start as tiles: a throwaway engine of the registry does the placing.
+    let mut request = sim.request(0);
+    request.options.forbid_gpu = true;
+    let (mut e, _) = crate::registry::create("auto", &request)?;
+    sim.load_into(e.as_mut())?;
+    let cells = e.export()?;
+    Ok(Initial {
+        rule: sim.rule,
+        universe: sim.universe,
+        cells,
+        generation: sim.generation,
+        source: if sim.source.is_empty() {
+            "empty universe".into()
+        } else {
+            sim.source.clone()
+        },
+        fit,
+        elementary: None,
+    })
+}

@@ -1,0 +1,1208 @@
+//! HashLife, Gosper's algorithm: the universe is a quadtree of hash-consed nodes (equal squares
+//! are one node), and each node memoises its future: the centre half of a node of level L
+//! (2^L cells a side) advanced 2^min(j, L-2) generations, j being the step exponent. A step of
+//! 2^k generations is one such result of a big enough root; any N is reached by its binary
+//! digits. Repetition in space and in time is computed once.
+//!
+//! Leaves are 8x8 cells in a `u64` (row r in bits 8r..8r+8, column c in bit c). The results
+//! of 16x16 nodes are computed with the bit-sliced kernel, one to four generations.
+//!
+//! On the unbounded plane the root grows as the pattern does. A torus whose sides are powers of
+//! two is the periodic tiling of the plane by its contents, so its whole state is one node N
+//! cells a side (N the larger side), and copies of it make the bigger nodes a step needs: this
+//! is exact for every rule, B0 included.
+//!
+//! The node store is bounded: when it fills, nodes not reachable from the root (or from the
+//! recursion in progress) are collected, first keeping memoised results, then dropping them;
+//! a pattern that does not fit even then is an error, never a killed process.
+
+use super::kernel::{Kernel, Planes};
+use crate::engine::{
+    Bounds, Census, CensusSum, CellRect, Engine, EngineError, EngineResult, Progress, Put,
+    Sampled, Universe, census_index,
+};
+use crate::grid::Grid;
+use crate::rule::Rule;
+use crate::tiles::{TILE, TileMap};
+
+type Id = u32;
+const NONE: Id = u32::MAX;
+/// Leaves are 8x8.
+const LEAF: u8 = 3;
+/// Bytes one node costs: the node and its share of the hash table.
+pub const NODE_BYTES: u64 = 48;
+
+#[derive(Clone, Copy)]
+struct Node {
+    /// nw, ne, sw, se; a leaf keeps its bits in the first two.
+    children: [Id; 4],
+    level: u8,
+    /// The step exponent `result` was computed for (min(j, level - 2)), or 255.
+    result_exp: u8,
+    marked: bool,
+    result: Id,
+    population: u64,
+}
+
+impl Node {
+    fn bits(&self) -> u64 {
+        self.children[0] as u64 | (self.children[1] as u64) << 32
+    }
+}
+
+/// Why a step stopped early.
+enum Stop {
+    Cancelled,
+    /// The store cannot hold what the step needs.
+    Full,
+}
+
+/// The hash-consed node store.
+struct Store {
+    nodes: Vec<Node>,
+    free: Vec<Id>,
+    /// Open addressing, linear probing; NONE is an empty slot.
+    table: Vec<Id>,
+    live: usize,
+    max_nodes: usize,
+    /// The empty node of each level.
+    empty: Vec<Id>,
+    /// Nodes the recursion in progress holds: roots of the collection besides the root.
+    stack: Vec<Id>,
+    /// Collections so far (reported in notes).
+    collections: u32,
+}
+
+fn hash4(c: [Id; 4], level: u8) -> u64 {
+    let mut h = (level as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    for x in c {
+        h = (h ^ x as u64).wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 29;
+    }
+    h
+}
+
+impl Store {
+    fn new(max_nodes: usize) -> Store {
+        let mut s = Store {
+            nodes: Vec::new(),
+            free: Vec::new(),
+            table: vec![NONE; 1 << 16],
+            live: 0,
+            max_nodes: max_nodes.max(1 << 12),
+            empty: Vec::new(),
+            stack: Vec::new(),
+            collections: 0,
+        };
+        let leaf = s.intern_unchecked([0; 4], LEAF, 0);
+        s.empty = vec![NONE; LEAF as usize];
+        s.empty.push(leaf);
+        s
+    }
+
+    fn slot(&self, c: [Id; 4], level: u8) -> usize {
+        (hash4(c, level) as usize) & (self.table.len() - 1)
+    }
+
+    fn lookup(&self, c: [Id; 4], level: u8) -> Option<Id> {
+        let mask = self.table.len() - 1;
+        let mut i = self.slot(c, level);
+        loop {
+            let id = self.table[i];
+            if id == NONE {
+                return None;
+            }
+            let n = &self.nodes[id as usize];
+            if n.children == c && n.level == level {
+                return Some(id);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn insert_slot(&mut self, id: Id) {
+        let n = self.nodes[id as usize];
+        let mask = self.table.len() - 1;
+        let mut i = self.slot(n.children, n.level);
+        while self.table[i] != NONE {
+            i = (i + 1) & mask;
+        }
+        self.table[i] = id;
+    }
+
+    fn intern_unchecked(&mut self, c: [Id; 4], level: u8, population: u64) -> Id {
+        if let Some(id) = self.lookup(c, level) {
+            return id;
+        }
+        let node = Node {
+            children: c,
+            level,
+            result_exp: 255,
+            marked: false,
+            result: NONE,
+            population,
+        };
+        let id = match self.free.pop() {
+            Some(id) => {
+                self.nodes[id as usize] = node;
+                id
+            }
+            None => {
+                self.nodes.push(node);
+                (self.nodes.len() - 1) as Id
+            }
+        };
+        self.live += 1;
+        if self.live * 2 > self.table.len() {
+            self.rebuild_table(self.table.len() * 2);
+        }
+        self.insert_slot(id);
+        id
+    }
+
+    fn rebuild_table(&mut self, size: usize) {
+        self.table = vec![NONE; size.next_power_of_two()];
+        for id in 0..self.nodes.len() {
+            if self.nodes[id].level != 0 {
+                self.insert_slot(id as Id);
+            }
+        }
+    }
+
+    fn leaf(&mut self, bits: u64) -> Id {
+        self.intern_unchecked(
+            [bits as u32, (bits >> 32) as u32, 0, 0],
+            LEAF,
+            bits.count_ones() as u64,
+        )
+    }
+
+    fn node(&self, id: Id) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    fn empty(&mut self, level: u8) -> Id {
+        while self.empty.len() <= level as usize {
+            let below = *self.empty.last().expect("the empty leaf");
+            let l = self.empty.len() as u8;
+            let e = self.intern_unchecked([below; 4], l, 0);
+            self.empty.push(e);
+        }
+        self.empty[level as usize]
+    }
+}
+
+pub struct HashLifeEngine {
+    rule: Rule,
+    kernel: Kernel,
+    universe: Universe,
+    store: Store,
+    root: Id,
+    /// Plane: the cell at the root's top-left corner.
+    origin: (i64, i64),
+    /// Torus: log2 of the node side (the larger torus side, at least 16).
+    torus_level: u8,
+    generation: u64,
+    planes: Planes,
+    /// Results computed since the last look at the cancel flag.
+    since_check: u32,
+    limit_bytes: u64,
+}
+
+/// The default node store: a third of the memory available, at most 8 GiB.
+pub fn default_memory() -> u64 {
+    crate::memory::available()
+        .map_or(1 << 30, |a| a / 3)
+        .clamp(64 << 20, 8 << 30)
+}
+
+impl HashLifeEngine {
+    pub fn new(rule: Rule, universe: Universe, memory: Option<u64>) -> EngineResult<Self> {
+        let life = rule.life_rule().ok_or_else(|| {
+            EngineError::Unsupported(format!("HashLife runs Life-like rules; {rule} is elementary"))
+        })?;
+        if life.is_stochastic() {
+            return Err(EngineError::Unsupported(format!(
+                "HashLife memoises the future, which a stochastic rule ({rule}) does not have"
+            )));
+        }
+        let kernel = Kernel::new(life);
+        let torus_level = match universe {
+            Universe::Torus { width, height } => {
+                if !width.is_power_of_two() || !height.is_power_of_two() {
+                    return Err(EngineError::Unsupported(format!(
+                        "HashLife runs a torus whose sides are powers of two; {width}x{height} is not"
+                    )));
+                }
+                (width.max(height).trailing_zeros() as u8).max(4)
+            }
+            Universe::Plane => {
+                if kernel.births_from_nothing {
+                    return Err(EngineError::Unsupported(format!(
+                        "{rule} gives birth on empty space (B0), which fills the unbounded plane at once; run it on a torus"
+                    )));
+                }
+                4
+            }
+        };
+        let limit_bytes = memory.unwrap_or_else(default_memory);
+        let mut store = Store::new((limit_bytes / NODE_BYTES) as usize);
+        let root = store.empty(torus_level);
+        Ok(Self {
+            rule,
+            kernel,
+            universe,
+            store,
+            root,
+            origin: (-(1i64 << (torus_level - 1)), -(1i64 << (torus_level - 1))),
+            torus_level,
+            generation: 0,
+            planes: Planes::default(),
+            since_check: 0,
+            limit_bytes,
+        })
+    }
+
+    fn is_torus(&self) -> bool {
+        !self.universe.is_plane()
+    }
+
+    /// Makes (or finds) an inner node, collecting garbage first when the store is full.
+    fn make(&mut self, c: [Id; 4]) -> Result<Id, Stop> {
+        let level = self.store.node(c[0]).level + 1;
+        if let Some(id) = self.store.lookup(c, level) {
+            return Ok(id);
+        }
+        if self.store.live >= self.store.max_nodes {
+            self.collect(c)?;
+        }
+        let population = c
+            .iter()
+            .fold(0u64, |a, &k| a.saturating_add(self.store.node(k).population));
+        Ok(self.store.intern_unchecked(c, level, population))
+    }
+
+    fn leaf(&mut self, bits: u64) -> Result<Id, Stop> {
+        if self.store.lookup([bits as u32, (bits >> 32) as u32, 0, 0], LEAF).is_none()
+            && self.store.live >= self.store.max_nodes
+        {
+            self.collect([NONE; 4])?;
+        }
+        Ok(self.store.leaf(bits))
+    }
+
+    /// Mark and sweep from the root, the recursion's stack and `extra`; keeps memoised results
+    /// when that frees enough, else drops them too.
+    fn collect(&mut self, extra: [Id; 4]) -> Result<(), Stop> {
+        for keep_results in [true, false] {
+            self.sweep(keep_results, extra);
+            self.store.collections += 1;
+            if self.store.live * 10 < self.store.max_nodes * 6 {
+                return Ok(());
+            }
+        }
+        if self.store.live * 10 < self.store.max_nodes * 9 {
+            return Ok(());
+        }
+        Err(Stop::Full)
+    }
+
+    fn sweep(&mut self, keep_results: bool, extra: [Id; 4]) {
+        let s = &mut self.store;
+        for n in s.nodes.iter_mut() {
+            n.marked = false;
+        }
+        let mut todo: Vec<Id> = Vec::new();
+        todo.push(self.root);
+        todo.extend(s.stack.iter().copied());
+        todo.extend(s.empty.iter().copied().filter(|&e| e != NONE));
+        todo.extend(extra.iter().copied().filter(|&e| e != NONE));
+        while let Some(id) = todo.pop() {
+            let n = &mut s.nodes[id as usize];
+            if n.marked || n.level == 0 {
+                continue;
+            }
+            n.marked = true;
+            let n = *n;
+            if n.level > LEAF {
+                todo.extend(n.children);
+            }
+            if keep_results && n.result != NONE {
+                todo.push(n.result);
+            }
+        }
+        s.free.clear();
+        s.live = 0;
+        for (id, n) in s.nodes.iter_mut().enumerate() {
+            if n.level == 0 {
+                s.free.push(id as Id);
+                continue;
+            }
+            if !n.marked {
+                n.level = 0;
+                n.result = NONE;
+                s.free.push(id as Id);
+                continue;
+            }
+            s.live += 1;
+            if !keep_results {
+                n.result = NONE;
+                n.result_exp = 255;
+            }
+        }
+        let size = (s.live * 4).max(1 << 16);
+        s.rebuild_table(size);
+    }
+
+    /// The centre half of node `id` advanced 2^min(j, level - 2) generations.
+    fn result(&mut self, id: Id, j: u8, progress: Option<&Progress>) -> Result<Id, Stop> {
+        let n = *self.store.node(id);
+        let exp = j.min(n.level - 2);
+        if n.result != NONE && n.result_exp == exp {
+            return Ok(n.result);
+        }
+        if n.population == 0 && !self.kernel.births_from_nothing {
+            return Ok(self.store.empty(n.level - 1));
+        }
+        self.since_check += 1;
+        if self.since_check >= 4096 {
+            self.since_check = 0;
+            if progress.is_some_and(Progress::cancelled) {
+                return Err(Stop::Cancelled);
+            }
+        }
+        let out = if n.level == LEAF + 1 {
+            self.base(n.children, exp)?
+        } else {
+            self.recurse(n.children, n.level, j, progress)?
+        };
+        let node = &mut self.store.nodes[id as usize];
+        // The node may have been collected and reused meanwhile only if nothing held it; the
+        // caller holds it on the stack, so it is still the same node.
+        node.result = out;
+        node.result_exp = exp;
+        Ok(out)
+    }
+
+    /// A 16x16 node's centre 8x8 after 2^exp (1, 2 or 4) generations.
+    fn base(&mut self, c: [Id; 4], exp: u8) -> Result<Id, Stop> {
+        let bits = |id: Id| self.store.node(id).bits();
+        let (nw, ne, sw, se) = (bits(c[0]), bits(c[1]), bits(c[2]), bits(c[3]));
+        let mut rows = [0u64; 18];
+        for r in 0..8 {
+            rows[r] = (nw >> (8 * r) & 0xff) | (ne >> (8 * r) & 0xff) << 8;
+            rows[r + 8] = (sw >> (8 * r) & 0xff) | (se >> (8 * r) & 0xff) << 8;
+        }
+        // After g generations row i holds original row i + g, valid in columns g..16-g.
+        let gens = 1usize << exp;
+        let mut n = 16;
+        let (mut w, mut e, mut out) = ([0u64; 16], [0u64; 16], [0u64; 16]);
+        for _ in 0..gens {
+            for r in 0..n {
+                w[r] = rows[r] << 1;
+                e[r] = rows[r] >> 1;
+            }
+            self.kernel
+                .rows(&w[..n], &rows[..n], &e[..n], &mut out[..n - 2], &mut self.planes);
+            for r in 0..n - 2 {
+                rows[r] = out[r] & 0xffff;
+            }
+            n -= 2;
+        }
+        // The centre: original rows and columns 4..12.
+        let mut leaf = 0u64;
+        for r in 0..8 {
+            leaf |= (rows[4 - gens + r] >> 4 & 0xff) << (8 * r);
+        }
+        self.leaf(leaf)
+    }
+
+    fn recurse(
+        &mut self,
+        c: [Id; 4],
+        level: u8,
+        j: u8,
+        progress: Option<&Progress>,
+    ) -> Result<Id, Stop> {
+        let mark = self.store.stack.len();
+        let r = self.recurse_inner(c, level, j, progress);
+        self.store.stack.truncate(mark);
+        r
+    }
+
+    fn recurse_inner(
+        &mut self,
+        c: [Id; 4],
+        level: u8,
+        j: u8,
+        progress: Option<&Progress>,
+    ) -> Result<Id, Stop> {
+        let ch = |s: &Store, id: Id| s.node(id).children;
+        let [a, b, cc, d] = c;
+        let (a4, b4, c4, d4) = (
+            ch(&self.store, a),
+            ch(&self.store, b),
+            ch(&self.store, cc),
+            ch(&self.store, d),
+        );
+        // The nine overlapping subnodes of level - 1.
+        let n01 = self.make([a4[1], b4[0], a4[3], b4[2]])?;
+        self.store.stack.push(n01);
+        let n10 = self.make([a4[2], a4[3], c4[0], c4[1]])?;
+        self.store.stack.push(n10);
+        let n11 = self.make([a4[3], b4[2], c4[1], d4[0]])?;
+        self.store.stack.push(n11);
+        let n12 = self.make([b4[2], b4[3], d4[0], d4[1]])?;
+        self.store.stack.push(n12);
+        let n21 = self.make([c4[1], d4[0], c4[3], d4[2]])?;
+        self.store.stack.push(n21);
+        let nine = [a, n01, b, n10, n11, n12, cc, n21, d];
+        let mut r = [NONE; 9];
+        for (k, &x) in nine.iter().enumerate() {
+            r[k] = self.result(x, j, progress)?;
+            self.store.stack.push(r[k]);
+        }
+        let full = j >= level - 2;
+        let quads = [
+            [r[0], r[1], r[3], r[4]],
+            [r[1], r[2], r[4], r[5]],
+            [r[3], r[4], r[6], r[7]],
+            [r[4], r[5], r[7], r[8]],
+        ];
+        let mut out = [NONE; 4];
+        for (k, q) in quads.iter().enumerate() {
+            let node = self.make(*q)?;
+            self.store.stack.push(node);
+            out[k] = if full {
+                self.result(node, j, progress)?
+            } else {
+                self.centre(node)?
+            };
+            self.store.stack.push(out[k]);
+        }
+        self.make(out)
+    }
+
+    /// The centre half of a node, not advanced.
+    fn centre(&mut self, id: Id) -> Result<Id, Stop> {
+        let [a, b, c, d] = self.store.node(id).children;
+        let s = &self.store;
+        if s.node(id).level == LEAF + 1 {
+            let bits = |k: Id| s.node(k).bits();
+            let mut leaf = 0u64;
+            for r in 0..4 {
+                let top = (bits(a) >> (8 * (r + 4)) >> 4 & 0xf) | (bits(b) >> (8 * (r + 4)) & 0xf) << 4;
+                let bottom = (bits(c) >> (8 * r) >> 4 & 0xf) | (bits(d) >> (8 * r) & 0xf) << 4;
+                leaf |= top << (8 * r) | bottom << (8 * (r + 4));
+            }
+            return self.leaf(leaf);
+        }
+        let q = [
+            s.node(a).children[3],
+            s.node(b).children[2],
+            s.node(c).children[1],
+            s.node(d).children[0],
+        ];
+        self.make(q)
+    }
+
+    /// The root grown one level, the old root at its centre.
+    fn expand(&mut self) -> Result<(), Stop> {
+        let level = self.store.node(self.root).level;
+        let [a, b, c, d] = self.store.node(self.root).children;
+        let e = self.store.empty(level - 1);
+        let nw = self.make([e, e, e, a])?;
+        self.store.stack.push(nw);
+        let ne = self.make([e, e, b, e])?;
+        self.store.stack.push(ne);
+        let sw = self.make([e, c, e, e])?;
+        self.store.stack.push(sw);
+        let se = self.make([d, e, e, e])?;
+        self.store.stack.push(se);
+        self.root = self.make([nw, ne, sw, se])?;
+        self.store.stack.clear();
+        let half = 1i64 << (level - 1);
+        self.origin = (self.origin.0 - half, self.origin.1 - half);
+        Ok(())
+    }
+
+    /// Whether every live cell of the root lies in its centre half.
+    fn centred(&self) -> bool {
+        let s = &self.store;
+        let root = s.node(self.root);
+        if root.level <= LEAF + 1 {
+            return root.population == 0;
+        }
+        let [a, b, c, d] = root.children;
+        let outer = |id: Id, keep: usize| {
+            s.node(id)
+                .children
+                .iter()
+                .enumerate()
+                .all(|(k, &g)| k == keep || s.node(g).population == 0)
+        };
+        outer(a, 3) && outer(b, 2) && outer(c, 1) && outer(d, 0)
+    }
+
+    /// Shrinks the plane's root while its live cells fit in its centre half.
+    fn shrink(&mut self) -> Result<(), Stop> {
+        while self.store.node(self.root).level > LEAF + 2 && self.centred() {
+            let level = self.store.node(self.root).level;
+            self.root = self.centre(self.root)?;
+            let q = 1i64 << (level - 2);
+            self.origin = (self.origin.0 + q, self.origin.1 + q);
+        }
+        Ok(())
+    }
+
+    /// Advances exactly 2^k generations.
+    fn step_pow2(&mut self, k: u8, progress: Option<&Progress>) -> Result<(), Stop> {
+        if self.is_torus() {
+            return self.step_torus(k, progress);
+        }
+        while self.store.node(self.root).level < k + 2 || !self.centred() {
+            self.expand()?;
+        }
+        self.expand()?;
+        let level = self.store.node(self.root).level;
+        let next = self.result(self.root, k, progress)?;
+        self.root = next;
+        let q = 1i64 << (level - 2);
+        self.origin = (self.origin.0 + q, self.origin.1 + q);
+        self.store.stack.clear();
+        self.shrink()
+    }
+
+    /// The torus: copies of its node make a node big enough for the step; its result is the
+    /// torus advanced, seen from an offset that a quadrant swap undoes.
+    fn step_torus(&mut self, k: u8, progress: Option<&Progress>) -> Result<(), Stop> {
+        let n = self.torus_level;
+        let m = n.max(k + 1);
+        // The level-m node tiled by the torus.
+        let mut x = self.root;
+        for _ in n..m {
+            x = self.make([x; 4])?;
+            self.store.stack.push(x);
+        }
+        let big = self.make([x; 4])?;
+        self.store.stack.push(big);
+        let r = self.result(big, k, progress)?;
+        self.store.stack.push(r);
+        // `r` is the torus seen from (2^(m-1), 2^(m-1)).
+        let mut t = r;
+        if m > n {
+            while self.store.node(t).level > n {
+                t = self.store.node(t).children[0];
+            }
+        } else {
+            let [a, b, c, d] = self.store.node(r).children;
+            t = self.make([d, c, b, a])?;
+        }
+        self.root = t;
+        self.store.stack.clear();
+        Ok(())
+    }
+
+    /// Runs `gens` generations by their binary digits, reporting and honouring `progress`.
+    fn advance(&mut self, gens: u64, progress: Option<&Progress>) -> EngineResult<u64> {
+        if !self.is_torus() && gens >= 1 << 56 {
+            return Err(EngineError::Unsupported(format!(
+                "{gens} generations would carry the plane's coordinates past what 64 bits hold; at most 2^56 at a time"
+            )));
+        }
+        let mut done = 0;
+        for k in (0..64u8).rev() {
+            let step = 1u64 << k;
+            if gens - done < step {
+                continue;
+            }
+            if progress.is_some_and(Progress::cancelled) {
+                break;
+            }
+            let before = (self.root, self.origin);
+            match self.step_pow2(k, progress) {
+                Ok(()) => {}
+                Err(stop) => {
+                    // The step did not finish: the state is the one before it.
+                    (self.root, self.origin) = before;
+                    self.store.stack.clear();
+                    return match stop {
+                        Stop::Cancelled => Ok(done),
+                        Stop::Full => Err(self.full_error()),
+                    };
+                }
+            }
+            done += step;
+            self.generation += step;
+            if let Some(p) = progress {
+                p.advance(step);
+            }
+        }
+        Ok(done)
+    }
+
+    fn full_error(&self) -> EngineError {
+        EngineError::Unsupported(format!(
+            "HashLife's node store is full ({} nodes in {}) even after collecting garbage; give it more with --memory",
+            self.store.live,
+            crate::memory::human_bytes(self.limit_bytes)
+        ))
+    }
+
+    fn level(&self) -> u8 {
+        self.store.node(self.root).level
+    }
+
+    /// The region the root covers, and where its top-left corner is.
+    fn root_origin(&self) -> (i64, i64) {
+        if self.is_torus() {
+            (0, 0)
+        } else {
+            self.origin
+        }
+    }
+
+    /// Visits every non-empty leaf within `clip` (cells, half-open), with its top-left corner.
+    fn leaves(&self, clip: (i64, i64, i64, i64), f: &mut dyn FnMut(i64, i64, u64)) {
+        let (x0, y0) = self.root_origin();
+        self.visit(self.root, x0, y0, clip, f);
+    }
+
+    fn visit(
+        &self,
+        id: Id,
+        x: i64,
+        y: i64,
+        clip: (i64, i64, i64, i64),
+        f: &mut dyn FnMut(i64, i64, u64),
+    ) {
+        let n = self.store.node(id);
+        if n.population == 0 {
+            return;
+        }
+        let size = 1i64 << n.level;
+        if x >= clip.2 || y >= clip.3 || x + size <= clip.0 || y + size <= clip.1 {
+            return;
+        }
+        if n.level == LEAF {
+            f(x, y, n.bits());
+            return;
+        }
+        let h = size / 2;
+        let c = n.children;
+        self.visit(c[0], x, y, clip, f);
+        self.visit(c[1], x + h, y, clip, f);
+        self.visit(c[2], x, y + h, clip, f);
+        self.visit(c[3], x + h, y + h, clip, f);
+    }
+
+    /// The clip of the whole universe: the torus's own cells (its node may hold copies).
+    fn everything(&self) -> (i64, i64, i64, i64) {
+        match self.universe {
+            Universe::Torus { width, height } => (0, 0, width as i64, height as i64),
+            Universe::Plane => (i64::MIN / 2, i64::MIN / 2, i64::MAX / 2, i64::MAX / 2),
+        }
+    }
+
+    /// Builds the tree of `tiles` (torus: periodic in its sides; plane: the root grows to hold
+    /// them) and makes it the state.
+    fn build(&mut self, tiles: &TileMap) -> Result<(), Stop> {
+        match self.universe {
+            Universe::Torus { width, height } => {
+                let n = self.torus_level;
+                let side = 1i64 << n;
+                // The torus's cells, repeated over the node when a side is shorter.
+                let mut periodic = TileMap::new();
+                let (w, h) = (width as i64, height as i64);
+                let mut g8 = Grid::new(64, 64);
+                for ((tx, ty), bits) in tiles.iter() {
+                    g8.words_mut().copy_from_slice(bits);
+                    for cy in (0..side).step_by(h as usize) {
+                        for cx in (0..side).step_by(w as usize) {
+                            if w >= 64 && h >= 64 {
+                                periodic.or_grid(&g8, (tx * TILE + cx, ty * TILE + cy));
+                            } else {
+                                for (x, y) in g8.alive_cells() {
+                                    let gx = (tx * TILE + x as i64).rem_euclid(w) + cx;
+                                    let gy = (ty * TILE + y as i64).rem_euclid(h) + cy;
+                                    periodic.set(gx, gy, true);
+                                }
+                            }
+                        }
+                    }
+                }
+                self.root = self.tree(&periodic, 0, 0, n)?;
+            }
+            Universe::Plane => {
+                let Some(b) = tiles.bounds() else {
+                    self.root = self.store.empty(4);
+                    self.origin = (-8, -8);
+                    return Ok(());
+                };
+                let reach = [b.left, b.top, b.right + 1, b.bottom + 1]
+                    .iter()
+                    .map(|v| v.unsigned_abs())
+                    .max()
+                    .unwrap_or(8)
+                    .max(8);
+                let level = ((64 - (reach - 1).leading_zeros()) as u8 + 1).max(4);
+                let half = 1i64 << (level - 1);
+                self.root = self.tree(tiles, -half, -half, level)?;
+                self.origin = (-half, -half);
+                self.shrink()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The node of `level` whose top-left cell is (x, y), from tiles.
+    fn tree(&mut self, tiles: &TileMap, x: i64, y: i64, level: u8) -> Result<Id, Stop> {
+        if level == LEAF {
+            let (tx, ty) = (x.div_euclid(TILE), y.div_euclid(TILE));
+            let Some(t) = tiles.tile(tx, ty) else {
+                return Ok(self.store.empty(LEAF));
+            };
+            let (bx, by) = (x.rem_euclid(TILE), y.rem_euclid(TILE) as usize);
+            let mut bits = 0u64;
+            for r in 0..8 {
+                bits |= ((t[by + r] >> bx) & 0xff) << (8 * r);
+            }
+            return self.leaf(bits);
+        }
+        let size = 1i64 << level;
+        if level >= 6 {
+            // An empty region: no tile in it.
+            let t = size / TILE;
+            let (t0x, t0y) = (x.div_euclid(TILE), y.div_euclid(TILE));
+            let few = (t as u128 * t as u128) < tiles.len() as u128;
+            let any = if few {
+                (0..t).any(|dy| (0..t).any(|dx| tiles.tile(t0x + dx, t0y + dy).is_some()))
+            } else {
+                tiles
+                    .iter()
+                    .any(|((tx, ty), _)| tx >= t0x && tx < t0x + t && ty >= t0y && ty < t0y + t)
+            };
+            if !any {
+                return Ok(self.store.empty(level));
+            }
+        }
+        let h = size / 2;
+        let mut c = [NONE; 4];
+        for (k, (dx, dy)) in [(0, 0), (h, 0), (0, h), (h, h)].into_iter().enumerate() {
+            c[k] = self.tree(tiles, x + dx, y + dy, level - 1)?;
+            self.store.stack.push(c[k]);
+        }
+        let id = self.make(c);
+        self.store.stack.truncate(self.store.stack.len() - 4);
+        id
+    }
+
+    /// Sets one cell by copying the path to it (every copy of it, on a torus whose node
+    /// repeats it).
+    fn set_one(&mut self, x: i64, y: i64, alive: bool) -> EngineResult<()> {
+        let r = (|| -> Result<(), Stop> {
+            match self.universe {
+                Universe::Torus { width, height } => {
+                    let (x, y) = self.universe.wrap(x, y);
+                    let side = 1i64 << self.torus_level;
+                    for cy in (y..side).step_by(height as usize) {
+                        for cx in (x..side).step_by(width as usize) {
+                            let level = self.level();
+                            self.root = self.with_bit(self.root, level, cx, cy, alive)?;
+                        }
+                    }
+                }
+                Universe::Plane => {
+                    loop {
+                        let size = 1i64 << self.level();
+                        let (ox, oy) = self.origin;
+                        let inside = x >= ox + size / 4
+                            && y >= oy + size / 4
+                            && x < ox + 3 * size / 4
+                            && y < oy + 3 * size / 4;
+                        if inside {
+                            break;
+                        }
+                        self.expand()?;
+                    }
+                    let level = self.level();
+                    self.root =
+                        self.with_bit(self.root, level, x - self.origin.0, y - self.origin.1, alive)?;
+                }
+            }
+            Ok(())
+        })();
+        self.store.stack.clear();
+        r.map_err(|_| self.full_error())
+    }
+
+    /// Node `id` (of `level`) with cell (x, y) of it set.
+    fn with_bit(&mut self, id: Id, level: u8, x: i64, y: i64, alive: bool) -> Result<Id, Stop> {
+        let n = *self.store.node(id);
+        if level == LEAF {
+            let bit = 1u64 << (y * 8 + x);
+            let bits = if alive { n.bits() | bit } else { n.bits() & !bit };
+            return self.leaf(bits);
+        }
+        let h = 1i64 << (level - 1);
+        let k = (x >= h) as usize + 2 * (y >= h) as usize;
+        self.store.stack.push(id);
+        let child = self.with_bit(n.children[k], level - 1, x % h, y % h, alive)?;
+        self.store.stack.push(child);
+        let mut c = n.children;
+        c[k] = child;
+        self.make(c)
+    }
+
+    fn set_tiles(&mut self, tiles: &TileMap) -> EngineResult<()> {
+        let r = self.build(tiles);
+        self.store.stack.clear();
+        r.map_err(|_| self.full_error())
+    }
+
+    /// Memory the store may take, and nodes in it.
+    pub fn nodes(&self) -> usize {
+        self.store.live
+    }
+}
+
+impl Engine for HashLifeEngine {
+    fn name(&self) -> &'static str {
+        "hashlife"
+    }
+
+    fn rule(&self) -> &Rule {
+        &self.rule
+    }
+
+    fn universe(&self) -> Universe {
+        self.universe
+    }
+
+    fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    fn set_generation(&mut self, generation: u64) {
+        self.generation = generation;
+    }
+
+    fn step(&mut self, generations: u64) -> EngineResult<()> {
+        self.advance(generations, None).map(|_| ())
+    }
+
+    fn step_with(&mut self, generations: u64, progress: &Progress) -> EngineResult<u64> {
+        self.advance(generations, Some(progress))
+    }
+
+    fn step_piece(&self) -> u64 {
+        u64::MAX
+    }
+
+    fn population(&mut self) -> EngineResult<u64> {
+        if self.is_torus() {
+            let mut p = 0;
+            self.leaves(self.everything(), &mut |_, _, b| p += b.count_ones() as u64);
+            // The node holds whole copies of the torus when a side is shorter than it.
+            return Ok(p);
+        }
+        Ok(self.store.node(self.root).population)
+    }
+
+    fn census(&mut self) -> EngineResult<Census> {
+        let universe = self.universe;
+        let mut words: std::collections::HashMap<(i64, i64), u32> = Default::default();
+        self.leaves(self.everything(), &mut |x, y, bits| {
+            for r in 0..8 {
+                let row = (bits >> (8 * r) & 0xff) as u32;
+                if row == 0 {
+                    continue;
+                }
+                let wx = x.div_euclid(32);
+                *words.entry((wx, y + r)).or_default() |= row << x.rem_euclid(32);
+            }
+        });
+        let mut sum = CensusSum::default();
+        for ((wx, y), w) in words {
+            sum.add_word(census_index(universe, wx, y), w);
+        }
+        Ok(sum.census())
+    }
+
+    fn cell(&mut self, x: i64, y: i64) -> EngineResult<bool> {
+        let (x, y) = self.universe.wrap(x, y);
+        let mut found = false;
+        self.leaves((x, y, x + 1, y + 1), &mut |lx, ly, bits| {
+            found = bits >> ((y - ly) * 8 + (x - lx)) & 1 == 1;
+        });
+        Ok(found)
+    }
+
+    fn set_cell(&mut self, x: i64, y: i64, alive: bool) -> EngineResult<()> {
+        self.set_one(x, y, alive)
+    }
+
+    fn put(&mut self, cells: &Grid, at: (i64, i64), how: Put) -> EngineResult<()> {
+        // A few cells go in by path copying; many are merged as tiles.
+        let few = match how {
+            Put::Replace => cells.cells() <= 1 << 14,
+            Put::Or | Put::Erase => cells.population() <= 1 << 14,
+        };
+        if few {
+            for y in 0..cells.height() {
+                for x in 0..cells.width() {
+                    let alive = cells.get(x, y);
+                    let set = match how {
+                        Put::Replace => Some(alive),
+                        Put::Or => alive.then_some(true),
+                        Put::Erase => alive.then_some(false),
+                    };
+                    if let Some(a) = set {
+                        self.set_one(at.0 + x as i64, at.1 + y as i64, a)?;
+                    }
+                }
+            }
+            return Ok(());
+        }
+        let mut tiles = self.export()?;
+        match self.universe {
+            Universe::Torus { width, height } => {
+                let mut g = Grid::try_new(width, height)?;
+                crate::cpu::dense::import(&mut g, &tiles);
+                crate::cpu::dense::put(&mut g, cells, at, how);
+                tiles = crate::cpu::dense::export(&g);
+            }
+            Universe::Plane => {
+                let region = CellRect::new(at.0, at.1, cells.width(), cells.height());
+                let mut current = tiles.crop(region);
+                match how {
+                    Put::Replace => current = cells.clone(),
+                    Put::Or => current.combine(cells, 0, 0, |o, n| o | n),
+                    Put::Erase => current.combine(cells, 0, 0, |o, n| o & !n),
+                }
+                let mut outside = TileMap::new();
+                for (x, y) in tiles.cells() {
+                    if !region.contains(x, y) {
+                        outside.set(x, y, true);
+                    }
+                }
+                tiles = outside;
+                tiles.or_grid(&current, at);
+            }
+        }
+        self.set_tiles(&tiles)
+    }
+
+    fn clear(&mut self) -> EngineResult<()> {
+        self.root = self.store.empty(self.torus_level);
+        self.origin = (
+            -(1i64 << (self.torus_level - 1)),
+            -(1i64 << (self.torus_level - 1)),
+        );
+        Ok(())
+    }
+
+    fn bounds(&mut self) -> EngineResult<Option<Bounds>> {
+        let mut b: Option<Bounds> = None;
+        self.leaves(self.everything(), &mut |x, y, bits| {
+            let mut cols = 0u64;
+            let (mut top, mut bottom) = (8, 0);
+            for r in 0..8 {
+                let row = bits >> (8 * r) & 0xff;
+                if row != 0 {
+                    cols |= row;
+                    top = top.min(r);
+                    bottom = bottom.max(r);
+                }
+            }
+            let lb = Bounds {
+                left: x + cols.trailing_zeros() as i64,
+                right: x + 63 - cols.leading_zeros() as i64,
+                top: y + top,
+                bottom: y + bottom,
+            };
+            b = Some(b.map_or(lb, |b| b.union(lb)));
+        });
+        Ok(b)
+    }
+
+    fn cells_in(&mut self, rect: CellRect) -> EngineResult<Grid> {
+        let mut out = Grid::try_new_bitmap(rect.width, rect.height)?;
+        let pieces: Vec<(i64, i64, i64, i64, i64, i64)> = match self.universe {
+            // Split a wrapping rectangle into pieces that lie on the torus.
+            Universe::Torus { width, height } => {
+                let (w, h) = (width as i64, height as i64);
+                let mut v = Vec::new();
+                let mut oy = 0i64;
+                while oy < rect.height as i64 {
+                    let y = (rect.y + oy).rem_euclid(h);
+                    let ph = (h - y).min(rect.height as i64 - oy);
+                    let mut ox = 0i64;
+                    while ox < rect.width as i64 {
+                        let x = (rect.x + ox).rem_euclid(w);
+                        let pw = (w - x).min(rect.width as i64 - ox);
+                        v.push((x, y, pw, ph, ox, oy));
+                        ox += pw;
+                    }
+                    oy += ph;
+                }
+                v
+            }
+            Universe::Plane => vec![(rect.x, rect.y, rect.width as i64, rect.height as i64, 0, 0)],
+        };
+        for (x, y, pw, ph, ox, oy) in pieces {
+            self.leaves((x, y, x + pw, y + ph), &mut |lx, ly, bits| {
+                for r in 0..8 {
+                    let row = bits >> (8 * r) & 0xff;
+                    for cbit in crate::grid::BitIter(row) {
+                        let (cx, cy) = (lx + cbit as i64, ly + r);
+                        if cx >= x && cy >= y && cx < x + pw && cy < y + ph {
+                            out.set((cx - x + ox) as u32, (cy - y + oy) as u32, true);
+                        }
+                    }
+                }
+            });
+        }
+        Ok(out)
+    }
+
+    fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {
+        let aligned = block >= 8
+            && block.is_power_of_two()
+            && rect.x.rem_euclid(block as i64) == 0
+            && rect.y.rem_euclid(block as i64) == 0;
+        if !aligned {
+            return crate::engine::sample_by_bands(self, rect, block);
+        }
+        // The quadtree answers directly: each aligned block is a node, its population known.
+        let level = block.trailing_zeros() as u8;
+        let columns = rect.width.div_ceil(block);
+        let rows = rect.height.div_ceil(block);
+        let mut counts = vec![0u64; columns as usize * rows as usize];
+        let universe = self.universe;
+        let (x0, y0) = self.root_origin();
+        let mut todo = vec![(self.root, x0, y0)];
+        let clip = self.everything();
+        while let Some((id, x, y)) = todo.pop() {
+            let n = *self.store.node(id);
+            if n.population == 0 {
+                continue;
+            }
+            let size = 1i64 << n.level;
+            if x >= clip.2 || y >= clip.3 || x + size <= clip.0 || y + size <= clip.1 {
+                continue;
+            }
+            if n.level <= level || n.level == LEAF {
+                // Into the bin of the block it starts in (bins are block-aligned).
+                let (bx, by) = match universe {
+                    Universe::Torus { width, height } => (
+                        (x - rect.x).rem_euclid(width as i64),
+                        (y - rect.y).rem_euclid(height as i64),
+                    ),
+                    Universe::Plane => (x - rect.x, y - rect.y),
+                };
+                if bx >= 0 && by >= 0 && bx < rect.width as i64 && by < rect.height as i64 {
+                    let i = (by / block as i64) as usize * columns as usize
+                        + (bx / block as i64) as usize;
+                    counts[i] += n.population;
+                }
+                continue;
+            }
+            let h = size / 2;
+            for (k, (dx, dy)) in [(0, 0), (h, 0), (0, h), (h, h)].into_iter().enumerate() {
+                todo.push((n.children[k], x + dx, y + dy));
+            }
+        }
+        let area = block as u64 * block as u64;
+        Ok(Sampled {
+            columns,
+            rows,
+            block,
+            values: counts
+                .iter()
+                .map(|&c| (c.min(area) * 255 / area) as u8)
+                .collect(),
+        })
+    }
+
+    fn export(&mut self) -> EngineResult<TileMap> {
+        let mut map = TileMap::new();
+        self.leaves(self.everything(), &mut |x, y, bits| {
+            for r in 0..8 {
+                let row = bits >> (8 * r) & 0xff;
+                if row != 0 {
+                    let gy = y + r;
+                    let (tx, ty) = (x.div_euclid(TILE), gy.div_euclid(TILE));
+                    map.tile_mut(tx, ty)[gy.rem_euclid(TILE) as usize] |= row << x.rem_euclid(TILE);
+                }
+            }
+        });
+        Ok(map)
+    }
+
+    fn import(&mut self, tiles: &TileMap) -> EngineResult<()> {
+        self.set_tiles(tiles)
+    }
+
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+
+    fn note(&self) -> Option<String> {
+        (self.store.collections > 0).then(|| {
+            format!(
+                "HashLife collected garbage {} times to stay within {}",
+                self.store.collections,
+                crate::memory::human_bytes(self.limit_bytes)
+            )
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::FastEngine;
+
+    fn torus_matches(rule: &str, side: u32, gens: &[u64]) {
+        let rule: Rule = rule.parse().unwrap();
+        let mut g = Grid::new(side, side);
+        g.fill_random(0.4, side as u64);
+        let mut fast = FastEngine::new(rule, &g, 0);
+        let mut hl = HashLifeEngine::new(rule, Universe::torus(side, side), None).unwrap();
+        hl.set_grid(&g, 0).unwrap();
+        for &n in gens {
+            fast.step(n).unwrap();
+            hl.step(n).unwrap();
+            let got = hl.grid().unwrap();
+            if let Some((x, y)) = fast.grid_ref().first_difference(&got) {
+                panic!("{rule} on {side}x{side}: generation {} differs at ({x}, {y})", fast.generation());
+            }
+        }
+    }
+
+    #[test]
+    fn tori_match_the_fast_engine() {
+        for side in [1, 2, 8, 16, 32, 64, 128] {
+            torus_matches("B3/S23", side, &[1, 1, 2, 3, 4, 8, 16, 5, 64, 100]);
+        }
+        torus_matches("B2/S34H", 64, &[1, 7, 33]);
+        torus_matches("B3/S23V", 32, &[1, 7, 33]);
+        torus_matches("B0/S8", 16, &[1, 2, 3, 40]);
+    }
+
+    #[test]
+    fn a_glider_on_the_plane_moves_one_cell_in_four_generations() {
+        let mut hl = HashLifeEngine::new(Rule::life(), Universe::Plane, None).unwrap();
+        let glider = Grid::from_text(".O.\n..O\nOOO\n");
+        hl.put(&glider, (0, 0), Put::Or).unwrap();
+        hl.step(4 * 1000).unwrap();
+        let b = hl.bounds().unwrap().unwrap();
+        assert_eq!((b.left, b.top), (1000, 1000));
+        assert_eq!(hl.population().unwrap(), 5);
+        assert_eq!(
+            hl.cells_in(CellRect::new(1000, 1000, 3, 3)).unwrap(),
+            glider
+        );
+    }
+}
