@@ -4,7 +4,10 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     quiet_wayland();
-    lifelab::cli::main_with(lifelab::cli::Cli::parse())
+    match lifelab::cli::Cli::try_parse() {
+        Ok(cli) => lifelab::cli::main_with(cli),
+        Err(e) => lifelab::cli::argument_error(e),
+    }
 }
 
 /// libwayland prints an error whenever XDG_RUNTIME_DIR is unset, even when wgpu only probes

@@ -420,7 +420,8 @@ fn gpu_spec() -> EngineSpec {
                 ),
             })
         },
-        memory: |r| dense_bytes(r, 2),
+        // The host keeps one copy (what edits and reads go through); the device checks its own.
+        memory: |r| dense_bytes(r, 1),
         startup: 0.3,
         create: |r| {
             let ctx = match &r.options.context {

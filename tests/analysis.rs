@@ -6,10 +6,11 @@ mod common;
 
 use std::process::Command;
 
-use common::{in_ci, rule, soup};
-use lifelab::analysis::{self, Kind, TorusFate};
-use lifelab::engine::{self, EngineKind};
+use common::{CPU, GPU, TILES, in_ci, rule, soup};
+use lifelab::analysis::{self, Kind, PeriodReport, TorusFate};
+use lifelab::engine::{Census, Engine, EngineResult, Progress, Universe};
 use lifelab::grid::Grid;
+use lifelab::rule::Rule;
 use lifelab::pattern::library;
 
 fn cells(name: &str) -> Grid {
@@ -22,7 +23,31 @@ fn identify(name: &str) -> analysis::Identity {
         .rule
         .unwrap_or_else(lifelab::rule::Rule::life)
         .without_torus();
-    analysis::identify(r, &p.trimmed().cells, 2000)
+    analysis::identify(r, &p.trimmed().cells, 2000).unwrap()
+}
+
+/// The whole torus's fate on the engine `name`, confirmations on the CPU engine.
+fn period_of(
+    name: &str,
+    r: Rule,
+    start: &Grid,
+    max: u64,
+    key: &dyn Fn(&Census) -> u64,
+) -> PeriodReport {
+    let mut e = common::engine(name, r, start, 0);
+    let empty = Grid::new(start.width(), start.height());
+    let replay = || -> EngineResult<Box<dyn Engine>> { Ok(common::engine(CPU, r, &empty, 0)) };
+    analysis::find_period(e.as_mut(), &replay, max, key, &Progress::default()).unwrap()
+}
+
+/// A lifespan on a `side` torus, on the engine `name`.
+fn lifespan_on(name: &str, c: &Grid, side: u32, max_gens: u64, settle: u64) -> analysis::LifespanReport {
+    let make = || -> EngineResult<Box<dyn Engine>> {
+        let request =
+            lifelab::registry::Request::new(rule("B3/S23"), Universe::torus(side, side));
+        Ok(lifelab::registry::create(name, &request)?.0)
+    };
+    analysis::lifespan(rule("B3/S23"), c, max_gens, settle, &make, &Progress::default()).unwrap()
 }
 
 #[test]
@@ -89,16 +114,8 @@ fn diehard_dies_at_130() {
 fn lifespan_of(name: &str, max_gens: u64) -> analysis::Lifespan {
     let c = cells(name);
     let side = analysis::roomy_side(&c, max_gens);
-    let r = analysis::lifespan(
-        rule("B3/S23"),
-        &c,
-        (side, side),
-        max_gens,
-        1000,
-        &|g: &Grid| engine::create(EngineKind::Cpu, rule("B3/S23"), g, 0),
-    )
-    .unwrap();
-    r.result
+    lifespan_on(TILES, &c, side, max_gens, 1000)
+        .result
         .unwrap_or_else(|| panic!("{name} did not stabilise"))
 }
 
@@ -138,7 +155,7 @@ fn replicator_seeds_stand_in_eight_copies_at_powers_of_two() {
             want.set(x, y, !want.get(x, y));
         }
     }
-    let got = common::run(EngineKind::Cpu, rule("Replicator"), &torus, k as u64, 0);
+    let got = common::run(CPU, rule("Replicator"), &torus, k as u64, 0);
     assert_eq!(got, want);
 }
 
@@ -146,10 +163,7 @@ fn replicator_seeds_stand_in_eight_copies_at_powers_of_two() {
 fn an_injected_hash_collision_does_not_give_a_false_period() {
     let r = rule("B3/S23");
     let start = soup(48, 40, 0.35, 12);
-    let honest = {
-        let mut e = engine::create(EngineKind::Cpu, r, &start, 0).unwrap();
-        analysis::find_period(e.as_mut(), &start, 0, 3000, &|c| c.hash).unwrap()
-    };
+    let honest = period_of(CPU, r, &start, 3000, &|c| c.hash);
     assert!(
         matches!(honest.fate, TorusFate::Repeats { .. }),
         "{:?}",
@@ -157,8 +171,7 @@ fn an_injected_hash_collision_does_not_give_a_false_period() {
     );
     // A hash that is the same for every state: every generation with an equal population is a
     // candidate, and each must be refused by the full comparison.
-    let mut e = engine::create(EngineKind::Cpu, r, &start, 0).unwrap();
-    let colliding = analysis::find_period(e.as_mut(), &start, 0, 3000, &|_| 42).unwrap();
+    let colliding = period_of(CPU, r, &start, 3000, &|_| 42);
     assert_eq!(colliding.fate, honest.fate);
     assert!(colliding.collisions > 0);
     assert_eq!(colliding.history, honest.history);
@@ -169,8 +182,7 @@ fn still_lifes_and_death_on_the_whole_torus() {
     // A block repeats at once; diehard dies at 130.
     let mut g = Grid::new(32, 32);
     g.paste(&cells("block"), 10, 10);
-    let mut e = engine::create(EngineKind::Cpu, rule("B3/S23"), &g, 0).unwrap();
-    let r = analysis::find_period(e.as_mut(), &g, 0, 100, &|c| c.hash).unwrap();
+    let r = period_of(CPU, rule("B3/S23"), &g, 100, &|c| c.hash);
     assert_eq!(
         r.fate,
         TorusFate::Repeats {
@@ -180,8 +192,7 @@ fn still_lifes_and_death_on_the_whole_torus() {
     );
     let mut g = Grid::new(64, 64);
     g.paste(&cells("diehard"), 28, 30);
-    let mut e = engine::create(EngineKind::Cpu, rule("B3/S23"), &g, 0).unwrap();
-    let r = analysis::find_period(e.as_mut(), &g, 0, 300, &|c| c.hash).unwrap();
+    let r = period_of(CPU, rule("B3/S23"), &g, 300, &|c| c.hash);
     assert_eq!(r.fate, TorusFate::Dies { generation: 130 });
     assert_eq!(r.history.len(), 131);
 }
@@ -203,24 +214,16 @@ fn gpu_and_cpu_give_the_same_analysis() {
     {
         let r = rule(text);
         let start = soup(*w, *h, 0.35, 20 + i as u64);
-        let fate = |kind| {
-            let mut e = engine::create(kind, r, &start, 0).unwrap();
-            analysis::find_period(e.as_mut(), &start, 0, 2000, &|c| c.hash).unwrap()
-        };
-        let (cpu, gpu) = (fate(EngineKind::Cpu), fate(EngineKind::Gpu));
+        let fate = |kind| period_of(kind, r, &start, 2000, &|c| c.hash);
+        let (cpu, gpu) = (fate(CPU), fate(GPU));
         assert_eq!(cpu.fate, gpu.fate, "{text}");
         assert_eq!(cpu.history, gpu.history, "{text}");
     }
     // The methuselah pass too, on a torus the GPU handles quickly: with a settling margin of
     // 500 generations the six gliders travel under 500 cells, inside half of 2048.
     let c = cells("r-pentomino");
-    let run = |kind| {
-        analysis::lifespan(rule("B3/S23"), &c, (2048, 2048), 2500, 500, &|g: &Grid| {
-            engine::create(kind, rule("B3/S23"), g, 0)
-        })
-        .unwrap()
-    };
-    let (cpu, gpu) = (run(EngineKind::Cpu), run(EngineKind::Gpu));
+    let run = |kind| lifespan_on(kind, &c, 2048, 2500, 500);
+    let (cpu, gpu) = (run(CPU), run(GPU));
     assert_eq!(cpu.history, gpu.history);
     let (c, g) = (cpu.result.unwrap(), gpu.result.unwrap());
     assert_eq!(
@@ -256,7 +259,7 @@ fn analyze_command_reports_acorn_and_writes_the_history() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["lifespan"], 5206);
     assert_eq!(v["final_population"], 633);
-    assert_eq!(v["kind"], "chaotic");
+    assert_eq!(v["kind"], "methuselah");
     let text = std::fs::read_to_string(&csv).unwrap();
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some("generation,population"));

@@ -13,7 +13,8 @@ use common::in_ci;
 use eframe::egui;
 use lifelab::app::command::Command;
 use lifelab::app::{AppOptions, LifelabApp};
-use lifelab::grid::{Grid, Rect};
+use lifelab::engine::CellRect;
+use lifelab::grid::Grid;
 use lifelab::pattern::library;
 
 fn gpu() -> Option<lifelab::gpu::GpuContext> {
@@ -72,7 +73,7 @@ fn commands_step_draw_reset_and_ask_before_discarding() {
     assert_eq!(app.cells().unwrap(), glider_on(32, 32));
     assert_eq!(app.status().population, Some(5));
 
-    // Four steps move the glider one cell diagonally.
+    // Four steps move the glider one cell diagonally (Step N is a job on the worker).
     app.command(&ctx, Command::Step(4));
     assert_eq!(app.cells().unwrap(), glider_on(32, 32).translated(1, 1));
     assert_eq!(app.status().generation, 4);
@@ -127,6 +128,7 @@ fn commands_step_draw_reset_and_ask_before_discarding() {
         },
     );
     app.command(&ctx, Command::ConfirmDiscard);
+    app.settle();
     assert_eq!(app.status().population, Some(7));
     assert!(!app.status().dirty);
 
@@ -143,16 +145,12 @@ fn rules_fills_resize_and_clear() {
     };
     // A bad rule changes nothing: the rule panel never sends one, and a parsed rule applies.
     app.command(&ctx, Command::SetRule("B36/S23".parse().unwrap()));
+    app.settle();
     assert_eq!(app.status().rule.to_string(), "B36/S23");
     assert_eq!(app.cells().unwrap().population(), 3);
 
     // A fill of a selection touches only the selection.
-    let region = Rect {
-        x: 0,
-        y: 0,
-        width: 5,
-        height: 4,
-    };
+    let region = CellRect::new(0, 0, 5, 4);
     app.command(
         &ctx,
         Command::RandomFill {
@@ -175,6 +173,7 @@ fn rules_fills_resize_and_clear() {
         },
     );
     app.command(&ctx, Command::ConfirmDiscard);
+    app.settle();
     assert_eq!(app.status().size, (40, 30));
     assert_eq!(app.cells().unwrap().population(), 23);
 
@@ -189,6 +188,7 @@ fn rules_fills_resize_and_clear() {
         },
     );
     app.command(&ctx, Command::ConfirmDiscard);
+    app.settle();
     assert_eq!(app.status().size, (64, 48));
     assert_eq!(app.status().rule.to_string(), "B3/S23");
 
@@ -201,7 +201,10 @@ fn running_records_generations_and_population_history() {
     let Some((mut app, ctx)) = app(options("r-pentomino", "256x256")) else {
         return;
     };
-    app.command(&ctx, Command::SetSpeed(lifelab::app::sim::Speed(8)));
+    app.command(
+        &ctx,
+        Command::SetSpeed(lifelab::session::worker::Pace::PerSecond(2000.0)),
+    );
     app.command(&ctx, Command::Play);
     for _ in 0..200 {
         app.tick().unwrap();
@@ -235,7 +238,7 @@ fn the_analyze_button_identifies_the_current_state() {
         })
         .expect("the analysis answers");
     assert!(
-        findings[0].starts_with("a spaceship (Lightweight spaceship), period 4"),
+        findings[0].starts_with("a spaceship (Lightweight spaceship, xq4_6frc): period 4"),
         "{findings:?}"
     );
 }
@@ -245,6 +248,7 @@ fn cpu_mode_runs_the_same_commands_without_a_gpu() {
     let egui_ctx = egui::Context::default();
     let mut app = LifelabApp::headless(None, &egui_ctx, options("glider", "32x32")).unwrap();
     assert_eq!(app.status().adapter, "CPU mode: no GPU adapter");
+    assert_ne!(app.status().engine, "gpu");
     app.command(&egui_ctx, Command::Step(4));
     assert_eq!(app.cells().unwrap(), glider_on(32, 32).translated(1, 1));
     app.command(
@@ -282,7 +286,9 @@ fn losing_the_gpu_keeps_the_drawn_state_and_goes_on_on_the_cpu() {
     }
     let ctx = lifelab::gpu::GpuContext::new(None).unwrap();
     let egui_ctx = egui::Context::default();
-    let opts = options("glider", "48x40");
+    let mut opts = options("glider", "48x40");
+    // The GPU engine itself, even on a software adapter that auto would not choose.
+    opts.engine = "gpu".into();
     let dir = opts.data_dir.clone().unwrap();
     let mut app = LifelabApp::headless(Some(ctx), &egui_ctx, opts).unwrap();
     // The user draws a block, then runs.
@@ -318,6 +324,7 @@ fn losing_the_gpu_keeps_the_drawn_state_and_goes_on_on_the_cpu() {
     app.command(&egui_ctx, Command::Step(4));
     assert_eq!(app.cells().unwrap().population(), 9);
     assert_eq!(app.status().adapter, "CPU engine (the GPU failed)");
+    assert_ne!(app.status().engine, "gpu");
     // And it is autosaved at once.
     app.autosave_now();
     let saved = lifelab::pattern::load_file(&dir.join("autosave.rle")).unwrap();

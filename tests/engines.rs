@@ -5,7 +5,7 @@
 mod common;
 
 use common::{assert_matches_reference, on_torus, rule, run, soup};
-use lifelab::engine::EngineKind::{Cpu, Reference};
+use common::{CPU, REFERENCE};
 use lifelab::grid::Grid;
 use lifelab::rule::{Neighbourhood, named};
 
@@ -43,16 +43,16 @@ fn oscillator_periods_from_the_literature() {
 fn spaceships_move_as_the_literature_says() {
     // Glider: period 4, one cell diagonally (this orientation flies down and right).
     let start = on_torus("glider", 32, 32);
-    let after = run(Reference, rule("B3/S23"), &start, 4, 0);
+    let after = run(REFERENCE, rule("B3/S23"), &start, 4, 0);
     assert_eq!(after, start.translated(1, 1));
     for k in 1..4 {
-        let g = run(Reference, rule("B3/S23"), &start, k, 0);
+        let g = run(REFERENCE, rule("B3/S23"), &start, k, 0);
         assert!((-2..=2).all(|dx| (-2..=2).all(|dy| g != start.translated(dx, dy))));
     }
     // LWSS, MWSS, HWSS: period 4, two cells orthogonally.
     for name in ["lwss", "mwss", "hwss"] {
         let start = on_torus(name, 40, 40);
-        let after = run(Reference, rule("B3/S23"), &start, 4, 0);
+        let after = run(REFERENCE, rule("B3/S23"), &start, 4, 0);
         let moved = [(2, 0), (-2, 0), (0, 2), (0, -2)]
             .into_iter()
             .find(|&(dx, dy)| after == start.translated(dx, dy));
@@ -61,7 +61,7 @@ fn spaceships_move_as_the_literature_says() {
             "{name} did not move 2 cells in 4 generations"
         );
         for k in 1..4 {
-            let g = run(Reference, rule("B3/S23"), &start, k, 0);
+            let g = run(REFERENCE, rule("B3/S23"), &start, k, 0);
             assert!(g != start, "{name} repeats after {k}");
         }
     }
@@ -70,9 +70,9 @@ fn spaceships_move_as_the_literature_says() {
 #[test]
 fn diehard_dies_at_130() {
     let start = on_torus("diehard", 64, 64);
-    let g129 = run(Cpu, rule("B3/S23"), &start, 129, 0);
+    let g129 = run(CPU, rule("B3/S23"), &start, 129, 0);
     assert!(g129.population() > 0, "diehard is alive at 129");
-    let g130 = run(Cpu, rule("B3/S23"), &g129, 1, 0);
+    let g130 = run(CPU, rule("B3/S23"), &g129, 1, 0);
     assert_eq!(g130.population(), 0, "diehard is dead at 130");
 }
 
@@ -81,7 +81,7 @@ fn acorn_has_633_cells_at_5206_on_4096_and_2048_tori() {
     for side in [4096, 2048] {
         let start = on_torus("acorn", side, side);
         assert_eq!(start.population(), 7, "acorn is 7 cells at generation 0");
-        let end = run(Cpu, rule("B3/S23"), &start, 5206, 0);
+        let end = run(CPU, rule("B3/S23"), &start, 5206, 0);
         assert_eq!(end.population(), 633, "acorn at 5206 on {side}x{side}");
     }
 }
@@ -90,7 +90,7 @@ fn acorn_has_633_cells_at_5206_on_4096_and_2048_tori() {
 fn r_pentomino_has_116_cells_at_1103() {
     // Its six gliders travel at most 1103/4 < 280 cells from the centre: 1024 is big enough.
     let start = on_torus("r-pentomino", 1024, 1024);
-    let end = run(Cpu, rule("B3/S23"), &start, 1103, 0);
+    let end = run(CPU, rule("B3/S23"), &start, 1103, 0);
     assert_eq!(end.population(), 116);
 }
 
@@ -121,20 +121,20 @@ fn rings_and_tori_of_width_one_wrap_onto_themselves() {
     // On a 1-cell ring a cell is its own left and right neighbour: rule 110 maps 111 to 0.
     let mut one = Grid::new(1, 1);
     one.set(0, 0, true);
-    assert_eq!(run(Reference, rule("W110"), &one, 1, 0).population(), 0);
+    assert_eq!(run(REFERENCE, rule("W110"), &one, 1, 0).population(), 0);
     // On a 1x1 torus a live cell sees itself 8 times: B3/S8 keeps it, B3/S23 kills it.
-    assert_eq!(run(Reference, rule("B3/S8"), &one, 1, 0).population(), 1);
-    assert_eq!(run(Reference, rule("B3/S23"), &one, 1, 0).population(), 0);
+    assert_eq!(run(REFERENCE, rule("B3/S8"), &one, 1, 0).population(), 1);
+    assert_eq!(run(REFERENCE, rule("B3/S23"), &one, 1, 0).population(), 0);
 }
 
 #[test]
 fn b0_rules_work_on_a_torus() {
     // B0/S: every dead cell is born, every live one dies; an empty torus becomes full.
     let empty = Grid::new(37, 5);
-    let full = run(Reference, rule("B0/S"), &empty, 1, 0);
+    let full = run(REFERENCE, rule("B0/S"), &empty, 1, 0);
     assert_eq!(full.population(), 37 * 5);
-    assert_eq!(run(Reference, rule("B0/S"), &full, 1, 0).population(), 0);
-    assert_matches_reference(Cpu, rule("B0/S"), &empty, 4, 0);
+    assert_eq!(run(REFERENCE, rule("B0/S"), &full, 1, 0).population(), 0);
+    assert_matches_reference(CPU, rule("B0/S"), &empty, 4, 0);
 }
 
 #[test]
@@ -142,7 +142,7 @@ fn stochastic_birth_happens_at_the_stated_rate() {
     // B2(1/3)/S12H: among dead cells with exactly 2 live hex neighbours, about a third are born.
     let r = rule("B2(1/3)/S12H");
     let start = soup(400, 400, 0.25, 9);
-    let next = run(Reference, r, &start, 1, 42);
+    let next = run(REFERENCE, r, &start, 1, 42);
     let (mut candidates, mut born) = (0u32, 0u32);
     for y in 0..400 {
         for x in 0..400 {
@@ -165,12 +165,12 @@ fn stochastic_birth_happens_at_the_stated_rate() {
     assert!((rate - 1.0 / 3.0).abs() < 0.015, "birth rate {rate}");
     // The same seed gives the same run; another seed a different one.
     assert_eq!(
-        run(Reference, r, &start, 3, 42),
-        run(Reference, r, &start, 3, 42)
+        run(REFERENCE, r, &start, 3, 42),
+        run(REFERENCE, r, &start, 3, 42)
     );
     assert_ne!(
-        run(Reference, r, &start, 3, 42),
-        run(Reference, r, &start, 3, 43)
+        run(REFERENCE, r, &start, 3, 42),
+        run(REFERENCE, r, &start, 3, 43)
     );
 }
 
@@ -195,7 +195,7 @@ fn fast_engine_matches_reference_on_every_named_rule_and_odd_size() {
     for (name, r) in named::all() {
         for (i, &(w, h)) in ODD_SIZES.iter().enumerate() {
             let g = soup(w, h, 0.4, i as u64);
-            assert_matches_reference(Cpu, r.into(), &g, 12, 0);
+            assert_matches_reference(CPU, r.into(), &g, 12, 0);
         }
         let _ = name;
     }
@@ -222,7 +222,7 @@ fn fast_engine_matches_reference_on_hex_von_neumann_stochastic_and_b0_rules() {
     for r in rules {
         for (i, &(w, h)) in ODD_SIZES.iter().enumerate() {
             let g = soup(w, h, 0.35, 100 + i as u64);
-            assert_matches_reference(Cpu, rule(r), &g, 10, 7);
+            assert_matches_reference(CPU, rule(r), &g, 10, 7);
         }
     }
 }
@@ -232,7 +232,7 @@ fn fast_engine_matches_reference_on_all_256_elementary_rules() {
     for n in 0..=255 {
         for (i, w) in [1u32, 2, 31, 64, 65, 130].into_iter().enumerate() {
             let g = soup(w, 2, 0.5, n as u64 * 10 + i as u64);
-            assert_matches_reference(Cpu, rule(&format!("W{n}")), &g, 8, 0);
+            assert_matches_reference(CPU, rule(&format!("W{n}")), &g, 8, 0);
         }
     }
 }
@@ -242,7 +242,7 @@ fn fast_engine_matches_reference_on_large_soups_across_threads() {
     // Large enough for the parallel path, with a width that is not a multiple of 64.
     for r in ["B3/S23", "B36/S23", "B2/S34H", "B2(1/3)/S12H"] {
         let g = soup(301, 260, 0.5, 5);
-        assert_matches_reference(Cpu, rule(r), &g, 4, 3);
+        assert_matches_reference(CPU, rule(r), &g, 4, 3);
     }
 }
 
@@ -271,6 +271,6 @@ fn random_life_like_rules_match_reference() {
         }
         let r = rule(&format!("B{b}/S{s}{nb}"));
         let (w, h) = ODD_SIZES[i % ODD_SIZES.len()];
-        assert_matches_reference(Cpu, r, &soup(w, h, 0.45, i as u64), 6, 1);
+        assert_matches_reference(CPU, r, &soup(w, h, 0.45, i as u64), 6, 1);
     }
 }

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use common::{in_ci, rule, run, soup};
-use lifelab::engine::EngineKind::Reference;
+use common::REFERENCE;
 use lifelab::grid::Grid;
 use lifelab::pattern::{self, Format, Pattern};
 
@@ -92,7 +92,7 @@ fn reference_engine_agrees_with_golly_on_soups() {
         for (j, &(w, h)) in sizes.iter().enumerate() {
             let start = soup(w, h, 0.45, (i * 10 + j) as u64);
             let gens = 23;
-            let ours = crop(&run(Reference, rule(r), &start, gens, 0));
+            let ours = crop(&run(REFERENCE, rule(r), &start, gens, 0));
             let golly = golly_run(&bgolly, r, &start, gens);
             assert_eq!(ours, golly, "rule {r} on {w}x{h}, {gens} generations");
             compared += ours.population();
@@ -107,7 +107,7 @@ fn acorn_agrees_with_golly() {
     let start = common::on_torus("acorn", 256, 256);
     let gens = 1000;
     let ours = crop(&run(
-        lifelab::engine::EngineKind::Cpu,
+        common::CPU,
         rule("B3/S23"),
         &start,
         gens,

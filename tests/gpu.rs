@@ -10,7 +10,7 @@ use std::process::Command;
 
 use common::{in_ci, on_torus, rule, soup};
 use lifelab::check::{self, Case, Fault};
-use lifelab::engine::{self, EngineKind::Gpu};
+use common::GPU;
 use lifelab::gpu::{LifeOptions, ShaderMode};
 use lifelab::grid::Grid;
 
@@ -39,8 +39,8 @@ fn suite_group(name_starts: &str, shader: ShaderMode) {
         .unwrap_or_else(|| panic!("no suite group '{name_starts}'"));
     assert!(!group.cases.is_empty());
     for mut case in group.cases {
-        case.gpu.shader = shader;
-        let found = check::run_case(Gpu, &case, None).unwrap();
+        case.options.gpu.shader = shader;
+        let found = check::run_case(GPU, &case, None).unwrap();
         assert_eq!(
             found,
             None,
@@ -94,8 +94,8 @@ fn many_generations_in_one_submission_match_the_reference() {
     ] {
         let r = rule(text);
         let start = soup(w, h, 0.4, 11);
-        let want = common::run(lifelab::engine::EngineKind::Reference, r, &start, 300, 5);
-        let got = common::run(Gpu, r, &start, 300, 5);
+        let want = common::run(common::REFERENCE, r, &start, 300, 5);
+        let got = common::run(GPU, r, &start, 300, 5);
         assert_eq!(want.first_difference(&got), None, "{text}");
     }
 }
@@ -111,15 +111,15 @@ fn an_injected_single_bit_difference_is_caught() {
         start: soup(31, 7, 0.4, 3),
         seed: 0,
         gens: 10,
-        gpu: LifeOptions::default(),
+        options: Default::default(),
     };
-    assert_eq!(check::run_case(Gpu, &case, None).unwrap(), None);
+    assert_eq!(check::run_case(GPU, &case, None).unwrap(), None);
     let fault = Fault {
         generation: 5,
         x: 12,
         y: 3,
     };
-    let m = check::run_case(Gpu, &case, Some(fault))
+    let m = check::run_case(GPU, &case, Some(fault))
         .unwrap()
         .expect("caught");
     assert_eq!((m.generation, m.x, m.y), (5, 12, 3));
@@ -132,7 +132,7 @@ fn acorn_reaches_633_on_the_gpu() {
         return;
     }
     let start = on_torus("acorn", 2048, 2048);
-    let mut e = engine::create(Gpu, rule("B3/S23"), &start, 0).unwrap();
+    let mut e = common::engine(GPU, rule("B3/S23"), &start, 0);
     e.step(5206).unwrap();
     assert_eq!(e.population().unwrap(), 633);
 }

@@ -201,6 +201,7 @@ impl LifelabApp {
                 self.autosave.touch();
             }
             Command::Clear => {
+                self.life.cancel_and_wait();
                 match self.selection {
                     Some(r) => {
                         let g = Grid::try_new_bitmap(r.width, r.height)?;

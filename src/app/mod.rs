@@ -249,6 +249,7 @@ impl LifelabApp {
                 }
             } else if let Some((e, _)) = &mut app.elementary {
                 e.running = options.after_gens > 0;
+                e.stop_at = Some(options.after_gens);
                 if let Some(s) = options.speed {
                     e.pace = s;
                 }

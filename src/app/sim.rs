@@ -351,6 +351,18 @@ impl LifeSim {
         }
     }
 
+    /// Stops the job in flight (at a whole generation) and lets it land, for a command that
+    /// replaces what it works on (Reset, a load).
+    fn stop_job(&mut self) {
+        if self.job.is_some() {
+            self.cancel();
+            while self.job.is_some() {
+                std::thread::sleep(Duration::from_millis(1));
+                self.poll();
+            }
+        }
+    }
+
     /// Steps `gens` generations as a job with progress.
     pub fn step(&mut self, gens: u64) -> anyhow::Result<()> {
         self.refuse_if_busy()?;
@@ -372,6 +384,11 @@ impl LifeSim {
     /// Cancels the job in flight; it stops at a whole generation.
     pub fn cancel(&mut self) {
         self.worker.cancel_jobs();
+    }
+
+    /// Cancels the job in flight and waits for it to stop (a few milliseconds).
+    pub fn cancel_and_wait(&mut self) {
+        self.stop_job();
     }
 
     /// Runs `f` on the engine from the UI thread, for quick reads and small edits.
@@ -426,7 +443,7 @@ impl LifeSim {
         generation: u64,
         wanted: &str,
     ) -> anyhow::Result<()> {
-        self.refuse_if_busy()?;
+        self.stop_job();
         self.pause();
         self.wanted = wanted.to_string();
         let gpu = self.gpu.clone();
@@ -471,7 +488,7 @@ impl LifeSim {
 
     /// Back to the start state.
     pub fn reset(&mut self) -> anyhow::Result<()> {
-        self.refuse_if_busy()?;
+        self.stop_job();
         self.pause();
         let (cells, generation) = self.start.clone();
         self.worker.with_engine(|e| -> EngineResult<()> {
@@ -590,6 +607,8 @@ pub struct ElementarySim {
     pub pace: Pace,
     /// Where the clock-paced run started: (when, generation).
     since: Option<(Instant, u64)>,
+    /// A run stops at this generation (screenshots).
+    pub stop_at: Option<u64>,
     /// Generations per second achieved.
     pub rate: f64,
 }
@@ -628,6 +647,7 @@ impl ElementarySim {
             running: false,
             pace: Pace::PerSecond(60.0),
             since: None,
+            stop_at: None,
             rate: 0.0,
         })
     }
@@ -648,7 +668,13 @@ impl ElementarySim {
             Pace::PerSecond(r) => (g0 + (r * elapsed) as u64).saturating_sub(generation),
         };
         let cap = (1u64 << 22) / self.rows.width().max(1) as u64;
-        let n = due.min(cap.max(1));
+        let mut n = due.min(cap.max(1));
+        if let Some(stop) = self.stop_at {
+            n = n.min(stop.saturating_sub(generation));
+            if generation >= stop {
+                self.running = false;
+            }
+        }
         if n > 0 {
             self.rows.step(n)?;
         }

@@ -107,6 +107,27 @@ pub fn main_with(cli: Cli) -> ExitCode {
     }
 }
 
+/// A command line clap could not take: help and version print as usual (exit 0); any other
+/// mistake is an error like the others, exit code 1, and with `--json` anywhere on the line it
+/// is also the one JSON object on stdout.
+pub fn argument_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
+        let _ = e.print();
+        return ExitCode::SUCCESS;
+    }
+    let json = std::env::args().any(|a| a == "--json");
+    // clap's own text: its first line, without the "error: " prefix.
+    let text = e.to_string();
+    let first = text.lines().next().unwrap_or_default().trim();
+    let message = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    if json {
+        println!("{}", serde_json::json!({ "error": message }));
+    }
+    eprint!("{}", e.render());
+    ExitCode::FAILURE
+}
+
 fn report_error(e: &anyhow::Error, json: bool) {
     let message = format!("{e:#}");
     if json {

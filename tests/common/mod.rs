@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests. Each test file uses a different subset.
 #![allow(dead_code)]
 
-use lifelab::engine::{self, EngineKind};
+use lifelab::engine::{Engine, Universe};
 use lifelab::grid::Grid;
 use lifelab::pattern::library;
 use lifelab::rule::Rule;
@@ -25,26 +25,42 @@ pub fn soup(w: u32, h: u32, density: f64, seed: u64) -> Grid {
     g
 }
 
+/// The registry's names of the engines, for the tests.
+pub const REFERENCE: &str = "reference";
+pub const CPU: &str = "cpu";
+pub const TILES: &str = "tiles";
+pub const HASHLIFE: &str = "hashlife";
+pub const GPU: &str = "gpu";
+
+/// The engine `name` (from the registry) on `grid`'s torus, loaded with it.
+pub fn engine(name: &str, rule: Rule, grid: &Grid, seed: u64) -> Box<dyn Engine> {
+    let request = lifelab::registry::Request::new(rule, Universe::torus(grid.width(), grid.height()))
+        .with_seed(seed);
+    let (mut e, _) = lifelab::registry::create(name, &request).unwrap_or_else(|e| panic!("{name}: {e}"));
+    e.set_grid(grid, 0).unwrap();
+    e
+}
+
 /// The grid after `gens` generations on the given engine.
-pub fn run(kind: EngineKind, rule: Rule, grid: &Grid, gens: u64, seed: u64) -> Grid {
-    let mut e = engine::create(kind, rule, grid, seed).unwrap();
+pub fn run(name: &str, rule: Rule, grid: &Grid, gens: u64, seed: u64) -> Grid {
+    let mut e = engine(name, rule, grid, seed);
     e.step(gens).unwrap();
     e.grid().unwrap()
 }
 
 /// Steps `kind` and the reference engine side by side and fails at the first generation and
 /// cell where they differ.
-pub fn assert_matches_reference(kind: EngineKind, rule: Rule, grid: &Grid, gens: u64, seed: u64) {
-    let mut oracle = engine::create(EngineKind::Reference, rule, grid, seed).unwrap();
-    let mut other = engine::create(kind, rule, grid, seed).unwrap();
+pub fn assert_matches_reference(kind: &str, rule: Rule, grid: &Grid, gens: u64, seed: u64) {
+    let mut oracle = engine(REFERENCE, rule, grid, seed);
+    let mut other = engine(kind, rule, grid, seed);
     for g in 1..=gens {
         oracle.step(1).unwrap();
         other.step(1).unwrap();
         let (want, got) = (oracle.grid().unwrap(), other.grid().unwrap());
-        assert!(got.padding_is_zero(), "{kind:?} set padding bits");
+        assert!(got.padding_is_zero(), "{kind} set padding bits");
         if let Some((x, y)) = want.first_difference(&got) {
             panic!(
-                "{kind:?} differs from the reference: rule {rule}, {}x{} torus, seed {seed}, \
+                "{kind} differs from the reference: rule {rule}, {}x{} torus, seed {seed}, \
                  generation {g}, first at cell ({x}, {y})",
                 grid.width(),
                 grid.height()
