@@ -6,8 +6,8 @@ use serde::Serialize;
 
 use crate::engine::{Engine, EngineResult, Universe};
 use crate::grid::Grid;
-use crate::registry::{self, Options, Request};
 use crate::pattern::library;
+use crate::registry::{self, Options, Request};
 use crate::rule::{Rule, named};
 
 /// One piece of work: a rule, a start, a seed and a number of generations.
@@ -237,6 +237,7 @@ pub fn suite() -> Vec<Group> {
     for (rows_per_band, (w, h)) in [(1u64, (70u32, 9u32)), (3, (300, 200)), (64, (4099, 130))] {
         for text in ["B3/S23", "B2/S34H", "B2(1/3)/S12H"] {
             let rule: Rule = text.parse().expect("valid");
+            #[cfg_attr(not(feature = "gpu"), allow(unused_mut))]
             let mut c = case(
                 format!("split into bands of {rows_per_band} rows"),
                 rule,

@@ -8,8 +8,8 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use crate::grid::{Grid, GridError};
 pub use crate::grid::Census;
+use crate::grid::{Grid, GridError};
 use crate::rule::Rule;
 use crate::tiles::TileMap;
 
@@ -437,9 +437,12 @@ pub fn census_index(universe: Universe, word_x: i64, y: i64) -> u32 {
             let per_row = width.div_ceil(64) as i64 * 2;
             (y * per_row + word_x) as u32
         }
-        Universe::Plane => crate::hash::mix32(
-            (word_x as u32) ^ crate::hash::mix32((y as u32) ^ ((y >> 32) as u32).rotate_left(7)),
-        ) ^ ((word_x >> 32) as u32),
+        Universe::Plane => {
+            crate::hash::mix32(
+                (word_x as u32)
+                    ^ crate::hash::mix32((y as u32) ^ ((y >> 32) as u32).rotate_left(7)),
+            ) ^ ((word_x >> 32) as u32)
+        }
     }
 }
 

@@ -32,7 +32,6 @@ pub enum GridError {
     OutOfMemory { width: u64, height: u64, bytes: u64 },
 }
 
-
 /// The population of a grid and a 64-bit hash of its cells, computed the same way on the CPU
 /// (`Grid::census`) and on the GPU (`shaders/census.wgsl`): the sum, over the non-zero 32-bit
 /// words w at index i, of `mix32(w ^ mix32(i))` (low half) and `mix32(w + mix32(i ^ 0x9e3779b9))`

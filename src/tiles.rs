@@ -63,7 +63,9 @@ impl TileMap {
 
     /// The tile, made empty if it was not there.
     pub fn tile_mut(&mut self, tx: i64, ty: i64) -> &mut TileBits {
-        self.tiles.entry((tx, ty)).or_insert_with(|| Box::new([0; 64]))
+        self.tiles
+            .entry((tx, ty))
+            .or_insert_with(|| Box::new([0; 64]))
     }
 
     /// Stores a whole tile (an empty one is dropped).
@@ -201,7 +203,10 @@ mod tests {
             let back = map.crop(CellRect::new(at.0, at.1, 3, 3));
             assert_eq!(back, g, "at {at:?}");
             let b = map.bounds().unwrap();
-            assert_eq!((b.left, b.top, b.right, b.bottom), (at.0, at.1, at.0 + 2, at.1 + 2));
+            assert_eq!(
+                (b.left, b.top, b.right, b.bottom),
+                (at.0, at.1, at.0 + 2, at.1 + 2)
+            );
             let mut cells: Vec<_> = map.cells().collect();
             cells.sort();
             let mut want: Vec<_> = g

@@ -10,8 +10,8 @@ use common::{CPU, GPU, TILES, in_ci, rule, soup};
 use lifelab::analysis::{self, Kind, PeriodReport, TorusFate};
 use lifelab::engine::{Census, Engine, EngineResult, Progress, Universe};
 use lifelab::grid::Grid;
-use lifelab::rule::Rule;
 use lifelab::pattern::library;
+use lifelab::rule::Rule;
 
 fn cells(name: &str) -> Grid {
     library::get(name).unwrap().trimmed().cells
@@ -41,13 +41,26 @@ fn period_of(
 }
 
 /// A lifespan on a `side` torus, on the engine `name`.
-fn lifespan_on(name: &str, c: &Grid, side: u32, max_gens: u64, settle: u64) -> analysis::LifespanReport {
+fn lifespan_on(
+    name: &str,
+    c: &Grid,
+    side: u32,
+    max_gens: u64,
+    settle: u64,
+) -> analysis::LifespanReport {
     let make = || -> EngineResult<Box<dyn Engine>> {
-        let request =
-            lifelab::registry::Request::new(rule("B3/S23"), Universe::torus(side, side));
+        let request = lifelab::registry::Request::new(rule("B3/S23"), Universe::torus(side, side));
         Ok(lifelab::registry::create(name, &request)?.0)
     };
-    analysis::lifespan(rule("B3/S23"), c, max_gens, settle, &make, &Progress::default()).unwrap()
+    analysis::lifespan(
+        rule("B3/S23"),
+        c,
+        max_gens,
+        settle,
+        &make,
+        &Progress::default(),
+    )
+    .unwrap()
 }
 
 #[test]
@@ -275,4 +288,44 @@ fn analyze_command_reports_acorn_and_writes_the_history() {
     assert_eq!(v["period"], 4);
     assert_eq!(v["displacement"], serde_json::json!([1, 1]));
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn known_objects_are_named_by_their_apgcodes() {
+    // Catagolue's and LifeWiki's canonical names.
+    for (name, code) in [
+        ("block", "xs4_33"),
+        ("beehive", "xs6_696"),
+        ("blinker", "xp2_7"),
+        ("glider", "xq4_153"),
+        ("hwss", "xq4_27deee6"),
+        ("pentadecathlon", "xp15_4r4z4r4"),
+    ] {
+        assert_eq!(identify(name).apgcode.as_deref(), Some(code), "{name}");
+    }
+}
+
+#[test]
+fn analyze_acorn_runs_on_the_sparse_engine_and_gives_its_apgcode_for_ships() {
+    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args(["analyze", "--pattern", "acorn", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["lifespan"].clone(), v["final_population"].clone()),
+        (5206.into(), 633.into())
+    );
+    assert_eq!(v["engine"], "tiles", "{v}");
+    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args(["analyze", "--pattern", "glider", "--json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["apgcode"], "xq4_153");
 }

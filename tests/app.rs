@@ -28,11 +28,12 @@ fn gpu() -> Option<lifelab::gpu::GpuContext> {
     }
 }
 
+/// A headless app on the GPU adapter, or in CPU mode where there is none.
 fn app(options: AppOptions) -> Option<(LifelabApp, egui::Context)> {
-    let ctx = gpu()?;
+    let ctx = lifelab::gpu::shared_context().ok().cloned();
     let egui_ctx = egui::Context::default();
     Some((
-        LifelabApp::headless(Some(ctx), &egui_ctx, options).unwrap(),
+        LifelabApp::headless(ctx, &egui_ctx, options).unwrap(),
         egui_ctx,
     ))
 }

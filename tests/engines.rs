@@ -4,8 +4,8 @@
 
 mod common;
 
-use common::{assert_matches_reference, on_torus, rule, run, soup};
 use common::{CPU, REFERENCE};
+use common::{assert_matches_reference, on_torus, rule, run, soup};
 use lifelab::grid::Grid;
 use lifelab::rule::{Neighbourhood, named};
 

@@ -11,8 +11,8 @@ mod common;
 use std::path::PathBuf;
 use std::process::Command;
 
-use common::{in_ci, rule, run, soup};
 use common::REFERENCE;
+use common::{in_ci, rule, run, soup};
 use lifelab::grid::Grid;
 use lifelab::pattern::{self, Format, Pattern};
 
@@ -106,13 +106,7 @@ fn acorn_agrees_with_golly() {
     let Some(bgolly) = bgolly() else { return };
     let start = common::on_torus("acorn", 256, 256);
     let gens = 1000;
-    let ours = crop(&run(
-        common::CPU,
-        rule("B3/S23"),
-        &start,
-        gens,
-        0,
-    ));
+    let ours = crop(&run(common::CPU, rule("B3/S23"), &start, gens, 0));
     assert_eq!(ours, golly_run(&bgolly, "B3/S23", &start, gens));
 }
 
@@ -135,4 +129,118 @@ fn golly_confirms_the_periods_of_the_other_rules_oscillators() {
             assert_eq!(after == shape, g == period, "{name} after {g} generations");
         }
     }
+}
+
+/// Golly's HashLife on the unbounded plane: the bounding-box crop after `gens` generations.
+fn golly_plane(bgolly: &PathBuf, start: &Grid, gens: u64) -> Grid {
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir =
+        std::env::temp_dir().join(format!("lifelab-golly-plane-{}-{call}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (input, output) = (dir.join("in.rle"), dir.join("out.rle"));
+    let mut p = Pattern::new(start.clone());
+    p.rule = Some(rule("B3/S23"));
+    std::fs::write(&input, pattern::write(&p, Format::Rle)).unwrap();
+    let out = Command::new(bgolly)
+        .args(["-q", "-q", "-a", "HashLife", "-m", &gens.to_string(), "-o"])
+        .arg(&output)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "bgolly failed: {out:?}");
+    let text = std::fs::read_to_string(&output).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    pattern::parse(&text, Format::Rle).unwrap().trimmed().cells
+}
+
+/// Ours on the plane, on `engine`: the bounding-box crop after `gens` generations.
+fn ours_plane(engine: &str, start: &Grid, gens: u64) -> Grid {
+    use lifelab::engine::{Put, Universe};
+    let request = lifelab::registry::Request::new(rule("B3/S23"), Universe::Plane);
+    let (mut e, _) = lifelab::registry::create(engine, &request).unwrap();
+    e.put(start, (0, 0), Put::Or).unwrap();
+    e.step(gens).unwrap();
+    match e.bounds().unwrap() {
+        Some(b) => e.cells_in(b.rect().unwrap()).unwrap(),
+        None => Grid::new(0, 0),
+    }
+}
+
+#[test]
+fn hashlife_and_the_tile_engine_agree_with_golly_on_the_plane() {
+    let Some(bgolly) = bgolly() else { return };
+    for (name, gens) in [("r-pentomino", 2000), ("acorn", 5206), ("rabbits", 3000)] {
+        let start = lifelab::pattern::library::get(name).unwrap().cells;
+        let golly = golly_plane(&bgolly, &start, gens);
+        assert_eq!(
+            ours_plane(common::HASHLIFE, &start, gens),
+            golly,
+            "{name}, HashLife"
+        );
+        assert_eq!(
+            ours_plane(common::TILES, &start, gens),
+            golly,
+            "{name}, tiles"
+        );
+    }
+    for seed in 1..=4 {
+        let start = soup(20, 20, 0.4, seed);
+        let golly = golly_plane(&bgolly, &start, 700);
+        assert_eq!(
+            ours_plane(common::HASHLIFE, &start, 700),
+            golly,
+            "soup {seed}"
+        );
+    }
+}
+
+#[test]
+fn macrocell_files_go_both_ways_with_golly() {
+    let Some(bgolly) = bgolly() else { return };
+    let dir = std::env::temp_dir().join(format!("lifelab-golly-mc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let acorn = lifelab::pattern::library::get("acorn").unwrap().cells;
+    let mut p = Pattern::new(acorn.clone());
+    p.rule = Some(rule("B3/S23"));
+    std::fs::write(dir.join("acorn.rle"), pattern::write(&p, Format::Rle)).unwrap();
+    // Golly writes acorn at generation 600 as a macrocell file; lifelab reads it.
+    let golly_mc = dir.join("golly.mc");
+    let out = Command::new(&bgolly)
+        .args(["-q", "-q", "-a", "HashLife", "-m", "600", "-o"])
+        .arg(&golly_mc)
+        .arg(dir.join("acorn.rle"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let loaded = lifelab::session::setup::resolve_pattern(golly_mc.to_str().unwrap()).unwrap();
+    assert_eq!(loaded.generation, 600);
+    let tiles = loaded.tiles.unwrap();
+    let read = tiles.crop(tiles.bounds().unwrap().rect().unwrap());
+    assert_eq!(read, ours_plane(common::HASHLIFE, &acorn, 600));
+
+    // lifelab writes it back at generation 600 (the same cells), and Golly reads that.
+    let spec = lifelab::session::Spec {
+        pattern: Some(golly_mc.display().to_string()),
+        plane: true,
+        ..Default::default()
+    };
+    let sim = spec.build().unwrap();
+    let (mut e, _) = sim.engine("hashlife", 0, Default::default()).unwrap();
+    let ours_mc = dir.join("ours.mc");
+    lifelab::session::save::write_engine(e.as_mut(), &Default::default(), &ours_mc).unwrap();
+    let back = dir.join("back.rle");
+    let out = Command::new(&bgolly)
+        .args(["-q", "-q", "-a", "HashLife", "-m", "0", "-o"])
+        .arg(&back)
+        .arg(&ours_mc)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = std::fs::read_to_string(&back).unwrap();
+    assert_eq!(
+        pattern::parse(&text, Format::Rle).unwrap().trimmed().cells,
+        read
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -8,9 +8,9 @@ mod common;
 
 use std::process::Command;
 
+use common::GPU;
 use common::{in_ci, on_torus, rule, soup};
 use lifelab::check::{self, Case, Fault};
-use common::GPU;
 use lifelab::gpu::{LifeOptions, ShaderMode};
 use lifelab::grid::Grid;
 
@@ -345,5 +345,55 @@ fn uploads_in_small_pieces_across_bands_arrive_whole() {
             None,
             "pieces of {piece} bytes"
         );
+    }
+}
+
+/// Without an adapter: every shader lifelab builds (the generated Life shaders for every named
+/// rule in both modes, the elementary, census and view shaders) parses and validates with naga,
+/// and the uniform struct it declares has the Rust struct's fields at the same offsets.
+#[test]
+fn every_shader_validates_and_its_struct_matches_the_rust_one() {
+    use wgpu::naga;
+    let mut shaders = lifelab::gpu::layout::shaders();
+    #[cfg(feature = "app")]
+    shaders.push((
+        lifelab::app::view_render::source(),
+        lifelab::app::view_render::layout(),
+    ));
+    assert!(shaders.len() > 2 * lifelab::rule::named::all().len());
+    for (source, layout) in shaders {
+        let module = naga::front::wgsl::parse_str(&source)
+            .unwrap_or_else(|e| panic!("{}: {}", layout.shader, e.emit_to_string(&source)));
+        naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::all(),
+        )
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{}: {}", layout.shader, e.emit_to_string(&source)));
+        let ty = module
+            .types
+            .iter()
+            .map(|(_, t)| t)
+            .find(|t| t.name.as_deref() == Some(layout.wgsl_struct))
+            .unwrap_or_else(|| {
+                panic!(
+                    "{} declares no struct {}",
+                    layout.shader, layout.wgsl_struct
+                )
+            });
+        let naga::TypeInner::Struct { members, span } = &ty.inner else {
+            panic!("{} is not a struct", layout.wgsl_struct)
+        };
+        let wgsl: Vec<(String, usize)> = members
+            .iter()
+            .map(|m| (m.name.clone().unwrap_or_default(), m.offset as usize))
+            .collect();
+        let rust: Vec<(String, usize)> = layout
+            .fields
+            .iter()
+            .map(|(n, o)| (n.to_string(), *o))
+            .collect();
+        assert_eq!(wgsl, rust, "{}: fields and offsets", layout.shader);
+        assert_eq!(*span as usize, layout.size, "{}: size", layout.shader);
     }
 }

@@ -366,3 +366,47 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn macrocell_files_round_trip_on_a_torus_and_on_the_plane() {
+    use lifelab::engine::Universe;
+    let dir = std::env::temp_dir().join(format!("lifelab-mc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (size, plane) in [("64x64", false), ("100x37", false), ("", true)] {
+        let spec = lifelab::session::Spec {
+            random: Some(0.4),
+            seed: 5,
+            size: (!size.is_empty()).then(|| size.to_string()),
+            plane,
+            ..Default::default()
+        };
+        let sim = spec.build().unwrap();
+        let (mut e, _) = sim.engine("tiles", 0, Default::default()).unwrap();
+        e.step(17).unwrap();
+        let path = dir.join(format!("soup{size}.mc"));
+        lifelab::session::save::write_engine(e.as_mut(), &Default::default(), &path).unwrap();
+        let back = lifelab::session::Spec {
+            pattern: Some(path.display().to_string()),
+            plane,
+            ..Default::default()
+        }
+        .build()
+        .unwrap();
+        assert_eq!(back.generation, 17, "{size}");
+        assert_eq!(back.universe, e.universe(), "{size}");
+        let (mut again, _) = back.engine("tiles", 0, Default::default()).unwrap();
+        assert_eq!(
+            again.export().unwrap().cells().count() as u64,
+            e.population().unwrap()
+        );
+        let mut a: Vec<_> = again.export().unwrap().cells().collect();
+        let mut b: Vec<_> = e.export().unwrap().cells().collect();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b, "{size}");
+        if !plane {
+            assert!(matches!(back.universe, Universe::Torus { .. }));
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -510,7 +510,10 @@ fn the_app_reports_bad_files_and_sizes_inline_and_keeps_its_state() {
     );
     let notice = app.notice().unwrap_or_default().to_string();
     assert!(
-        matches_template(&notice, "a 1000000x1000000 grid needs 116.4 GiB, more than lifelab's …"),
+        matches_template(
+            &notice,
+            "a 1000000x1000000 grid needs 116.4 GiB, more than lifelab's …"
+        ),
         "{notice}"
     );
     assert_eq!(app.cells().unwrap(), before);

@@ -260,7 +260,10 @@ pub fn analyse(q: &Question, progress: &Progress) -> anyhow::Result<Findings> {
             let (mut e, choice) = registry::create(&q.engine, &request)?;
             e.import(cells)?;
             let replay = || -> EngineResult<Box<dyn crate::engine::Engine>> {
-                Ok(registry::create("auto", &request.clone().with_workload(Workload::default()))?.0)
+                Ok(
+                    registry::create("auto", &request.clone().with_workload(Workload::default()))?
+                        .0,
+                )
             };
             let r = find_period(e.as_mut(), &replay, q.max_gens, &|c| c.hash, progress)?;
             f.engine = choice.engine.into();

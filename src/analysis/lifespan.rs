@@ -239,11 +239,7 @@ fn clusters(cells: &[(i64, i64)]) -> Vec<Vec<(i64, i64)>> {
 }
 
 /// The clusters at the end that are spaceships moving away from the rest.
-fn escaping_ships(
-    rule: Rule,
-    cells: &[(i64, i64)],
-    universe: Universe,
-) -> EngineResult<Vec<Ship>> {
+fn escaping_ships(rule: Rule, cells: &[(i64, i64)], universe: Universe) -> EngineResult<Vec<Ship>> {
     let groups = clusters(cells);
     let total = cells.len().max(1) as f64;
     let centre = (

@@ -57,7 +57,10 @@ impl LifelabApp {
                 self.set_running(!running);
             }
             Command::Step(n) => match self.mode {
-                Mode::Life => self.life.step(n.saturating_mul(1 << self.life.step_exponent().min(62)).max(n))?,
+                Mode::Life => self.life.step(
+                    n.saturating_mul(1 << self.life.step_exponent().min(62))
+                        .max(n),
+                )?,
                 Mode::Elementary => {
                     if let Some((e, _)) = &mut self.elementary {
                         e.running = false;
@@ -178,7 +181,8 @@ impl LifelabApp {
                         let mut g = Grid::try_new_bitmap(r.width, r.height)?;
                         let universe = self.life.universe;
                         fill_region(&mut g, r, universe, density, seed);
-                        self.life.with_engine(|e| e.put(&g, (r.x, r.y), Put::Replace))?;
+                        self.life
+                            .with_engine(|e| e.put(&g, (r.x, r.y), Put::Replace))?;
                         self.life.mark_start();
                     }
                     None => {
@@ -205,7 +209,8 @@ impl LifelabApp {
                 match self.selection {
                     Some(r) => {
                         let g = Grid::try_new_bitmap(r.width, r.height)?;
-                        self.life.with_engine(|e| e.put(&g, (r.x, r.y), Put::Replace))?;
+                        self.life
+                            .with_engine(|e| e.put(&g, (r.x, r.y), Put::Replace))?;
                         self.dirty = true;
                     }
                     None => {
@@ -260,9 +265,7 @@ impl LifelabApp {
                     name: Some(self.source.clone()),
                     ..Default::default()
                 };
-                let text = self
-                    .life
-                    .with_engine(|e| save::text_of(e, &meta, format))?;
+                let text = self.life.with_engine(|e| save::text_of(e, &meta, format))?;
                 std::fs::write(&path, text)
                     .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
                 self.dirty = false;
@@ -402,9 +405,10 @@ impl LifelabApp {
 
     /// The torus the Universe menu goes back to from the plane.
     fn last_torus(&self) -> (u32, u32) {
-        self.life
-            .size()
-            .unwrap_or((crate::session::setup::DEFAULT_SIDE, crate::session::setup::DEFAULT_SIDE))
+        self.life.size().unwrap_or((
+            crate::session::setup::DEFAULT_SIDE,
+            crate::session::setup::DEFAULT_SIDE,
+        ))
     }
 
     /// The cell at the middle of the view, for pastes.
@@ -444,7 +448,13 @@ impl LifelabApp {
         }
         let (tiles, generation) = self.life.export_now()?;
         let moved = match (self.life.universe, universe) {
-            (Universe::Torus { width: ow, height: oh }, Universe::Torus { width, height }) => {
+            (
+                Universe::Torus {
+                    width: ow,
+                    height: oh,
+                },
+                Universe::Torus { width, height },
+            ) => {
                 let mut old = Grid::try_new(ow, oh)?;
                 crate::cpu::dense::import(&mut old, &tiles);
                 let (pw, ph) = (ow.min(width), oh.min(height));

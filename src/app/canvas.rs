@@ -120,7 +120,8 @@ impl Canvas {
         }
 
         // Only the primary button draws: a right or middle drag pans, and never edits.
-        let pointer_primary = ui.input(|i| i.pointer.primary_down() || i.pointer.primary_released());
+        let pointer_primary =
+            ui.input(|i| i.pointer.primary_down() || i.pointer.primary_released());
         let drawing = tool == Tool::Draw
             && !status.running
             && status.busy.is_none()
@@ -280,7 +281,10 @@ impl Canvas {
             );
             let at = rect.right_top() + egui::vec2(-12.0 - galley.size().x, 8.0);
             painter.rect_filled(
-                egui::Rect::from_min_size(at - egui::vec2(4.0, 2.0), galley.size() + egui::vec2(8.0, 4.0)),
+                egui::Rect::from_min_size(
+                    at - egui::vec2(4.0, 2.0),
+                    galley.size() + egui::vec2(8.0, 4.0),
+                ),
                 3.0,
                 egui::Color32::from_black_alpha(190),
             );
@@ -350,7 +354,12 @@ fn selection(a: (i64, i64), b: (i64, i64), v: &Viewport) -> CellRect {
         w = w.min(v.torus.0 as u64);
         h = h.min(v.torus.1 as u64);
     }
-    CellRect::new(x, y, w.min(u32::MAX as u64) as u32, h.min(u32::MAX as u64) as u32)
+    CellRect::new(
+        x,
+        y,
+        w.min(u32::MAX as u64) as u32,
+        h.min(u32::MAX as u64) as u32,
+    )
 }
 
 fn zoom_text(zoom: f64) -> String {

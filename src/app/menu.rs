@@ -87,10 +87,7 @@ impl LifelabApp {
                     out.push(Command::SetPlane(false));
                 }
                 if ui
-                    .selectable_label(
-                        status.universe == Universe::Plane,
-                        "Unbounded plane",
-                    )
+                    .selectable_label(status.universe == Universe::Plane, "Unbounded plane")
                     .on_hover_text("Golly's default universe: HashLife or the tile engine run it")
                     .clicked()
                 {

@@ -157,11 +157,12 @@ impl LifelabApp {
             ctx.clone(),
             initial.rule,
             initial.universe,
-            initial.cells,
-            initial.generation,
-            options.seed,
-            wanted,
-            options.memory.map(|m| m << 20),
+            (initial.cells, initial.generation),
+            sim::Settings {
+                seed: options.seed,
+                wanted: wanted.to_string(),
+                memory: options.memory.map(|m| m << 20),
+            },
         )?;
         if let Some(s) = options.speed {
             life.set_pace(s);
@@ -242,7 +243,8 @@ impl LifelabApp {
             if app.mode == Mode::Life {
                 app.life.set_stop_at(Some(options.after_gens));
                 if options.speed.is_none() {
-                    app.life.set_pace(crate::session::worker::Pace::PerSecond(1024.0));
+                    app.life
+                        .set_pace(crate::session::worker::Pace::PerSecond(1024.0));
                 }
                 if options.after_gens > 0 {
                     app.apply(egui_ctx, Command::Play);
@@ -274,7 +276,8 @@ impl LifelabApp {
             return;
         }
         let target = self.life.with_engine(|e| {
-            crate::gpu::life_engine(e).and_then(|g| ViewTarget::for_grid(p, &c.device, g.gpu_grid()))
+            crate::gpu::life_engine(e)
+                .and_then(|g| ViewTarget::for_grid(p, &c.device, g.gpu_grid()))
         });
         self.life_view = target.map(|t| (t, version));
     }

@@ -32,14 +32,18 @@ enum Landing {
     /// Nothing beyond the cells (Step N, go to, a fill); an edit becomes what Reset returns to.
     Cells { mark_start: bool },
     /// A new engine: its rule, universe and the registry's choice.
-    Engine {
-        rule: Rule,
-        universe: Universe,
-        choice: Choice,
-        start: Option<(TileMap, u64)>,
-    },
+    Engine(Box<Rebuilt>),
     /// A checkpoint of the running GPU engine.
     Checkpoint,
+}
+
+/// What a new engine brings when its job lands.
+struct Rebuilt {
+    rule: Rule,
+    universe: Universe,
+    choice: Choice,
+    /// The new cells, when they were given (Reset returns to them).
+    start: Option<(TileMap, u64)>,
 }
 
 /// The Life-like simulation.
@@ -67,6 +71,14 @@ pub struct LifeSim {
     figures: Status,
     /// Counts engine replacements, so that the viewer knows to rebind GPU buffers.
     pub engine_version: u64,
+}
+
+/// What a simulation keeps across engines: the seed of stochastic rules, the engine asked for
+/// (`auto` or a name) and HashLife's memory.
+pub struct Settings {
+    pub seed: u64,
+    pub wanted: String,
+    pub memory: Option<u64>,
 }
 
 /// The registry's request for `universe` with these cells.
@@ -116,12 +128,15 @@ impl LifeSim {
         gpu: Option<GpuContext>,
         rule: Rule,
         universe: Universe,
-        cells: TileMap,
-        generation: u64,
-        seed: u64,
-        wanted: &str,
-        memory: Option<u64>,
+        (cells, generation): (TileMap, u64),
+        settings: Settings,
     ) -> anyhow::Result<Self> {
+        let Settings {
+            seed,
+            wanted,
+            memory,
+        } = settings;
+        let wanted = wanted.as_str();
         let request = request_for(rule, universe, seed, &cells, &gpu, memory);
         let (engine, choice) = make_engine(wanted, &request, &cells, generation)?;
         let worker = Worker::new(engine);
@@ -193,19 +208,22 @@ impl LifeSim {
         {
             let (_, landing) = self.job.take().expect("checked");
             match (result, landing) {
-                (Ok(value), Landing::Engine {
-                    rule,
-                    universe,
-                    choice,
-                    start,
-                }) => {
+                (
+                    Ok(value),
+                    Landing::Engine {
+                        rule,
+                        universe,
+                        choice,
+                        start,
+                    },
+                ) => {
                     let _ = value;
                     self.rule = rule;
                     self.universe = universe;
                     self.choice = choice;
                     if let Some(s) = start {
-                        self.checkpoint = s.clone();
-                        self.start = s;
+                        self.checkpoint = (*s).clone();
+                        self.start = *s;
                     }
                     self.engine_version += 1;
                 }
@@ -263,7 +281,14 @@ impl LifeSim {
         self.worker.set_running(false);
         self.gpu = None;
         let (cells, generation) = self.checkpoint.clone();
-        let request = request_for(self.rule, self.universe, self.seed, &cells, &None, self.memory);
+        let request = request_for(
+            self.rule,
+            self.universe,
+            self.seed,
+            &cells,
+            &None,
+            self.memory,
+        );
         match make_engine("auto", &request, &cells, generation) {
             Ok((engine, choice)) => {
                 self.worker.replace_engine(engine);
@@ -302,12 +327,12 @@ impl LifeSim {
     }
 
     pub fn play(&mut self) {
-        if !self.figures.running {
-            if let Ok(state) = self.export_now() {
-                self.start = state.clone();
-                self.checkpoint = state;
-                self.checkpoint_at = Instant::now();
-            }
+        if !self.figures.running
+            && let Ok(state) = self.export_now()
+        {
+            self.start = state.clone();
+            self.checkpoint = state;
+            self.checkpoint_at = Instant::now();
         }
         self.job_error = None;
         self.worker.set_running(true);
@@ -343,10 +368,7 @@ impl LifeSim {
     /// A job is in flight: say so instead of starting another.
     fn refuse_if_busy(&self) -> anyhow::Result<()> {
         match &self.job {
-            Some((h, _)) => anyhow::bail!(
-                "busy with {} (Esc or Cancel stops it)",
-                h.label
-            ),
+            Some((h, _)) => anyhow::bail!("busy with {} (Esc or Cancel stops it)", h.label),
             None => Ok(()),
         }
     }
@@ -413,9 +435,7 @@ impl LifeSim {
     }
 
     pub fn cell(&self, x: i64, y: i64) -> bool {
-        self.worker
-            .with_engine(|e| e.cell(x, y))
-            .unwrap_or(false)
+        self.worker.with_engine(|e| e.cell(x, y)).unwrap_or(false)
     }
 
     pub fn set_cell(&self, x: i64, y: i64, alive: bool) -> EngineResult<()> {
@@ -475,12 +495,12 @@ impl LifeSim {
         });
         self.job = Some((
             h,
-            Landing::Engine {
+            Landing::Engine(Box::new(Rebuilt {
                 rule,
                 universe,
                 choice,
                 start,
-            },
+            })),
         ));
         self.worker.clear_history();
         Ok(())

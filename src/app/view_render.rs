@@ -34,6 +34,39 @@ pub struct ViewUniforms {
     pub edge: [f32; 4],
 }
 
+/// The view shader.
+pub fn source() -> String {
+    VIEW_WGSL.to_string()
+}
+
+/// The Rust side of `struct View` in `shaders/view.wgsl`.
+pub fn layout() -> crate::gpu::layout::StructLayout {
+    crate::gpu::layout::StructLayout {
+        shader: "view.wgsl",
+        wgsl_struct: "View",
+        fields: crate::gpu::layout::fields!(
+            ViewUniforms,
+            rect_min,
+            origin_frac,
+            origin_cell,
+            cells_per_pixel,
+            grid_lines,
+            width,
+            height,
+            words,
+            band_rows,
+            mode,
+            newest,
+            origin_signed,
+            live,
+            dead,
+            line,
+            edge,
+        ),
+        size: std::mem::size_of::<ViewUniforms>(),
+    }
+}
+
 /// Colours, in gamma space as egui's framebuffer expects.
 pub const LIVE: [f32; 4] = [1.0, 0.86, 0.31, 1.0];
 pub const DEAD: [f32; 4] = [0.06, 0.07, 0.09, 1.0];

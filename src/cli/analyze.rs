@@ -59,7 +59,10 @@ pub fn execute(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
                 let b = e
                     .bounds()?
                     .ok_or_else(|| anyhow::anyhow!("the pattern has no live cells"))?;
-                e.cells_in(b.rect().context("the pattern is too spread out to analyse")?)?
+                e.cells_in(
+                    b.rect()
+                        .context("the pattern is too spread out to analyse")?,
+                )?
             }
         };
         let trimmed = match cells.bounding_box() {

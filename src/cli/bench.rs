@@ -158,7 +158,12 @@ pub fn execute(args: BenchArgs) -> anyhow::Result<ExitCode> {
         args.shaders.clone()
     };
 
-    let baseline = measure(&Work::soup(Rule::life(), (256, 256), &args), "reference", None, &args)?;
+    let baseline = measure(
+        &Work::soup(Rule::life(), (256, 256), &args),
+        "reference",
+        None,
+        &args,
+    )?;
     let mut results = Vec::new();
     let mut skipped = Vec::new();
     if !args.json {
@@ -171,7 +176,15 @@ pub fn execute(args: BenchArgs) -> anyhow::Result<ExitCode> {
         );
         println!(
             "{:<14} {:<16} {:>12} {:>16} {:>8} {:>9} {:>7} {:>16} {:>12}",
-            "workload", "rule", "size", "engine", "gens", "seconds", "timing", "cell updates/s", "x baseline"
+            "workload",
+            "rule",
+            "size",
+            "engine",
+            "gens",
+            "seconds",
+            "timing",
+            "cell updates/s",
+            "x baseline"
         );
     }
     let mut works = Vec::new();

@@ -185,7 +185,10 @@ pub fn execute(args: CheckArgs) -> anyhow::Result<ExitCode> {
             report.generations,
             report.seconds,
             if report.skipped > 0 {
-                format!(" ({} cases the {} engine does not run were skipped)", report.skipped, spec.name)
+                format!(
+                    " ({} cases the {} engine does not run were skipped)",
+                    report.skipped, spec.name
+                )
             } else {
                 String::new()
             }

@@ -112,7 +112,12 @@ pub fn main_with(cli: Cli) -> ExitCode {
 /// is also the one JSON object on stdout.
 pub fn argument_error(e: clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
-    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
         let _ = e.print();
         return ExitCode::SUCCESS;
     }

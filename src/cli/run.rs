@@ -98,7 +98,7 @@ pub fn execute(args: RunArgs) -> anyhow::Result<ExitCode> {
         width: universe.size().map(|s| s.0),
         height: universe.size().map(|s| s.1),
         rule: sim.rule.to_string(),
-        engine: choice.engine,
+        engine: engine.name(),
         engine_reason: choice.reason,
         engine_note: engine.note(),
         seconds,

@@ -51,7 +51,10 @@ pub fn bounds(grid: &Grid) -> Option<Bounds> {
 pub fn export(grid: &Grid) -> TileMap {
     let mut map = TileMap::new();
     for y in 0..grid.height() {
-        let (ty, r) = ((y as i64).div_euclid(TILE), (y as i64).rem_euclid(TILE) as usize);
+        let (ty, r) = (
+            (y as i64).div_euclid(TILE),
+            (y as i64).rem_euclid(TILE) as usize,
+        );
         for (k, &w) in grid.row(y).iter().enumerate() {
             if w != 0 {
                 map.tile_mut(k as i64, ty)[r] = w;

@@ -20,9 +20,9 @@ use rayon::prelude::*;
 use super::dense;
 use crate::engine::{Bounds, CellRect, Engine, EngineResult, Put, Sampled, Universe};
 use crate::grid::{Census, Grid, GridError};
-use crate::tiles::TileMap;
 use crate::hash;
 use crate::rule::{CountTable, ElementaryRule, LifeRule, Neighbourhood, Rule, RuleKind};
+use crate::tiles::TileMap;
 
 /// Below this many cells a generation runs on the calling thread: spawning costs more.
 const PARALLEL_CELLS: u64 = 1 << 16;

@@ -18,8 +18,8 @@
 
 use super::kernel::{Kernel, Planes};
 use crate::engine::{
-    Bounds, Census, CensusSum, CellRect, Engine, EngineError, EngineResult, Progress, Put,
-    Sampled, Universe, census_index,
+    Bounds, CellRect, Census, CensusSum, Engine, EngineError, EngineResult, Progress, Put, Sampled,
+    Universe, census_index,
 };
 use crate::grid::Grid;
 use crate::rule::Rule;
@@ -219,7 +219,9 @@ pub fn default_memory() -> u64 {
 impl HashLifeEngine {
     pub fn new(rule: Rule, universe: Universe, memory: Option<u64>) -> EngineResult<Self> {
         let life = rule.life_rule().ok_or_else(|| {
-            EngineError::Unsupported(format!("HashLife runs Life-like rules; {rule} is elementary"))
+            EngineError::Unsupported(format!(
+                "HashLife runs Life-like rules; {rule} is elementary"
+            ))
         })?;
         if life.is_stochastic() {
             return Err(EngineError::Unsupported(format!(
@@ -276,14 +278,17 @@ impl HashLifeEngine {
         if self.store.live >= self.store.max_nodes {
             self.collect(c)?;
         }
-        let population = c
-            .iter()
-            .fold(0u64, |a, &k| a.saturating_add(self.store.node(k).population));
+        let population = c.iter().fold(0u64, |a, &k| {
+            a.saturating_add(self.store.node(k).population)
+        });
         Ok(self.store.intern_unchecked(c, level, population))
     }
 
     fn leaf(&mut self, bits: u64) -> Result<Id, Stop> {
-        if self.store.lookup([bits as u32, (bits >> 32) as u32, 0, 0], LEAF).is_none()
+        if self
+            .store
+            .lookup([bits as u32, (bits >> 32) as u32, 0, 0], LEAF)
+            .is_none()
             && self.store.live >= self.store.max_nodes
         {
             self.collect([NONE; 4])?;
@@ -402,8 +407,13 @@ impl HashLifeEngine {
                 w[r] = rows[r] << 1;
                 e[r] = rows[r] >> 1;
             }
-            self.kernel
-                .rows(&w[..n], &rows[..n], &e[..n], &mut out[..n - 2], &mut self.planes);
+            self.kernel.rows(
+                &w[..n],
+                &rows[..n],
+                &e[..n],
+                &mut out[..n - 2],
+                &mut self.planes,
+            );
             for r in 0..n - 2 {
                 rows[r] = out[r] & 0xffff;
             }
@@ -491,7 +501,8 @@ impl HashLifeEngine {
             let bits = |k: Id| s.node(k).bits();
             let mut leaf = 0u64;
             for r in 0..4 {
-                let top = (bits(a) >> (8 * (r + 4)) >> 4 & 0xf) | (bits(b) >> (8 * (r + 4)) & 0xf) << 4;
+                let top =
+                    (bits(a) >> (8 * (r + 4)) >> 4 & 0xf) | (bits(b) >> (8 * (r + 4)) & 0xf) << 4;
                 let bottom = (bits(c) >> (8 * r) >> 4 & 0xf) | (bits(d) >> (8 * r) & 0xf) << 4;
                 leaf |= top << (8 * r) | bottom << (8 * (r + 4));
             }
@@ -655,11 +666,7 @@ impl HashLifeEngine {
 
     /// The region the root covers, and where its top-left corner is.
     fn root_origin(&self) -> (i64, i64) {
-        if self.is_torus() {
-            (0, 0)
-        } else {
-            self.origin
-        }
+        if self.is_torus() { (0, 0) } else { self.origin }
     }
 
     /// Visits every non-empty leaf within `clip` (cells, half-open), with its top-left corner.
@@ -685,7 +692,18 @@ impl HashLifeEngine {
             return;
         }
         if n.level == LEAF {
-            f(x, y, n.bits());
+            // Only the part inside the clip (a torus's node may hold copies beyond it).
+            let (c0, c1) = ((clip.0 - x).clamp(0, 8), (clip.2 - x).clamp(0, 8));
+            let (r0, r1) = ((clip.1 - y).clamp(0, 8), (clip.3 - y).clamp(0, 8));
+            let cols = ((1u64 << c1) - 1) & !((1u64 << c0) - 1);
+            let mut mask = 0u64;
+            for r in r0..r1 {
+                mask |= cols << (8 * r);
+            }
+            let bits = n.bits() & mask;
+            if bits != 0 {
+                f(x, y, bits);
+            }
             return;
         }
         let h = size / 2;
@@ -826,8 +844,13 @@ impl HashLifeEngine {
                         self.expand()?;
                     }
                     let level = self.level();
-                    self.root =
-                        self.with_bit(self.root, level, x - self.origin.0, y - self.origin.1, alive)?;
+                    self.root = self.with_bit(
+                        self.root,
+                        level,
+                        x - self.origin.0,
+                        y - self.origin.1,
+                        alive,
+                    )?;
                 }
             }
             Ok(())
@@ -841,7 +864,11 @@ impl HashLifeEngine {
         let n = *self.store.node(id);
         if level == LEAF {
             let bit = 1u64 << (y * 8 + x);
-            let bits = if alive { n.bits() | bit } else { n.bits() & !bit };
+            let bits = if alive {
+                n.bits() | bit
+            } else {
+                n.bits() & !bit
+            };
             return self.leaf(bits);
         }
         let h = 1i64 << (level - 1);
@@ -1176,7 +1203,10 @@ mod tests {
             hl.step(n).unwrap();
             let got = hl.grid().unwrap();
             if let Some((x, y)) = fast.grid_ref().first_difference(&got) {
-                panic!("{rule} on {side}x{side}: generation {} differs at ({x}, {y})", fast.generation());
+                panic!(
+                    "{rule} on {side}x{side}: generation {} differs at ({x}, {y})",
+                    fast.generation()
+                );
             }
         }
     }

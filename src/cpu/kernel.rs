@@ -105,7 +105,12 @@ impl Kernel {
             planes.3[k] = p[3];
         }
         out.fill(0);
-        let (p0, p1, p2, p3) = (&planes.0[..n], &planes.1[..n], &planes.2[..n], &planes.3[..n]);
+        let (p0, p1, p2, p3) = (
+            &planes.0[..n],
+            &planes.1[..n],
+            &planes.2[..n],
+            &planes.3[..n],
+        );
         let alive = &c[1..n + 1];
         for &(value, dead, live) in &self.certain {
             let inv = |bit: usize| if value >> bit & 1 == 1 { 0 } else { u64::MAX };
@@ -140,14 +145,13 @@ impl Kernel {
             let alive = c[k + 1];
             let mut candidates = 0;
             for &(value, dead_t, alive_t) in &self.chance {
-                let state = (if dead_t != 0 { !alive } else { 0 })
-                    | (if alive_t != 0 { alive } else { 0 });
+                let state =
+                    (if dead_t != 0 { !alive } else { 0 }) | (if alive_t != 0 { alive } else { 0 });
                 candidates |= equal(&p, value) & state;
             }
             for bit in crate::grid::BitIter(candidates) {
                 let value = (0..4).fold(0, |acc, q| acc | ((p[q] >> bit & 1) as usize) << q);
-                let Some(&(_, dead_t, alive_t)) = self.chance.iter().find(|e| e.0 == value)
-                else {
+                let Some(&(_, dead_t, alive_t)) = self.chance.iter().find(|e| e.0 == value) else {
                     continue;
                 };
                 let threshold = if alive >> bit & 1 == 1 {

@@ -2,11 +2,11 @@
 //! arithmetic. Nothing clever happens here, on purpose: it is the oracle.
 
 use super::dense;
-use crate::engine::{Bounds, Census, CellRect, Engine, EngineResult, Put, Universe};
+use crate::engine::{Bounds, CellRect, Census, Engine, EngineResult, Put, Universe};
 use crate::grid::{Grid, GridError};
-use crate::tiles::TileMap;
 use crate::hash;
 use crate::rule::{ElementaryRule, LifeRule, Rule, RuleKind};
+use crate::tiles::TileMap;
 
 pub struct ReferenceEngine {
     rule: Rule,

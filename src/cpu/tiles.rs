@@ -21,7 +21,7 @@ use rayon::prelude::*;
 
 use super::kernel::Kernel;
 use crate::engine::{
-    Bounds, Census, CensusSum, CellRect, Engine, EngineError, EngineResult, Put, Universe,
+    Bounds, CellRect, Census, CensusSum, Engine, EngineError, EngineResult, Put, Universe,
     census_index,
 };
 use crate::grid::Grid;
@@ -142,7 +142,14 @@ impl Default for Scratch {
 
 /// Input row `k` of `s` from row `i` of the tiles [centre, west, east], with the west tile's
 /// last column at `west_bit` and the east cell going to bit `east_shift`.
-fn put_row(s: &mut Scratch, k: usize, tiles: [&TileBits; 3], west_bit: u32, east_shift: u32, i: usize) {
+fn put_row(
+    s: &mut Scratch,
+    k: usize,
+    tiles: [&TileBits; 3],
+    west_bit: u32,
+    east_shift: u32,
+    i: usize,
+) {
     let cw = tiles[0][i];
     s.c[k] = cw;
     s.w[k] = cw << 1 | (tiles[1][i] >> west_bit & 1);
@@ -484,11 +491,12 @@ impl TileEngine {
             let results: Vec<Computed> = todo
                 .par_iter()
                 .map_init(Scratch::default, |scratch, &id| {
-                    this.compute(id, p, stochastic, key, scratch).map(|(lo, n)| {
-                        let mut rows = [0u64; 64];
-                        rows[..n].copy_from_slice(&scratch.out[..n]);
-                        Computed { id, lo, rows, n }
-                    })
+                    this.compute(id, p, stochastic, key, scratch)
+                        .map(|(lo, n)| {
+                            let mut rows = [0u64; 64];
+                            rows[..n].copy_from_slice(&scratch.out[..n]);
+                            Computed { id, lo, rows, n }
+                        })
                 })
                 .flatten()
                 .collect();
@@ -528,7 +536,13 @@ impl TileEngine {
     /// The rows of tile `id` that must be recomputed, as a mask.
     fn needed(&self, id: u32, p: usize) -> u64 {
         let m = &self.meta[id as usize];
-        let d = |n: u32| if n == NONE { 0 } else { self.deltas[p][n as usize] };
+        let d = |n: u32| {
+            if n == NONE {
+                0
+            } else {
+                self.deltas[p][n as usize]
+            }
+        };
         let side = d(id) | d(m.nbrs[W]) | d(m.nbrs[E]);
         let mut need = side | side << 1 | side >> 1;
         let above = d(m.nbrs[NW]) | d(m.nbrs[N]) | d(m.nbrs[NE]);
@@ -589,7 +603,13 @@ impl TileEngine {
         let m = &self.meta[id as usize];
         let buf = &self.bufs[p];
         let rows_of = |t: u32| if t == NONE { &EMPTY } else { &buf[t as usize] };
-        let vw_of = |t: u32| if t == NONE { 64 } else { self.meta[t as usize].vw };
+        let vw_of = |t: u32| {
+            if t == NONE {
+                64
+            } else {
+                self.meta[t as usize].vw
+            }
+        };
         let east_shift = m.vw - 1;
         let (me, west, east) = (rows_of(id), rows_of(m.nbrs[W]), rows_of(m.nbrs[E]));
         let west_bit = vw_of(m.nbrs[W]) - 1;
@@ -622,17 +642,10 @@ impl TileEngine {
         if stochastic {
             let x0 = m.pos.0 * TILE;
             let y0 = m.pos.1 * TILE + lo as i64;
-            self.kernel.rows_stochastic(
-                w,
-                c,
-                e,
-                out,
-                &mut s.planes,
-                key,
-                x0,
-                y0,
-                &|x, y| (x as u32, y as u32),
-            );
+            self.kernel
+                .rows_stochastic(w, c, e, out, &mut s.planes, key, x0, y0, &|x, y| {
+                    (x as u32, y as u32)
+                });
         } else {
             self.kernel.rows(w, c, e, out, &mut s.planes);
         }
@@ -663,7 +676,11 @@ impl TileEngine {
             }
             if id != NONE {
                 let word = self.bufs[p][id as usize][r] >> bx;
-                let mask = if take == 64 { u64::MAX } else { (1u64 << take) - 1 };
+                let mask = if take == 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << take) - 1
+                };
                 out |= (word & mask) << got;
             }
             got += take;
@@ -688,7 +705,11 @@ impl TileEngine {
             if let Universe::Torus { width, .. } = self.universe {
                 take = take.min((width as i64 - x) as u32);
             }
-            let mask = if take == 64 { u64::MAX } else { (1u64 << take) - 1 };
+            let mask = if take == 64 {
+                u64::MAX
+            } else {
+                (1u64 << take) - 1
+            };
             let piece = (bits >> done) & mask;
             if piece != 0 || how == Put::Replace {
                 let id = if piece != 0 {
@@ -956,7 +977,15 @@ mod tests {
 
     #[test]
     fn soups_match_the_fast_engine_on_odd_tori() {
-        for (w, h) in [(1, 1), (2, 3), (63, 65), (64, 64), (130, 70), (200, 1), (1, 150)] {
+        for (w, h) in [
+            (1, 1),
+            (2, 3),
+            (63, 65),
+            (64, 64),
+            (130, 70),
+            (200, 1),
+            (1, 150),
+        ] {
             check("B3/S23", w, h, 0.35, (w * h) as u64, 12);
         }
     }

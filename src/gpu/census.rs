@@ -20,6 +20,21 @@ struct Params {
     _pad: u32,
 }
 
+/// The census shader, with the hash functions it uses.
+pub fn source() -> String {
+    format!("{}\n{CENSUS_WGSL}", super::life::HASH_WGSL)
+}
+
+/// The Rust side of `struct Params` in `shaders/census.wgsl`.
+pub fn layout() -> super::layout::StructLayout {
+    super::layout::StructLayout {
+        shader: "census.wgsl",
+        wgsl_struct: "Params",
+        fields: super::layout::fields!(Params, words, first_word, slot, _pad),
+        size: std::mem::size_of::<Params>(),
+    }
+}
+
 /// Words one invocation sums at most, so that a workgroup's count fits in 32 bits.
 const WORDS_PER_INVOCATION: u32 = 64;
 
@@ -45,7 +60,7 @@ impl GpuCensus {
             pipeline_cache::storage(1, true),
             pipeline_cache::storage(2, false),
         ];
-        let source = format!("{}\n{CENSUS_WGSL}", super::life::HASH_WGSL);
+        let source = source();
         let (pipeline, layout) =
             pipeline_cache::with_layout(ctx, "census", &source, &entries, &[])?;
         let totals = ctx.device.create_buffer(&wgpu::BufferDescriptor {

@@ -183,14 +183,16 @@ pub fn choose_adapter(wanted: Option<&str>) -> Result<wgpu::Adapter, GpuError> {
     if all.is_empty() {
         return Err(GpuError::no_adapter());
     }
-    pick(&all, wanted.as_deref()).cloned().ok_or_else(|| GpuError::NoMatch {
-        wanted: wanted.unwrap_or_default(),
-        available: all
-            .iter()
-            .map(|a| a.get_info().name)
-            .collect::<Vec<_>>()
-            .join(", "),
-    })
+    pick(&all, wanted.as_deref())
+        .cloned()
+        .ok_or_else(|| GpuError::NoMatch {
+            wanted: wanted.unwrap_or_default(),
+            available: all
+                .iter()
+                .map(|a| a.get_info().name)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
 }
 
 impl GpuContext {

@@ -5,10 +5,10 @@ use bytemuck::{Pod, Zeroable};
 
 use super::{GpuContext, pipeline_cache};
 use crate::cpu::dense;
-use crate::engine::{Bounds, Census, CellRect, Engine, EngineError, EngineResult, Put, Universe};
-use crate::tiles::TileMap;
+use crate::engine::{Bounds, CellRect, Census, Engine, EngineError, EngineResult, Put, Universe};
 use crate::grid::{Grid, human_bytes};
 use crate::rule::{ElementaryRule, Rule};
+use crate::tiles::TileMap;
 
 const ELEMENTARY_WGSL: &str = include_str!("../../shaders/elementary.wgsl");
 
@@ -23,6 +23,23 @@ struct Params {
     src_base: u32,
     dst_base: u32,
     rule: u32,
+}
+
+/// The elementary shader.
+pub fn source() -> String {
+    ELEMENTARY_WGSL.to_string()
+}
+
+/// The Rust side of `struct Params` in `shaders/elementary.wgsl`.
+pub fn layout() -> super::layout::StructLayout {
+    super::layout::StructLayout {
+        shader: "elementary.wgsl",
+        wgsl_struct: "Params",
+        fields: super::layout::fields!(
+            Params, width, words, last_word, last_bits, rows, src_base, dst_base, rule,
+        ),
+        size: std::mem::size_of::<Params>(),
+    }
 }
 
 /// Rings of one width in one buffer, with parameter slots selected by dynamic offset.
@@ -181,9 +198,9 @@ const BATCH: u64 = 1024;
 
 impl GpuElementaryEngine {
     pub fn new(ctx: &GpuContext, rule: Rule, start: &Grid) -> EngineResult<Self> {
-        let elementary = rule.elementary().ok_or_else(|| {
-            EngineError::Unsupported(format!("{rule} is not an elementary rule"))
-        })?;
+        let elementary = rule
+            .elementary()
+            .ok_or_else(|| EngineError::Unsupported(format!("{rule} is not an elementary rule")))?;
         let height = start.height();
         let rings = Rings::new(ctx, start.width(), 2 * height, 2)?;
         rings.write_slots(&[

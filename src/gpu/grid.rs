@@ -147,7 +147,10 @@ impl GpuGrid {
     /// device after each `piece` bytes staged. Public so that tests can use tiny pieces.
     pub fn upload_in_pieces(&self, ctx: &GpuContext, grid: &Grid, piece: usize) {
         assert_eq!((grid.width(), grid.height()), (self.width, self.height));
-        assert!(piece > 0 && piece.is_multiple_of(8), "pieces of whole words");
+        assert!(
+            piece > 0 && piece.is_multiple_of(8),
+            "pieces of whole words"
+        );
         let words = grid.words();
         let per_row = grid.words_per_row();
         let mut staged = 0;

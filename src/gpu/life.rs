@@ -15,11 +15,13 @@ use super::census::GpuCensus;
 use super::grid::GpuGrid;
 use super::{GpuContext, pipeline_cache};
 use crate::cpu::dense;
-use crate::engine::{EngineError, Bounds, CellRect, Engine, EngineResult, Progress, Put, Sampled, Universe};
+use crate::engine::{
+    Bounds, CellRect, Engine, EngineError, EngineResult, Progress, Put, Sampled, Universe,
+};
 use crate::grid::Grid;
-use crate::tiles::TileMap;
 use crate::hash;
 use crate::rule::{CountTable, LifeRule, Neighbourhood, Outcome, Rule};
+use crate::tiles::TileMap;
 
 const LIFE_WGSL: &str = include_str!("../../shaders/life.wgsl");
 pub(super) const HASH_WGSL: &str = include_str!("../../shaders/hash.wgsl");
@@ -89,6 +91,32 @@ struct Params {
 }
 
 /// The WGSL for a rule: the shared helpers, the hash, and `rule_fn`.
+/// The Rust side of `struct Params` in `shaders/life.wgsl`.
+pub fn layout() -> super::layout::StructLayout {
+    super::layout::StructLayout {
+        shader: "life.wgsl",
+        wgsl_struct: "Params",
+        fields: super::layout::fields!(
+            Params,
+            width,
+            words,
+            last_word,
+            last_bits,
+            band_rows,
+            above_rows,
+            row_offset,
+            row_groups,
+            key,
+            dead_bits,
+            alive_bits,
+            _pad,
+            dead_threshold,
+            alive_threshold,
+        ),
+        size: std::mem::size_of::<Params>(),
+    }
+}
+
 pub fn shader_source(rule: &LifeRule, mode: ShaderMode) -> String {
     let table = CountTable::new(rule);
     let planes = match rule.neighbourhood {
@@ -196,9 +224,9 @@ impl GpuLifeEngine {
         seed: u64,
         options: LifeOptions,
     ) -> EngineResult<Self> {
-        let life = *rule.life_rule().ok_or_else(|| {
-            EngineError::Unsupported(format!("{rule} is not a Life-like rule"))
-        })?;
+        let life = *rule
+            .life_rule()
+            .ok_or_else(|| EngineError::Unsupported(format!("{rule} is not a Life-like rule")))?;
         let table = CountTable::new(&life);
         let source = shader_source(&life, options.shader);
         let rows = options.rows_per_invocation.max(1);

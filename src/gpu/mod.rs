@@ -6,6 +6,7 @@ pub mod census;
 pub mod context;
 pub mod elementary;
 pub mod grid;
+pub mod layout;
 pub mod life;
 pub(crate) mod pipeline_cache;
 

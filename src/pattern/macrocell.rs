@@ -130,8 +130,12 @@ impl Macrocell {
         let level = level.max(4);
         for l in 6..=level.max(6) {
             let shift = l - 6;
-            b.occupied
-                .push(tiles.iter().map(|((tx, ty), _)| (tx >> shift, ty >> shift)).collect());
+            b.occupied.push(
+                tiles
+                    .iter()
+                    .map(|((tx, ty), _)| (tx >> shift, ty >> shift))
+                    .collect(),
+            );
         }
         let half = 1i64 << (level - 1);
         let root = b.build(tiles, -half, -half, level);

@@ -198,7 +198,9 @@ fn macrocell_pattern(text: &str) -> Result<Pattern, ParseError> {
         Some(b) => {
             let (w, h) = (b.width(), b.height());
             Grid::check_torus_size(w, h).map_err(|e| ParseError::grid(last, 1, e))?;
-            tiles.crop(crate::engine::CellRect::new(b.left, b.top, w as u32, h as u32))
+            tiles.crop(crate::engine::CellRect::new(
+                b.left, b.top, w as u32, h as u32,
+            ))
         }
     };
     Ok(Pattern {
@@ -294,7 +296,12 @@ pub fn write(pattern: &Pattern, format: Format) -> String {
                 ),
             ));
             mc.rule = pattern.rule;
-            mc.comments = pattern.name.iter().chain(&pattern.comments).cloned().collect();
+            mc.comments = pattern
+                .name
+                .iter()
+                .chain(&pattern.comments)
+                .cloned()
+                .collect();
             mc.write()
         }
     }

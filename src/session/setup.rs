@@ -46,7 +46,10 @@ pub struct Spec {
 pub enum Start {
     Empty,
     /// A bitmap with its top-left corner at `at`.
-    Cells { cells: Grid, at: (i64, i64) },
+    Cells {
+        cells: Grid,
+        at: (i64, i64),
+    },
     /// A random soup of this density over the whole torus (or `region` on the plane).
     Soup {
         density: f64,
@@ -118,11 +121,12 @@ impl Spec {
             Universe::Plane
         } else {
             let (w, h) = size.unwrap_or_else(|| match (&pattern, &tiles) {
-                (_, Some(t)) => t
-                    .bounds()
-                    .map_or((DEFAULT_SIDE, DEFAULT_SIDE), |b| {
-                        default_size(b.width().min(u32::MAX as u64) as u32, b.height().min(u32::MAX as u64) as u32)
-                    }),
+                (_, Some(t)) => t.bounds().map_or((DEFAULT_SIDE, DEFAULT_SIDE), |b| {
+                    default_size(
+                        b.width().min(u32::MAX as u64) as u32,
+                        b.height().min(u32::MAX as u64) as u32,
+                    )
+                }),
                 (Some(p), None) => default_size(p.width(), p.height()),
                 (None, None) => (DEFAULT_SIDE, DEFAULT_SIDE),
             });
@@ -131,7 +135,10 @@ impl Spec {
         };
         let (start, source) = match (pattern.as_ref(), tiles, self.random) {
             (_, Some(t), _) => (Start::Tiles(t), source),
-            (Some(p), None, _) => (place(&p.cells, universe).with_context(|| format!("pattern {source}"))?, source),
+            (Some(p), None, _) => (
+                place(&p.cells, universe).with_context(|| format!("pattern {source}"))?,
+                source,
+            ),
             (None, None, Some(density)) => {
                 let region = match (universe, flag_size) {
                     (Universe::Torus { width, height }, _) => (width, height),
@@ -232,10 +239,7 @@ pub fn place(cells: &Grid, universe: Universe) -> anyhow::Result<Start> {
                 (height.saturating_sub(cells.height()) / 2) as i64,
             )
         }
-        Universe::Plane => (
-            -(cells.width() as i64 / 2),
-            -(cells.height() as i64 / 2),
-        ),
+        Universe::Plane => (-(cells.width() as i64 / 2), -(cells.height() as i64 / 2)),
     };
     Ok(Start::Cells {
         cells: cells.clone(),
@@ -249,9 +253,7 @@ impl Simulation {
         match &self.start {
             Start::Empty => 0,
             Start::Cells { cells, .. } => cells.population(),
-            Start::Soup { density, region } => {
-                (density * region.0 as f64 * region.1 as f64) as u64
-            }
+            Start::Soup { density, region } => (density * region.0 as f64 * region.1 as f64) as u64,
             Start::Tiles(t) => t.population(),
         }
     }
@@ -262,7 +264,9 @@ impl Simulation {
             Start::Empty => 0,
             Start::Cells { cells, .. } => cells.cells(),
             Start::Soup { region, .. } => region.0 as u64 * region.1 as u64,
-            Start::Tiles(t) => t.bounds().map_or(0, |b| b.width().saturating_mul(b.height())),
+            Start::Tiles(t) => t
+                .bounds()
+                .map_or(0, |b| b.width().saturating_mul(b.height())),
         }
     }
 

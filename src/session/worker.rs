@@ -690,7 +690,8 @@ fn read_view(shared: &Arc<Shared>, request: ViewRequest) {
         let cells = if request.block <= 1 {
             e.cells_in(request.rect).map(ViewCells::Cells)
         } else {
-            e.sample(request.rect, request.block).map(ViewCells::Sampled)
+            e.sample(request.rect, request.block)
+                .map(ViewCells::Sampled)
         };
         cells.ok().map(|cells| ViewPicture {
             request,
@@ -713,7 +714,11 @@ mod tests {
     use crate::rule::Rule;
 
     fn worker() -> Worker {
-        let (e, _) = create("tiles", &Request::new(Rule::life(), Universe::torus(64, 64))).unwrap();
+        let (e, _) = create(
+            "tiles",
+            &Request::new(Rule::life(), Universe::torus(64, 64)),
+        )
+        .unwrap();
         Worker::new(e)
     }
 

@@ -34,9 +34,11 @@ pub const GPU: &str = "gpu";
 
 /// The engine `name` (from the registry) on `grid`'s torus, loaded with it.
 pub fn engine(name: &str, rule: Rule, grid: &Grid, seed: u64) -> Box<dyn Engine> {
-    let request = lifelab::registry::Request::new(rule, Universe::torus(grid.width(), grid.height()))
-        .with_seed(seed);
-    let (mut e, _) = lifelab::registry::create(name, &request).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let request =
+        lifelab::registry::Request::new(rule, Universe::torus(grid.width(), grid.height()))
+            .with_seed(seed);
+    let (mut e, _) =
+        lifelab::registry::create(name, &request).unwrap_or_else(|e| panic!("{name}: {e}"));
     e.set_grid(grid, 0).unwrap();
     e
 }

@@ -38,7 +38,11 @@ impl ControlsPanel {
             {
                 out.push(Command::TogglePlay);
             }
-            if ui.button("Step").on_hover_text("One generation (N)").clicked() {
+            if ui
+                .button("Step")
+                .on_hover_text("One generation (N)")
+                .clicked()
+            {
                 out.push(Command::Step(1));
             }
             ui.add(
@@ -105,15 +109,24 @@ impl ControlsPanel {
             if status.mode == Mode::Life {
                 ui.selectable_value(tool, Tool::Draw, "Draw")
                     .on_hover_text("Draw and erase cells while paused");
-                ui.selectable_value(tool, Tool::Move, "Move").on_hover_text("Drag to pan");
+                ui.selectable_value(tool, Tool::Move, "Move")
+                    .on_hover_text("Drag to pan");
                 ui.selectable_value(tool, Tool::Select, "Select")
                     .on_hover_text("Drag to select a rectangle (or shift-drag)");
                 ui.separator();
             }
-            if ui.button("Fit").on_hover_text("Fit the torus to the window (F)").clicked() {
+            if ui
+                .button("Fit")
+                .on_hover_text("Fit the torus to the window (F)")
+                .clicked()
+            {
                 out.push(Command::Fit);
             }
-            if ui.button("Centre").on_hover_text("Centre the pattern (C)").clicked() {
+            if ui
+                .button("Centre")
+                .on_hover_text("Centre the pattern (C)")
+                .clicked()
+            {
                 out.push(Command::Centre);
             }
         });

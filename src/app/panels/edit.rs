@@ -88,7 +88,11 @@ impl EditPanel {
             ui.add(egui::DragValue::new(&mut self.width).range(1..=crate::grid::MAX_DIMENSION));
             ui.label("x");
             ui.add(egui::DragValue::new(&mut self.height).range(1..=crate::grid::MAX_DIMENSION));
-            let label = if torus { "Resize" } else { "Torus of this size" };
+            let label = if torus {
+                "Resize"
+            } else {
+                "Torus of this size"
+            };
             if ui.button(label).clicked() {
                 out.push(Command::Resize {
                     width: self.width,

@@ -3,7 +3,11 @@
 //! line, the app, the analysis) makes engines here, by name or with `auto`, which takes the
 //! cheapest entry and says why. A new engine is one more entry (or a [`register`] call).
 
+mod switching;
+
 use std::sync::RwLock;
+
+pub use switching::Switching;
 
 use crate::engine::{Engine, EngineError, EngineResult, Universe};
 use crate::rule::Rule;
@@ -139,7 +143,9 @@ pub fn names() -> Vec<&'static str> {
 }
 
 pub fn find(name: &str) -> Option<EngineSpec> {
-    all().into_iter().find(|s| s.name.eq_ignore_ascii_case(name))
+    all()
+        .into_iter()
+        .find(|s| s.name.eq_ignore_ascii_case(name))
 }
 
 /// The engine chosen for a request, and why.
@@ -175,7 +181,10 @@ pub fn choose(wanted: &str, request: &Request) -> EngineResult<Choice> {
             refused.push(format!("{}: {why}", spec.name));
             continue;
         }
-        if best.as_ref().is_some_and(|(_, b)| b.seconds <= spec.startup) {
+        if best
+            .as_ref()
+            .is_some_and(|(_, b)| b.seconds <= spec.startup)
+        {
             continue;
         }
         let Some(cost) = (spec.cost)(request) else {
@@ -208,7 +217,7 @@ fn unknown(name: &str) -> EngineError {
 /// Makes the engine `wanted` names (or `auto` chooses), after checking that it supports the
 /// request and that its memory fits. The engine starts empty at generation 0.
 pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>, Choice)> {
-    let choice = choose(wanted, request)?;
+    let mut choice = choose(wanted, request)?;
     let spec = find(choice.engine).ok_or_else(|| unknown(choice.engine))?;
     let needed = (spec.memory)(request);
     crate::memory::check(
@@ -216,6 +225,33 @@ pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>,
         needed,
     )?;
     let engine = (spec.create)(request)?;
+    // A long run on a torus that both a dense and the sparse engine could take: keep looking.
+    if wanted.eq_ignore_ascii_case("auto")
+        && request.workload.generations >= 4 * 1024
+        && matches!(choice.engine, "cpu" | "gpu" | "tiles")
+        && request.universe.cells().is_some_and(|c| c >= 1 << 20)
+        && find("tiles").is_some_and(|t| (t.supports)(request).is_ok())
+        && !births_from_nothing(&request.rule)
+    {
+        let dense = if choice.engine == "tiles" {
+            let mut dense_request = request.clone();
+            dense_request.workload.population = request.universe.cells().unwrap_or(0) / 2;
+            dense_request.workload.span = request.universe.cells().unwrap_or(0);
+            match choose("auto", &dense_request) {
+                Ok(c) if c.engine == "gpu" => "gpu",
+                _ => "cpu",
+            }
+        } else {
+            choice.engine
+        };
+        choice.reason.push_str(
+            "; auto looks again every 1024 generations and moves the run between the dense and the tile engine as the pattern changes",
+        );
+        return Ok((
+            Box::new(Switching::new(engine, request.clone(), dense)),
+            choice,
+        ));
+    }
     Ok((engine, choice))
 }
 
@@ -249,12 +285,13 @@ fn torus_only(r: &Request) -> Result<(), String> {
 }
 
 fn dense_bytes(r: &Request, copies: u64) -> u64 {
-    r.universe
-        .size()
-        .map_or(0, |(w, h)| copies * crate::grid::Grid::bytes_for(w as u64, h as u64))
+    r.universe.size().map_or(0, |(w, h)| {
+        copies * crate::grid::Grid::bytes_for(w as u64, h as u64)
+    })
 }
 
 fn builtin() -> Vec<EngineSpec> {
+    #[cfg_attr(not(feature = "gpu"), allow(unused_mut))]
     let mut specs = vec![
         EngineSpec {
             name: "reference",
@@ -290,7 +327,9 @@ fn builtin() -> Vec<EngineSpec> {
             startup: 0.0,
             create: |r| {
                 let (w, h) = r.universe.size().expect("a torus");
-                Ok(Box::new(crate::cpu::FastEngine::empty(r.rule, w, h, r.seed)?))
+                Ok(Box::new(crate::cpu::FastEngine::empty(
+                    r.rule, w, h, r.seed,
+                )?))
             },
         },
         EngineSpec {
@@ -316,7 +355,9 @@ fn builtin() -> Vec<EngineSpec> {
                             "a sparse workload ({} live cells in a span of {} cells{}): the tile engine computes only where something changes",
                             r.workload.population,
                             r.workload.span,
-                            r.universe.size().map_or(String::new(), |(w, h)| format!(" on a {w}x{h} torus"))
+                            r.universe
+                                .size()
+                                .map_or(String::new(), |(w, h)| format!(" on a {w}x{h} torus"))
                         )
                     },
                 })
@@ -331,7 +372,11 @@ fn builtin() -> Vec<EngineSpec> {
                 (tiles * crate::cpu::TileEngine::TILE_BYTES as f64) as u64 + index
             },
             startup: 0.0,
-            create: |r| Ok(Box::new(crate::cpu::TileEngine::new(r.rule, r.universe, r.seed)?)),
+            create: |r| {
+                Ok(Box::new(crate::cpu::TileEngine::new(
+                    r.rule, r.universe, r.seed,
+                )?))
+            },
         },
         EngineSpec {
             name: "hashlife",
@@ -339,7 +384,9 @@ fn builtin() -> Vec<EngineSpec> {
             supports: |r| {
                 life_only(r)?;
                 if r.rule.is_stochastic() {
-                    return Err("it memoises the future, which a stochastic rule does not have".into());
+                    return Err(
+                        "it memoises the future, which a stochastic rule does not have".into(),
+                    );
                 }
                 match r.universe {
                     Universe::Plane if births_from_nothing(&r.rule) => {
@@ -348,7 +395,9 @@ fn builtin() -> Vec<EngineSpec> {
                     Universe::Torus { width, height }
                         if !width.is_power_of_two() || !height.is_power_of_two() =>
                     {
-                        Err(format!("the torus's sides must be powers of two, not {width}x{height}"))
+                        Err(format!(
+                            "the torus's sides must be powers of two, not {width}x{height}"
+                        ))
                     }
                     _ => Ok(()),
                 }
@@ -367,7 +416,11 @@ fn builtin() -> Vec<EngineSpec> {
                     ),
                 })
             },
-            memory: |r| r.options.memory.unwrap_or_else(crate::cpu::hashlife::default_memory),
+            memory: |r| {
+                r.options
+                    .memory
+                    .unwrap_or_else(crate::cpu::hashlife::default_memory)
+            },
             startup: 0.0,
             create: |r| {
                 Ok(Box::new(crate::cpu::HashLifeEngine::new(

@@ -1,0 +1,246 @@
+//! What `auto` makes for a long run on a torus that a dense and a sparse engine could both
+//! run: the cheaper one now, looked at again every so often and swapped for the other when the
+//! pattern has changed character. A soup starts dense (every tile changes) and settles into
+//! ash that barely changes; a methuselah can grow into a crowd. The cells move across through
+//! the seam's tiles, at a whole generation.
+
+use crate::engine::{
+    Bounds, CellRect, Census, Engine, EngineResult, Progress, Put, Sampled, Universe,
+};
+use crate::grid::Grid;
+use crate::rule::Rule;
+use crate::tiles::TileMap;
+
+use super::Request;
+
+/// Generations between looks.
+const LOOK_EVERY: u64 = 1024;
+/// Go sparse when at most this share of the tiles changed over two generations; go dense when
+/// the sparse engine computes more than `DENSER` of them. The gap keeps it from swapping back
+/// and forth.
+const SPARSER: f64 = 0.25;
+const DENSER: f64 = 0.6;
+
+pub struct Switching {
+    inner: Box<dyn Engine>,
+    request: Request,
+    /// The dense engine to use ("cpu" or "gpu").
+    dense: &'static str,
+    since_look: u64,
+    /// (generation, engine, share of tiles changing) at each swap.
+    history: Vec<(u64, &'static str, f64)>,
+}
+
+impl Switching {
+    pub fn new(inner: Box<dyn Engine>, request: Request, dense: &'static str) -> Switching {
+        Switching {
+            inner,
+            request,
+            dense,
+            since_look: 0,
+            history: Vec::new(),
+        }
+    }
+
+    /// The share of 64x64 tiles that changed over the next two generations (which it runs).
+    fn activity(&mut self) -> EngineResult<f64> {
+        let tiles = self
+            .request
+            .universe
+            .cells()
+            .unwrap_or(1)
+            .div_ceil(4096)
+            .max(1) as f64;
+        if let Some(t) = self
+            .inner
+            .as_any()
+            .and_then(|a| a.downcast_ref::<crate::cpu::TileEngine>())
+        {
+            return Ok(t.active_tiles() as f64 / tiles);
+        }
+        let before = self.inner.export()?;
+        self.inner.step(2)?;
+        let after = self.inner.export()?;
+        let mut changed = 0usize;
+        for ((tx, ty), bits) in after.iter() {
+            if before.tile(tx, ty) != Some(bits) {
+                changed += 1;
+            }
+        }
+        for ((tx, ty), _) in before.iter() {
+            if after.tile(tx, ty).is_none() {
+                changed += 1;
+            }
+        }
+        Ok(changed as f64 / tiles)
+    }
+
+    fn look(&mut self) -> EngineResult<()> {
+        self.since_look = 0;
+        let activity = self.activity()?;
+        let sparse = self.inner.name() == "tiles";
+        let target = if sparse && activity > DENSER {
+            self.dense
+        } else if !sparse && activity < SPARSER {
+            "tiles"
+        } else {
+            return Ok(());
+        };
+        let (next, _) = super::create(target, &self.request)?;
+        self.swap(next, activity)
+    }
+
+    fn swap(&mut self, mut next: Box<dyn Engine>, activity: f64) -> EngineResult<()> {
+        let generation = self.inner.generation();
+        next.import(&self.inner.export()?)?;
+        next.set_generation(generation);
+        self.history.push((generation, next.name(), activity));
+        self.inner = next;
+        Ok(())
+    }
+}
+
+impl Engine for Switching {
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+
+    fn rule(&self) -> &Rule {
+        self.inner.rule()
+    }
+
+    fn universe(&self) -> Universe {
+        self.inner.universe()
+    }
+
+    fn generation(&self) -> u64 {
+        self.inner.generation()
+    }
+
+    fn set_generation(&mut self, generation: u64) {
+        self.inner.set_generation(generation)
+    }
+
+    fn step(&mut self, generations: u64) -> EngineResult<()> {
+        let mut left = generations;
+        while left > 0 {
+            let n = left.min(LOOK_EVERY - self.since_look);
+            self.inner.step(n)?;
+            left -= n;
+            self.since_look += n;
+            if self.since_look >= LOOK_EVERY && left >= 2 {
+                let before = self.inner.generation();
+                self.look()?;
+                left -= self.inner.generation() - before;
+            }
+        }
+        Ok(())
+    }
+
+    fn step_with(&mut self, generations: u64, progress: &Progress) -> EngineResult<u64> {
+        let mut done = 0;
+        while done < generations && !progress.cancelled() {
+            let n = (generations - done).min(LOOK_EVERY - self.since_look);
+            let did = self.inner.step_with(n, progress)?;
+            done += did;
+            self.since_look += did;
+            if did < n {
+                break;
+            }
+            if self.since_look >= LOOK_EVERY && generations - done >= 2 {
+                let before = self.inner.generation();
+                self.look()?;
+                let extra = self.inner.generation() - before;
+                done += extra;
+                progress.advance(extra);
+            }
+        }
+        Ok(done)
+    }
+
+    fn step_piece(&self) -> u64 {
+        self.inner.step_piece()
+    }
+
+    fn population(&mut self) -> EngineResult<u64> {
+        self.inner.population()
+    }
+
+    fn census(&mut self) -> EngineResult<Census> {
+        self.inner.census()
+    }
+
+    fn track_hash(&mut self, on: bool) {
+        self.inner.track_hash(on)
+    }
+
+    fn step_census(&mut self, generations: u64, out: &mut Vec<Census>) -> EngineResult<()> {
+        self.inner.step_census(generations, out)
+    }
+
+    fn cell(&mut self, x: i64, y: i64) -> EngineResult<bool> {
+        self.inner.cell(x, y)
+    }
+
+    fn set_cell(&mut self, x: i64, y: i64, alive: bool) -> EngineResult<()> {
+        self.inner.set_cell(x, y, alive)
+    }
+
+    fn put(&mut self, cells: &Grid, at: (i64, i64), how: Put) -> EngineResult<()> {
+        self.inner.put(cells, at, how)
+    }
+
+    fn clear(&mut self) -> EngineResult<()> {
+        self.inner.clear()
+    }
+
+    fn bounds(&mut self) -> EngineResult<Option<Bounds>> {
+        self.inner.bounds()
+    }
+
+    fn cells_in(&mut self, rect: CellRect) -> EngineResult<Grid> {
+        self.inner.cells_in(rect)
+    }
+
+    fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {
+        self.inner.sample(rect, block)
+    }
+
+    fn export(&mut self) -> EngineResult<TileMap> {
+        self.inner.export()
+    }
+
+    fn import(&mut self, tiles: &TileMap) -> EngineResult<()> {
+        self.inner.import(tiles)
+    }
+
+    fn dense(&self) -> Option<&Grid> {
+        self.inner.dense()
+    }
+
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        self.inner.as_any()
+    }
+
+    fn finish(&mut self) -> EngineResult<()> {
+        self.inner.finish()
+    }
+
+    fn note(&self) -> Option<String> {
+        let swaps: Vec<String> = self
+            .history
+            .iter()
+            .map(|(g, e, a)| {
+                format!(
+                    "to {e} at generation {g} ({:.1}% of tiles changing)",
+                    a * 100.0
+                )
+            })
+            .collect();
+        let mine = (!swaps.is_empty()).then(|| format!("auto moved the run {}", swaps.join(", ")));
+        match (mine, self.inner.note()) {
+            (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+            (a, b) => a.or(b),
+        }
+    }
+}

@@ -1,0 +1,267 @@
+//! The sparse engines (the tile engine and HashLife) and the unbounded plane: bit for bit
+//! against the reference engine on tori, and the literature's results on the plane. New tests of
+//! sparse engines belong here; cross-checks with Golly's own HashLife are in `golly.rs`, the
+//! dense engines in `engines.rs`.
+
+mod common;
+
+use common::{HASHLIFE, REFERENCE, TILES, assert_matches_reference, rule, soup};
+use lifelab::engine::{CellRect, Engine, Put, Universe};
+use lifelab::grid::Grid;
+use lifelab::pattern::library;
+use lifelab::registry::{Request, create};
+use lifelab::rule::{Rule, named};
+
+/// Rules beyond the named ones: hexagonal, von Neumann, B0, stochastic.
+const OTHER_RULES: [&str; 9] = [
+    "B2/S34H",
+    "B245/S3H",
+    "B0/S23H",
+    "B3/S23V",
+    "B0/S8",
+    "B0123/S5678",
+    "B2(1/3)/S12H",
+    "B2(1/6)3/S23H",
+    "B3/S2(1/2)3",
+];
+
+fn all_rules() -> Vec<Rule> {
+    let mut rules: Vec<Rule> = named::all().into_iter().map(|(_, r)| r.into()).collect();
+    rules.extend(OTHER_RULES.iter().map(|r| rule(r)));
+    rules
+}
+
+#[test]
+fn tiles_match_the_reference_on_every_rule_and_odd_sizes() {
+    // Smaller than one 64x64 tile, one row or column, widths not a multiple of 32 or 64, and
+    // partial tiles at the right and bottom.
+    let sizes = [
+        (1, 1),
+        (2, 3),
+        (31, 7),
+        (1, 70),
+        (70, 1),
+        (63, 65),
+        (65, 130),
+        (130, 66),
+    ];
+    for (i, r) in all_rules().into_iter().enumerate() {
+        for (j, &(w, h)) in sizes.iter().enumerate() {
+            let seed = (i * 20 + j) as u64;
+            assert_matches_reference(TILES, r, &soup(w, h, 0.4, seed), 10, seed);
+        }
+    }
+}
+
+/// The glider in each of its four diagonal directions.
+fn gliders() -> Vec<Grid> {
+    let g = library::get("glider").unwrap().cells;
+    let mut out = vec![g.clone()];
+    let flip_x = |g: &Grid| {
+        let mut f = Grid::new(g.width(), g.height());
+        for (x, y) in g.alive_cells() {
+            f.set(g.width() - 1 - x, y, true);
+        }
+        f
+    };
+    let flip_y = |g: &Grid| {
+        let mut f = Grid::new(g.width(), g.height());
+        for (x, y) in g.alive_cells() {
+            f.set(x, g.height() - 1 - y, true);
+        }
+        f
+    };
+    out.push(flip_x(&g));
+    out.push(flip_y(&g));
+    out.push(flip_x(&flip_y(&g)));
+    out
+}
+
+#[test]
+fn gliders_cross_tile_edges_and_the_torus_wrap_on_the_tile_engine() {
+    // Started on the corner where four tiles meet, and on tori whose last tiles are partial,
+    // the gliders cross tile edges in both directions and the wrap many times.
+    for (w, h) in [(128, 128), (100, 70), (67, 131)] {
+        for (k, g) in gliders().iter().enumerate() {
+            let mut start = Grid::new(w, h);
+            start.paste(g, 62, 62);
+            assert_matches_reference(
+                TILES,
+                Rule::life(),
+                &start,
+                4 * (w.max(h) as u64 + 5),
+                k as u64,
+            );
+        }
+    }
+}
+
+#[test]
+fn hashlife_matches_the_reference_on_power_of_two_tori() {
+    // From 1x1 up, square and not, with steps that are not powers of two.
+    let sizes = [(1, 1), (2, 2), (4, 8), (16, 16), (32, 64), (128, 128)];
+    let mut checked = 0;
+    for (i, r) in all_rules().into_iter().enumerate() {
+        if r.is_stochastic() {
+            continue;
+        }
+        for (j, &(w, h)) in sizes.iter().enumerate() {
+            let seed = (i * 20 + j) as u64;
+            let start = soup(w, h, 0.4, seed);
+            let mut oracle = common::engine(REFERENCE, r, &start, 0);
+            let mut hl = common::engine(HASHLIFE, r, &start, 0);
+            for n in [1, 2, 3, 5, 8, 13] {
+                oracle.step(n).unwrap();
+                hl.step(n).unwrap();
+                let (want, got) = (oracle.grid().unwrap(), hl.grid().unwrap());
+                assert!(
+                    want.first_difference(&got).is_none(),
+                    "rule {r} on {w}x{h}: generation {} differs",
+                    oracle.generation()
+                );
+                assert_eq!(hl.population().unwrap(), want.population());
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100);
+}
+
+#[test]
+fn hashlife_refuses_what_it_cannot_run_and_says_why() {
+    let not_pow2 = Request::new(Rule::life(), Universe::torus(100, 64));
+    let e = create(HASHLIFE, &not_pow2).err().unwrap().to_string();
+    assert!(e.contains("powers of two"), "{e}");
+    let b0 = Request::new(rule("B0/S8"), Universe::Plane);
+    let e = create(HASHLIFE, &b0).err().unwrap().to_string();
+    assert!(e.contains("B0"), "{e}");
+    let stochastic = Request::new(rule("B2(1/3)/S12H"), Universe::torus(64, 64));
+    let e = create(HASHLIFE, &stochastic).err().unwrap().to_string();
+    assert!(e.contains("stochastic"), "{e}");
+}
+
+#[test]
+fn hashlife_collects_garbage_under_a_small_memory_limit_and_still_agrees() {
+    // A soup on a 256x256 torus for 3000 generations creates far more nodes than 2 MiB holds.
+    let r = Rule::life();
+    let start = soup(256, 256, 0.35, 9);
+    let mut request = Request::new(r, Universe::torus(256, 256));
+    request.options.memory = Some(2 << 20);
+    let (mut hl, _) = create(HASHLIFE, &request).unwrap();
+    hl.set_grid(&start, 0).unwrap();
+    hl.step(3000).unwrap();
+    let want = common::run(common::CPU, r, &start, 3000, 0);
+    assert_eq!(hl.grid().unwrap(), want);
+    let note = hl.note().expect("it collected");
+    assert!(note.contains("collected garbage"), "{note}");
+}
+
+/// A library pattern on the plane, on `engine`, after `gens` generations.
+fn on_the_plane(engine: &str, name: &str, gens: u64) -> Box<dyn Engine> {
+    let p = library::get(name).unwrap();
+    let (mut e, _) = create(engine, &Request::new(Rule::life(), Universe::Plane)).unwrap();
+    e.put(&p.cells, (0, 0), Put::Or).unwrap();
+    e.step(gens).unwrap();
+    e
+}
+
+#[test]
+fn methuselahs_reach_their_literature_populations_on_the_plane() {
+    // LifeWiki: the R-pentomino has 116 cells at 1103, acorn 633 at 5206; nothing changes
+    // their counts afterwards but gliders flying off (the plane has no edge to come back from).
+    for engine in [TILES, HASHLIFE] {
+        assert_eq!(
+            on_the_plane(engine, "r-pentomino", 1103)
+                .population()
+                .unwrap(),
+            116
+        );
+        assert_eq!(
+            on_the_plane(engine, "acorn", 5206).population().unwrap(),
+            633
+        );
+    }
+    let mut far = on_the_plane(HASHLIFE, "acorn", 1_000_000);
+    assert_eq!(far.population().unwrap(), 633);
+    // The gliders have flown a quarter of a million cells (c/4) from the debris.
+    let b = far.bounds().unwrap().unwrap();
+    assert!(b.width() > 400_000 && b.height() > 400_000, "{b:?}");
+}
+
+#[test]
+fn the_tile_engine_and_hashlife_agree_on_the_plane() {
+    let start = soup(40, 30, 0.4, 5);
+    let mut a = create(TILES, &Request::new(Rule::life(), Universe::Plane))
+        .unwrap()
+        .0;
+    let mut b = create(HASHLIFE, &Request::new(Rule::life(), Universe::Plane))
+        .unwrap()
+        .0;
+    for e in [&mut a, &mut b] {
+        e.put(&start, (-20, -15), Put::Or).unwrap();
+    }
+    for n in [1, 7, 64, 300] {
+        a.step(n).unwrap();
+        b.step(n).unwrap();
+        let (ba, bb) = (a.bounds().unwrap(), b.bounds().unwrap());
+        assert_eq!(ba, bb);
+        if let Some(r) = ba.and_then(|b| b.rect()) {
+            assert_eq!(a.cells_in(r).unwrap(), b.cells_in(r).unwrap());
+        }
+    }
+}
+
+#[test]
+fn the_seam_reads_and_writes_cells_the_same_on_every_engine() {
+    // The same edits through the seam give the same cells, samples and bounds on every engine
+    // that runs a 128x128 torus.
+    let r = Rule::life();
+    let glider = library::get("glider").unwrap().cells;
+    let mut results = Vec::new();
+    for name in [REFERENCE, common::CPU, TILES, HASHLIFE] {
+        let (mut e, _) = create(name, &Request::new(r, Universe::torus(128, 128))).unwrap();
+        e.put(&glider, (126, 126), Put::Or).unwrap();
+        e.set_cell(5, 5, true).unwrap();
+        e.set_cell(-1, 64, true).unwrap();
+        assert!(e.cell(127, 64).unwrap(), "{name}: -1 wraps to 127");
+        e.put(&Grid::new(2, 2), (4, 4), Put::Replace).unwrap();
+        assert!(!e.cell(5, 5).unwrap(), "{name}: a replace clears");
+        let cells = e.cells_in(CellRect::new(120, 120, 16, 16)).unwrap();
+        let sample = e.sample(CellRect::new(0, 0, 128, 128), 16).unwrap();
+        results.push((
+            name,
+            e.population().unwrap(),
+            cells,
+            sample,
+            e.bounds().unwrap(),
+        ));
+    }
+    for r in &results[1..] {
+        assert_eq!(r.1, results[0].1, "{} population", r.0);
+        assert_eq!(r.2, results[0].2, "{} cells", r.0);
+        assert_eq!(r.3, results[0].3, "{} sample", r.0);
+        assert_eq!(r.4, results[0].4, "{} bounds", r.0);
+    }
+    assert_eq!(results[0].1, 6);
+}
+
+#[test]
+fn auto_moves_a_settling_soup_to_the_tile_engine_and_keeps_the_result() {
+    let r = Rule::life();
+    let start = soup(1024, 1024, 0.5, 3);
+    let mut request = Request::new(r, Universe::torus(1024, 1024));
+    request.workload.generations = 9000;
+    request.workload.population = start.population();
+    request.workload.span = start.cells();
+    let (mut auto, _) = create("auto", &request).unwrap();
+    auto.set_grid(&start, 0).unwrap();
+    auto.step(9000).unwrap();
+    let want = common::run(common::CPU, r, &start, 9000, 0);
+    assert_eq!(auto.grid().unwrap(), want);
+    assert_eq!(
+        auto.name(),
+        TILES,
+        "a soup this old is ash: {:?}",
+        auto.note()
+    );
+}
