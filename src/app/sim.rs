@@ -208,22 +208,19 @@ impl LifeSim {
         {
             let (_, landing) = self.job.take().expect("checked");
             match (result, landing) {
-                (
-                    Ok(value),
-                    Landing::Engine {
+                (Ok(_), Landing::Engine(rebuilt)) => {
+                    let Rebuilt {
                         rule,
                         universe,
                         choice,
                         start,
-                    },
-                ) => {
-                    let _ = value;
+                    } = *rebuilt;
                     self.rule = rule;
                     self.universe = universe;
                     self.choice = choice;
                     if let Some(s) = start {
-                        self.checkpoint = (*s).clone();
-                        self.start = *s;
+                        self.checkpoint = s.clone();
+                        self.start = s;
                     }
                     self.engine_version += 1;
                 }
