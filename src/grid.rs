@@ -113,6 +113,10 @@ impl Grid {
             });
         }
         let bytes = Self::bytes_for(width, height);
+        // Small bitmaps (a pattern, a view) cannot matter; the system is not asked for them.
+        if bytes <= 1 << 20 {
+            return Ok(());
+        }
         let limit = crate::memory::limit();
         if bytes > limit.bytes {
             return Err(GridError::TooLarge {

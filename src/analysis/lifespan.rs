@@ -17,7 +17,7 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 
-use crate::engine::{Census, Engine, EngineResult, Progress, Put, Universe};
+use crate::engine::{Engine, EngineResult, Progress, Put, Universe};
 use crate::grid::Grid;
 use crate::rule::Rule;
 use crate::tiles::TileMap;
@@ -94,7 +94,6 @@ pub fn lifespan(
     let mut history = vec![pattern.population()];
     let mut checkpoints: Vec<(u64, TileMap)> = vec![(0, engine.export()?)];
     let step = 512;
-    let mut censuses: Vec<Census> = Vec::new();
     let mut candidate = None;
     progress.set_total(max_gens);
     while (history.len() as u64) <= max_gens {
@@ -106,9 +105,7 @@ pub fn lifespan(
         if n == 0 {
             break;
         }
-        censuses.clear();
-        engine.step_census(n, &mut censuses)?;
-        history.extend(censuses.iter().map(|c| c.population));
+        engine.step_populations(n, &mut history)?;
         progress.set_done(done + n);
         checkpoints.push((done + n, engine.export()?));
         if checkpoints.len() > 4 {
@@ -158,14 +155,24 @@ pub fn lifespan(
         .enumerate()
         .map(|(i, cells)| without_ships(cells, &ships, (frames.len() - 1 - i) as i64, universe))
         .collect();
-    let mut best: Option<(usize, usize)> = None;
-    for p in 1..=MAX_PERIOD.min(debris.len() / 2) {
+    // Frames compared by fingerprint; the answer is confirmed cell by cell.
+    let prints: Vec<u64> = debris.iter().map(|d| fingerprint(d)).collect();
+    let periodic_from = |p: usize, same: &dyn Fn(usize, usize) -> bool| {
         let mut t = debris.len() - p;
-        while t > 0 && debris[t - 1] == debris[t - 1 + p] {
+        while t > 0 && same(t - 1, t - 1 + p) {
             t -= 1;
         }
+        t
+    };
+    let mut best: Option<(usize, usize)> = None;
+    for p in 1..=MAX_PERIOD.min(debris.len() / 2) {
+        let mut t = periodic_from(p, &|a, b| prints[a] == prints[b]);
         if debris.len() - t >= 2 * p && best.is_none_or(|(bt, _)| t < bt) {
-            best = Some((t, p));
+            // A fingerprint collision could make it look longer: count it again in full.
+            t = periodic_from(p, &|a, b| debris[a] == debris[b]);
+            if debris.len() - t >= 2 * p && best.is_none_or(|(bt, _)| t < bt) {
+                best = Some((t, p));
+            }
         }
     }
     let result = best.map(|(t, p)| {
@@ -315,8 +322,9 @@ fn without_ships(
     k: i64,
     universe: Universe,
 ) -> Vec<(i64, i64)> {
-    let set: HashSet<(i64, i64)> = cells.iter().copied().collect();
-    let mut removed: HashSet<(i64, i64)> = HashSet::new();
+    // `cells` is sorted: membership is a binary search.
+    let alive = |c: &(i64, i64)| cells.binary_search(c).is_ok();
+    let mut removed: Vec<(i64, i64)> = Vec::new();
     for s in ships {
         let p = s.phases.len() as i64;
         // k generations back is j generations forward in phase, then back whole periods.
@@ -331,15 +339,24 @@ fn without_ships(
                 )
             })
             .collect();
-        if shifted.iter().all(|c| set.contains(c)) {
+        if shifted.iter().all(alive) {
             removed.extend(shifted);
         }
     }
-    let mut rest: Vec<(i64, i64)> = cells
+    removed.sort_unstable();
+    cells
         .iter()
         .copied()
-        .filter(|c| !removed.contains(c))
-        .collect();
-    rest.sort_unstable();
-    rest
+        .filter(|c| removed.binary_search(c).is_err())
+        .collect()
+}
+
+/// A 64-bit fingerprint of a sorted list of cells.
+fn fingerprint(cells: &[(i64, i64)]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ cells.len() as u64;
+    for &(x, y) in cells {
+        h = (h ^ x as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        h = (h ^ y as u64).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
 }

@@ -542,9 +542,12 @@ impl LifelabApp {
         if let (Some((side, result)), Some((w, h))) = (room_needed(&source), universe.size())
             && (w < side || h < side)
         {
-            self.note(format!(
-                "{source} {result} on the unbounded plane or a torus of at least {side}x{side}; on this {w}x{h} torus its gliders come back round. Simulation → Universe → Unbounded plane, or resize to {side}x{side} in Edit."
-            ));
+            self.offer = Some(super::RoomOffer {
+                text: format!(
+                    "{source} {result} on the unbounded plane or on a torus of at least {side}x{side}. On this {w}x{h} torus its gliders come back round and hit the debris, so it ends differently."
+                ),
+                side,
+            });
         }
         self.source = source;
         Ok(())

@@ -96,6 +96,15 @@ pub struct LifelabApp {
     restore: Option<crate::pattern::Pattern>,
     /// Whether the state kept after a GPU failure has been autosaved.
     failure_saved: bool,
+    /// A methuselah loaded onto a torus too small for its literature result: the offer of one
+    /// that fits, or the plane.
+    offer: Option<RoomOffer>,
+}
+
+/// "This torus is too small for the pattern's known result": what to say, and the side that fits.
+pub(crate) struct RoomOffer {
+    pub text: String,
+    pub side: u32,
 }
 
 impl LifelabApp {
@@ -214,6 +223,7 @@ impl LifelabApp {
             },
             restore: None,
             failure_saved: false,
+            offer: None,
         };
         app.bind_gpu_view();
         if options.screenshot.is_none() {
@@ -396,6 +406,11 @@ impl LifelabApp {
         if let Err(e) = self.autosave.write(&p) {
             self.note(format!("autosave failed: {e}"));
         }
+    }
+
+    /// The offer of a bigger torus or the plane, after loading a methuselah onto a small one.
+    pub fn room_offer(&self) -> Option<&str> {
+        self.offer.as_ref().map(|o| o.text.as_str())
     }
 
     /// Whether a command waits for "discard unsaved edits?".

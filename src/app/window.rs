@@ -355,8 +355,36 @@ impl LifelabApp {
         }
     }
 
-    /// The modal prompts: restore an autosave, discard unsaved edits.
+    /// The modal prompts: restore an autosave, discard unsaved edits, room for a methuselah.
     fn prompts(&mut self, ctx: &egui::Context, out: &mut Vec<Command>) {
+        if let Some(offer) = &self.offer {
+            let side = offer.side;
+            let mut answered = false;
+            let modal = egui::Modal::new(egui::Id::unique("room offer")).show(ctx, |ui| {
+                ui.set_max_width(460.0);
+                ui.heading("The torus is too small for this pattern");
+                ui.label(&offer.text);
+                ui.horizontal(|ui| {
+                    if ui.button(format!("Resize to {side}x{side}")).clicked() {
+                        out.push(Command::Resize {
+                            width: side,
+                            height: side,
+                        });
+                        answered = true;
+                    }
+                    if ui.button("Use the unbounded plane").clicked() {
+                        out.push(Command::SetPlane(true));
+                        answered = true;
+                    }
+                    if ui.button("Keep this torus").clicked() {
+                        answered = true;
+                    }
+                });
+            });
+            if answered || modal.should_close() {
+                self.offer = None;
+            }
+        }
         if let Some(p) = &self.restore {
             let when = p.comments.first().cloned().unwrap_or_default();
             let modal = egui::Modal::new(egui::Id::unique("restore autosave")).show(ctx, |ui| {

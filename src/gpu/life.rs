@@ -664,6 +664,14 @@ impl Engine for GpuLifeEngine {
         result
     }
 
+    fn step_populations(&mut self, gens: u64, out: &mut Vec<u64>) -> EngineResult<()> {
+        // The device's census, read back in batches.
+        let mut censuses = Vec::new();
+        self.step_census(gens, &mut censuses)?;
+        out.extend(censuses.iter().map(|c| c.population));
+        Ok(())
+    }
+
     fn cell(&mut self, x: i64, y: i64) -> EngineResult<bool> {
         let m = self.mirror()?;
         let (x, y) = dense::wrap(m, x, y);

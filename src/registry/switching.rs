@@ -178,6 +178,10 @@ impl Engine for Switching {
         self.inner.step_census(generations, out)
     }
 
+    fn step_populations(&mut self, generations: u64, out: &mut Vec<u64>) -> EngineResult<()> {
+        self.inner.step_populations(generations, out)
+    }
+
     fn cell(&mut self, x: i64, y: i64) -> EngineResult<bool> {
         self.inner.cell(x, y)
     }
