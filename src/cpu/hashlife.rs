@@ -61,8 +61,9 @@ enum Stop {
 struct Store {
     nodes: Vec<Node>,
     free: Vec<Id>,
-    /// Open addressing, linear probing; NONE is an empty slot.
-    table: Vec<Id>,
+    /// Open addressing, linear probing: the node id in the low 32 bits and 32 bits of its hash
+    /// above, so that most probes that miss never read the node; `EMPTY_SLOT` is empty.
+    table: Vec<u64>,
     live: usize,
     max_nodes: usize,
     /// The empty node of each level.
@@ -73,13 +74,19 @@ struct Store {
     collections: u32,
 }
 
+const EMPTY_SLOT: u64 = u64::MAX;
+
 fn hash4(c: [Id; 4], level: u8) -> u64 {
-    let mut h = (level as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    for x in c {
-        h = (h ^ x as u64).wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 29;
-    }
-    h
+    let a = (c[0] as u64 | (c[1] as u64) << 32).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let b = (c[2] as u64 | (c[3] as u64) << 32 ^ (level as u64) << 56)
+        .wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+    // A SplitMix64 finalizer over both halves.
+    let mut h = a ^ b.rotate_left(31);
+    h ^= h >> 30;
+    h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h ^= h >> 27;
+    h = h.wrapping_mul(0x94d0_49bb_1331_11eb);
+    h ^ (h >> 31)
 }
 
 impl Store {
@@ -87,7 +94,7 @@ impl Store {
         let mut s = Store {
             nodes: Vec::new(),
             free: Vec::new(),
-            table: vec![NONE; 1 << 16],
+            table: vec![EMPTY_SLOT; 1 << 20],
             live: 0,
             max_nodes: max_nodes.max(1 << 12),
             empty: Vec::new(),
@@ -100,21 +107,22 @@ impl Store {
         s
     }
 
-    fn slot(&self, c: [Id; 4], level: u8) -> usize {
-        (hash4(c, level) as usize) & (self.table.len() - 1)
-    }
-
     fn lookup(&self, c: [Id; 4], level: u8) -> Option<Id> {
+        let h = hash4(c, level);
+        let tag = h >> 32;
         let mask = self.table.len() - 1;
-        let mut i = self.slot(c, level);
+        let mut i = h as usize & mask;
         loop {
-            let id = self.table[i];
-            if id == NONE {
+            let slot = self.table[i];
+            if slot == EMPTY_SLOT {
                 return None;
             }
-            let n = &self.nodes[id as usize];
-            if n.children == c && n.level == level {
-                return Some(id);
+            if slot >> 32 == tag {
+                let id = slot as Id;
+                let n = &self.nodes[id as usize];
+                if n.children == c && n.level == level {
+                    return Some(id);
+                }
             }
             i = (i + 1) & mask;
         }
@@ -122,12 +130,13 @@ impl Store {
 
     fn insert_slot(&mut self, id: Id) {
         let n = self.nodes[id as usize];
+        let h = hash4(n.children, n.level);
         let mask = self.table.len() - 1;
-        let mut i = self.slot(n.children, n.level);
-        while self.table[i] != NONE {
+        let mut i = h as usize & mask;
+        while self.table[i] != EMPTY_SLOT {
             i = (i + 1) & mask;
         }
-        self.table[i] = id;
+        self.table[i] = (h >> 32) << 32 | id as u64;
     }
 
     fn intern_unchecked(&mut self, c: [Id; 4], level: u8, population: u64) -> Id {
@@ -161,7 +170,7 @@ impl Store {
     }
 
     fn rebuild_table(&mut self, size: usize) {
-        self.table = vec![NONE; size.next_power_of_two()];
+        self.table = vec![EMPTY_SLOT; size.next_power_of_two()];
         for id in 0..self.nodes.len() {
             if self.nodes[id].level != 0 {
                 self.insert_slot(id as Id);

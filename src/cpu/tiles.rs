@@ -57,9 +57,11 @@ const PARALLEL_TILES: usize = 512;
 #[derive(Clone, Debug)]
 struct Meta {
     pos: (i64, i64),
-    /// Valid columns and rows (less than 64 in the last column or row of a torus).
+    /// Valid columns and rows (less than 64 in the last column or row of a torus), and the
+    /// rows of the tile row above.
     vw: u32,
     vh: u32,
+    vh_above: u32,
     nbrs: [u32; 8],
     /// The generation stamp of the last time it was put on the list to compute.
     stamp: u64,
@@ -264,6 +266,7 @@ impl TileEngine {
             pos: (tx, ty),
             vw,
             vh,
+            vh_above: self.row_height(ty - 1),
             nbrs: [NONE; 8],
             stamp: 0,
             live: true,
@@ -468,8 +471,13 @@ impl TileEngine {
             let (tx, ty) = self.meta[i].pos;
             let spreads = !stochastic || self.bufs[p][i].iter().any(|&w| w != 0);
             if spreads {
-                for (dx, dy) in OFFSETS {
-                    let n = self.tile_at(tx + dx, ty + dy);
+                for (k, (dx, dy)) in OFFSETS.into_iter().enumerate() {
+                    let known = self.meta[i].nbrs[k];
+                    let n = if known != NONE {
+                        known
+                    } else {
+                        self.tile_at(tx + dx, ty + dy)
+                    };
                     if self.meta[n as usize].stamp != stamp {
                         self.meta[n as usize].stamp = stamp;
                         todo.push(n);
@@ -546,7 +554,7 @@ impl TileEngine {
         let side = d(id) | d(m.nbrs[W]) | d(m.nbrs[E]);
         let mut need = side | side << 1 | side >> 1;
         let above = d(m.nbrs[NW]) | d(m.nbrs[N]) | d(m.nbrs[NE]);
-        if above >> (self.row_height(m.pos.1 - 1) - 1) & 1 == 1 {
+        if above >> (m.vh_above - 1) & 1 == 1 {
             need |= 1;
         }
         let below = d(m.nbrs[SW]) | d(m.nbrs[S]) | d(m.nbrs[SE]);
@@ -627,7 +635,7 @@ impl TileEngine {
             s.e[k] = cw >> 1 | (east[r] & 1) << east_shift;
         }
         if from_above {
-            let i = self.row_height(m.pos.1 - 1) as usize - 1;
+            let i = m.vh_above as usize - 1;
             let nw = m.nbrs[NW];
             let edge = [rows_of(m.nbrs[N]), rows_of(nw), rows_of(m.nbrs[NE])];
             put_row(s, 0, edge, vw_of(nw) - 1, east_shift, i);

@@ -233,22 +233,11 @@ pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>,
         && find("tiles").is_some_and(|t| (t.supports)(request).is_ok())
         && !births_from_nothing(&request.rule)
     {
-        let dense = if choice.engine == "tiles" {
-            let mut dense_request = request.clone();
-            dense_request.workload.population = request.universe.cells().unwrap_or(0) / 2;
-            dense_request.workload.span = request.universe.cells().unwrap_or(0);
-            match choose("auto", &dense_request) {
-                Ok(c) if c.engine == "gpu" => "gpu",
-                _ => "cpu",
-            }
-        } else {
-            choice.engine
-        };
         choice.reason.push_str(
             "; auto looks again every 1024 generations and moves the run between the dense and the tile engine as the pattern changes",
         );
         return Ok((
-            Box::new(Switching::new(engine, request.clone(), dense)),
+            Box::new(Switching::new(engine, request.clone())),
             choice,
         ));
     }
@@ -434,6 +423,19 @@ fn builtin() -> Vec<EngineSpec> {
     #[cfg(feature = "gpu")]
     specs.push(gpu_spec());
     specs
+}
+
+/// The dense engine `auto` would take for the request's universe full of cells: the GPU when
+/// there is a hardware one, else the CPU engine.
+pub(crate) fn dense_engine(request: &Request) -> &'static str {
+    let mut dense = request.clone();
+    let cells = request.universe.cells().unwrap_or(0);
+    dense.workload.population = cells / 2;
+    dense.workload.span = cells;
+    match choose("auto", &dense) {
+        Ok(c) if c.engine == "gpu" => "gpu",
+        _ => "cpu",
+    }
 }
 
 /// B0: empty space gives birth.

@@ -24,15 +24,16 @@ const DENSER: f64 = 0.6;
 pub struct Switching {
     inner: Box<dyn Engine>,
     request: Request,
-    /// The dense engine to use ("cpu" or "gpu").
-    dense: &'static str,
+    /// The dense engine to use ("cpu" or "gpu"), once a swap to one is due.
+    dense: Option<&'static str>,
     since_look: u64,
     /// (generation, engine, share of tiles changing) at each swap.
     history: Vec<(u64, &'static str, f64)>,
 }
 
 impl Switching {
-    pub fn new(inner: Box<dyn Engine>, request: Request, dense: &'static str) -> Switching {
+    pub fn new(inner: Box<dyn Engine>, request: Request) -> Switching {
+        let dense = matches!(inner.name(), "cpu" | "gpu").then(|| inner.name());
         Switching {
             inner,
             request,
@@ -80,7 +81,7 @@ impl Switching {
         let activity = self.activity()?;
         let sparse = self.inner.name() == "tiles";
         let target = if sparse && activity > DENSER {
-            self.dense
+            *self.dense.get_or_insert_with(|| super::dense_engine(&self.request))
         } else if !sparse && activity < SPARSER {
             "tiles"
         } else {
