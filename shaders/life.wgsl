@@ -29,7 +29,8 @@ struct Params {
     // Bit c: alive next at count value c, for a dead and for a live cell (the generic path).
     dead_bits: u32,
     alive_bits: u32,
-    _pad: u32,
+    // 1: rows and columns are swapped on the device (a tall, thin torus).
+    transposed: u32,
     // Stochastic thresholds per count value c, for a dead and for a live cell (0: no chance).
     dead_threshold: array<vec4<u32>, 3>,
     alive_threshold: array<vec4<u32>, 3>,
@@ -180,8 +181,14 @@ fn chance(t: Planes, alive: u32, candidates: u32, r: u32, w: u32) -> u32 {
         if ((alive >> b) & 1u) == 1u {
             limit = params.alive_threshold[c >> 2u][c & 3u];
         }
-        let x = w * 32u + b;
-        let y = params.row_offset + r;
+        var x = w * 32u + b;
+        var y = params.row_offset + r;
+        if params.transposed == 1u {
+            // The torus's own coordinates: the draw does not depend on the layout.
+            let t = x;
+            x = y;
+            y = t;
+        }
         if cell_hash(params.key, x, y) < limit {
             born |= 1u << b;
         }
@@ -191,15 +198,18 @@ fn chance(t: Planes, alive: u32, candidates: u32, r: u32, w: u32) -> u32 {
 
 @compute @workgroup_size(64, 1, 1)
 fn main(
-    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) li: u32,
     @builtin(workgroup_id) wg: vec3<u32>,
     @builtin(num_workgroups) groups: vec3<u32>,
 ) {
-    let w = gid.x;
-    // The second and third dispatch dimensions together count row groups: one dimension is
+    // One invocation per (word, group of ROWS rows), numbered across the whole dispatch, so that
+    // the shape follows the torus: a tall, thin torus fills its workgroups with row groups as a
+    // wide one fills them with words. The dispatch is 2D or 3D only because one dimension is
     // capped at 65535 workgroups.
-    let group = wg.y + wg.z * groups.y;
-    if w >= params.words || group >= params.row_groups {
+    let flat = (wg.x + groups.x * (wg.y + groups.y * wg.z)) * 64u + li;
+    let w = flat % params.words;
+    let group = flat / params.words;
+    if group >= params.row_groups {
         return;
     }
     let r0 = group * ROWS;

@@ -232,6 +232,26 @@ pub fn suite() -> Vec<Group> {
         cases,
     });
 
+    // Tall, thin tori, which the GPU holds with rows and columns swapped.
+    let mut cases = Vec::new();
+    for (w, h) in [(1u32, 300u32), (3, 1000), (63, 200), (2, 65)] {
+        for text in ["B3/S23", "B2/S34H", "B3/S23V", "B0/S8", "B2(1/3)/S12H"] {
+            let rule: Rule = text.parse().expect("valid");
+            let seed = (w * 1000 + h) as u64;
+            cases.push(case(
+                format!("{w}x{h}, random 0.45"),
+                rule,
+                soup(w, h, 0.45, seed),
+                seed,
+                12,
+            ));
+        }
+    }
+    groups.push(Group {
+        name: "tall, thin tori",
+        cases,
+    });
+
     // Bands: a torus split across several buffers, as big tori are on every device.
     let mut cases = Vec::new();
     for (rows_per_band, (w, h)) in [(1u64, (70u32, 9u32)), (3, (300, 200)), (64, (4099, 130))] {

@@ -104,7 +104,15 @@ impl Grid {
         Self::check_bitmap_size(width, height)
     }
 
-    fn check_bitmap_size(width: u64, height: u64) -> Result<(), GridError> {
+    /// Checks only a torus's sides (a sparse engine does not take a bitmap of it).
+    pub fn check_torus_dimensions(width: u64, height: u64) -> Result<(), GridError> {
+        if width == 0 || height == 0 {
+            return Err(GridError::Empty { width, height });
+        }
+        Self::check_sides(width, height)
+    }
+
+    fn check_sides(width: u64, height: u64) -> Result<(), GridError> {
         if width > MAX_DIMENSION as u64 || height > MAX_DIMENSION as u64 {
             return Err(GridError::TooWide {
                 width,
@@ -112,6 +120,11 @@ impl Grid {
                 max: MAX_DIMENSION,
             });
         }
+        Ok(())
+    }
+
+    fn check_bitmap_size(width: u64, height: u64) -> Result<(), GridError> {
+        Self::check_sides(width, height)?;
         let bytes = Self::bytes_for(width, height);
         // Small bitmaps (a pattern, a view) cannot matter; the system is not asked for them.
         if bytes <= 1 << 20 {

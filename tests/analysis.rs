@@ -329,3 +329,51 @@ fn analyze_acorn_runs_on_the_sparse_engine_and_gives_its_apgcode_for_ships() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["apgcode"], "xq4_153");
 }
+
+#[test]
+fn under_b0_an_empty_torus_is_not_death() {
+    // The cases of issue 17, each checked by a run: B0/S8 on 5x1 goes 0, 5, 5 (a still life
+    // from generation 2); a B03/S23 soup is a period-2 oscillator from 31; a block under B0/S
+    // alternates 4, 48, 4, 48 on 8x8.
+    let analyze = |args: &[&str]| -> serde_json::Value {
+        let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+            .arg("analyze")
+            .args(args)
+            .args(["--engine", "cpu", "--json"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let v = analyze(&[
+        "--random", "0.19", "--seed", "3133", "--size", "5x1", "--rule", "B0/S8",
+    ]);
+    assert_eq!(
+        (v["kind"].clone(), v["start"].clone()),
+        ("still".into(), 2.into())
+    );
+    let v = analyze(&[
+        "--random", "0.6", "--seed", "3896", "--size", "5x8", "--rule", "B03/S23",
+    ]);
+    assert_eq!(
+        (v["kind"].clone(), v["period"].clone(), v["start"].clone()),
+        ("oscillator".into(), 2.into(), 31.into())
+    );
+    let v = analyze(&["--pattern", "block", "--size", "8x8", "--rule", "B0/S"]);
+    assert_eq!(
+        (v["kind"].clone(), v["period"].clone()),
+        ("oscillator".into(), 2.into())
+    );
+    // The same runs, on the reference engine.
+    let r = rule("B0/S");
+    let mut g = Grid::new(8, 8);
+    g.paste(&cells("block"), 3, 3);
+    let pops: Vec<u64> = (0..4)
+        .map(|n| common::run(common::REFERENCE, r, &g, n, 0).population())
+        .collect();
+    assert_eq!(pops, [4, 48, 4, 48]);
+}

@@ -260,3 +260,102 @@ fn help_lists_the_subcommands() {
         assert!(text.contains(sub), "{sub} missing from --help");
     }
 }
+
+#[test]
+fn argument_errors_are_json_with_json() {
+    for args in [
+        ["run", "--gens", "-1", "--json"],
+        ["run", "--random", "-0.1", "--json"],
+        ["run", "--seed", "18446744073709551616", "--json"],
+    ] {
+        let out = lifelab(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(stdout.lines().count(), 1, "{args:?}: {stdout}");
+        let v: Value = serde_json::from_str(&stdout).unwrap();
+        assert!(
+            v["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{args:?}: {v}"
+        );
+    }
+}
+
+#[test]
+fn a_file_too_large_to_read_back_is_refused_before_it_is_written() {
+    let dir = temp_dir("too-large");
+    let out = dir.join("soup.cells");
+    // 20001 x 20000 bytes of plaintext: more than the 256 MiB lifelab reads back.
+    let err = failure(&[
+        "run",
+        "--random",
+        "0.001",
+        "--size",
+        "20000x20000",
+        "--gens",
+        "0",
+        "--engine",
+        "tiles",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        err.contains("save it as RLE or as a macrocell file"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn memory_limits_are_said_the_same_way_everywhere() {
+    // A soup no engine can hold, and a torus from a rule line on a dense engine: one wording,
+    // one limit.
+    let dir = temp_dir("limits");
+    let blinker = dir.join("vast.rle");
+    std::fs::write(
+        &blinker,
+        "x = 3, y = 1, rule = B3/S23:T16000000,16000000\n3o!\n",
+    )
+    .unwrap();
+    let a = failure(&["run", "--size", "16000000x16000000", "--random", "0.5"]);
+    let b = failure(&[
+        "run",
+        "--pattern",
+        blinker.to_str().unwrap(),
+        "--engine",
+        "cpu",
+    ]);
+    for e in [&a, &b] {
+        assert!(e.contains("16000000x16000000 torus on the"), "{e}");
+        assert!(e.contains("TiB, more than lifelab's"), "{e}");
+    }
+    let tail = |e: &str| e.split("more than").nth(1).unwrap().to_string();
+    assert_eq!(tail(&a), tail(&b));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_vast_torus_or_header_costs_only_what_lives_in_it() {
+    // Golly's bounded grids and RLE headers take no memory for empty space; neither does
+    // lifelab's tile engine. A blinker keeps its 3 cells; one lone cell dies.
+    let dir = temp_dir("vast");
+    let blinker = dir.join("vast.rle");
+    std::fs::write(
+        &blinker,
+        "x = 3, y = 1, rule = B3/S23:T16000000,16000000\n3o!\n",
+    )
+    .unwrap();
+    let v = json(&["run", "--pattern", blinker.to_str().unwrap(), "--json"]);
+    assert_eq!(v["population"], 3);
+    assert_eq!(v["universe"]["width"], 16_000_000);
+    let header = dir.join("header.rle");
+    std::fs::write(&header, "x = 16000000, y = 16000000\no!\n").unwrap();
+    let v = json(&["run", "--pattern", header.to_str().unwrap(), "--json"]);
+    assert_eq!(v["population"], 0);
+    // Two cells 16 million apart: no torus round them fits, and the error says what to do.
+    let apart = dir.join("apart.rle");
+    std::fs::write(&apart, "o15999999$15999999bo!\n").unwrap();
+    let e = failure(&["run", "--pattern", apart.to_str().unwrap()]);
+    assert!(e.contains("apart.rle") && e.contains("--plane"), "{e}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -244,3 +244,49 @@ fn macrocell_files_go_both_ways_with_golly() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn golly_reads_and_writes_rings_as_we_do() {
+    // Rule 30 on a ring of 11 from one cell: Golly runs `W30:T11,0` and writes the space-time
+    // diagram, whose last row is the ring now; lifelab reads that file back as the ring.
+    let Some(bgolly) = bgolly() else { return };
+    let dir = std::env::temp_dir().join(format!("lifelab-golly-ring-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("w30.rle"),
+        "x = 11, y = 1, rule = W30:T11,0\n5bo!\n",
+    )
+    .unwrap();
+    let out = Command::new(&bgolly)
+        .args(["-q", "-q", "-m", "7", "-o"])
+        .arg(dir.join("golly.rle"))
+        .arg(dir.join("w30.rle"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let golly_file = dir.join("golly.rle").display().to_string();
+    let golly = lifelab::session::Spec {
+        pattern: Some(golly_file),
+        ..Default::default()
+    }
+    .build()
+    .unwrap()
+    .start_grid()
+    .unwrap();
+    // Ours, from the same start, written in Golly's notation.
+    let ours = lifelab::session::Spec {
+        pattern: Some(dir.join("w30.rle").display().to_string()),
+        ..Default::default()
+    }
+    .build()
+    .unwrap();
+    assert_eq!(ours.universe, lifelab::engine::Universe::torus(11, 1));
+    let (mut e, _) = ours.engine("cpu", 7, Default::default()).unwrap();
+    e.step(7).unwrap();
+    assert_eq!(e.grid().unwrap(), golly);
+    let text = lifelab::session::save::text_of(e.as_mut(), &Default::default(), Format::Rle)
+        .unwrap()
+        .text;
+    assert!(text.contains("rule = W30:T11,0"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

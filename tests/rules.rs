@@ -126,6 +126,18 @@ fn torus_suffix() {
 }
 
 #[test]
+fn golly_writes_a_ring_as_width_and_height_zero() {
+    // Golly's notation for a one-dimensional ring of width w is `:Tw,0`.
+    let r = Rule::parse("W90:T11,0").unwrap();
+    assert_eq!(r.torus, Some((11, 1)));
+    assert_eq!(r.to_string(), "W90:T11,0");
+    assert_eq!(Rule::parse("W30:T11,1").unwrap().to_string(), "W30:T11,0");
+    // A Life-like rule's height 0 is still Golly's infinite height, which a torus cannot be.
+    let e = Rule::parse("B3/S23:T11,0").unwrap_err().to_string();
+    assert!(e.contains("height 0"), "{e}");
+}
+
+#[test]
 fn wolfram_rules() {
     assert_eq!(
         Rule::parse("W110").unwrap().elementary(),

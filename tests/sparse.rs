@@ -97,6 +97,24 @@ fn gliders_cross_tile_edges_and_the_torus_wrap_on_the_tile_engine() {
 }
 
 #[test]
+fn a_glider_wraps_the_corner_of_a_torus_too_large_to_index_tile_by_tile() {
+    // 262144 x 128 tiles: the tile engine keeps a map rather than a slot per tile. A glider
+    // moves one cell diagonally every 4 generations, so after 40 it has crossed both edges
+    // from (W-2, H-2) to (8, 8).
+    let (w, h) = (1 << 24, 8192);
+    let glider = library::get("glider").unwrap().cells;
+    let request = Request::new(Rule::life(), Universe::torus(w, h));
+    let (mut e, _) = create(TILES, &request).unwrap();
+    e.put(&glider, (w as i64 - 2, h as i64 - 2), Put::Or)
+        .unwrap();
+    e.step(40).unwrap();
+    let mut want = Grid::new(32, 32);
+    want.paste(&glider, 8, 8);
+    assert_eq!(e.cells_in(CellRect::new(0, 0, 32, 32)).unwrap(), want);
+    assert_eq!(e.population().unwrap(), 5);
+}
+
+#[test]
 fn hashlife_matches_the_reference_on_power_of_two_tori() {
     // From 1x1 up, square and not, with steps that are not powers of two.
     let sizes = [(1, 1), (2, 2), (4, 8), (16, 16), (32, 64), (128, 128)];

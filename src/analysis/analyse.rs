@@ -51,8 +51,10 @@ impl Question {
     /// The question for a universe's current cells: one object when it is small, the whole
     /// universe otherwise.
     pub fn of_state(rule: Rule, universe: Universe, cells: TileMap) -> Question {
+        // Under B0 empty space fills at once: nothing is an object on its own.
+        let b0 = !super::period::empty_stays_empty(&rule);
         let subject = match object_box(universe, &cells) {
-            Some(b) if !rule.is_stochastic() => {
+            Some(b) if !rule.is_stochastic() && !b0 => {
                 let mut g = Grid::new(b.width() as u32, b.height() as u32);
                 for (x, y) in cells.cells() {
                     let (dx, dy) = match universe {
@@ -256,6 +258,7 @@ pub fn analyse(q: &Question, progress: &Progress) -> anyhow::Result<Findings> {
                     generations: q.max_gens,
                     population: cells.population(),
                     span: universe.cells().unwrap_or(u64::MAX),
+                    stride: 1,
                 });
             let (mut e, choice) = registry::create(&q.engine, &request)?;
             e.import(cells)?;
@@ -313,6 +316,7 @@ fn methuselah(
             generations: q.max_gens,
             population: cells.population(),
             span: cells.cells(),
+            stride: 1,
         });
     let choice = registry::choose(&q.engine, &request)?;
     let make = || -> EngineResult<Box<dyn crate::engine::Engine>> {

@@ -135,7 +135,11 @@ impl LifelabApp {
             Command::LoadFile(path) => {
                 let loaded = crate::session::setup::resolve_pattern(&path.display().to_string())?;
                 let source = path.display().to_string();
+                let warnings = loaded.pattern.warnings.clone();
                 self.load(loaded.pattern, loaded.tiles, loaded.generation, source)?;
+                if !warnings.is_empty() {
+                    self.note(format!("{}: {}", path.display(), warnings.join("; ")));
+                }
             }
             Command::Stamp { pattern, at } => {
                 if let Some(rule) = pattern.rule
@@ -265,9 +269,12 @@ impl LifelabApp {
                     name: Some(self.source.clone()),
                     ..Default::default()
                 };
-                let text = self.life.with_engine(|e| save::text_of(e, &meta, format))?;
-                std::fs::write(&path, text)
+                let written = self.life.with_engine(|e| save::text_of(e, &meta, format))?;
+                std::fs::write(&path, written.text)
                     .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+                if !written.warnings.is_empty() {
+                    self.note(written.warnings.join("; "));
+                }
                 self.dirty = false;
                 self.autosave.clear();
                 self.source = path.display().to_string();
@@ -517,6 +524,7 @@ impl LifelabApp {
         };
         let (cells, fit) = match tiles {
             Some(t) => {
+                let t = crate::session::setup::centre_tiles(t, universe);
                 let fit = t.bounds().and_then(|b| b.rect());
                 (t, fit)
             }

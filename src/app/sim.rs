@@ -98,6 +98,8 @@ fn request_for(
             span: cells
                 .bounds()
                 .map_or(0, |b| b.width().saturating_mul(b.height())),
+            // The window shows the generations as they pass.
+            stride: 1,
         });
     r.options = Options {
         memory,

@@ -40,7 +40,14 @@ pub struct AnalyzeArgs {
 
 pub fn execute(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
     let mut sim_args = args.sim.clone();
-    let pattern = sim_args.pattern.is_some();
+    // Under a B0 rule empty space is not empty (it fills at once): no pattern is an object of
+    // its own, so the whole torus is what repeats or not.
+    let b0 = sim_args
+        .rule
+        .as_deref()
+        .and_then(|r| r.parse::<crate::rule::Rule>().ok())
+        .is_some_and(|r| !crate::analysis::period::empty_stays_empty(&r));
+    let pattern = sim_args.pattern.is_some() && !b0;
     // A soup's default torus: small enough to repeat within the search.
     if !pattern && sim_args.size.is_none() && !sim_args.plane {
         sim_args.size = Some("256x256".into());

@@ -60,10 +60,19 @@ struct RunReport {
     seed: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     out: Option<PathBuf>,
+    /// What was read or written although not strictly valid, or left out by the format.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    warnings: Vec<String>,
 }
 
 pub fn execute(args: RunArgs) -> anyhow::Result<ExitCode> {
     let sim = args.sim.build()?;
+    let mut warnings: Vec<String> = sim
+        .pattern
+        .iter()
+        .flat_map(|p| p.warnings.iter())
+        .map(|w| format!("{}: {w}", sim.source))
+        .collect();
     let options = super::engine_options(args.memory);
     let (mut engine, choice) = sim.engine(&args.engine, args.gens, options)?;
     if !args.json && args.engine == "auto" {
@@ -81,8 +90,11 @@ pub fn execute(args: RunArgs) -> anyhow::Result<ExitCode> {
             name: Some(format!("{} after {} generations", sim.source, args.gens)),
             ..Default::default()
         };
-        crate::session::save::write_engine(engine.as_mut(), &meta, path)
-            .with_context(|| format!("writing {}", path.display()))?;
+        for w in crate::session::save::write_engine(engine.as_mut(), &meta, path)
+            .with_context(|| format!("writing {}", path.display()))?
+        {
+            warnings.push(format!("{}: {w}", path.display()));
+        }
     }
     let universe = engine.universe();
     let cells = match universe.cells() {
@@ -106,7 +118,11 @@ pub fn execute(args: RunArgs) -> anyhow::Result<ExitCode> {
         source: sim.source,
         seed: sim.seed,
         out: args.out,
+        warnings,
     };
+    for w in &report.warnings {
+        eprintln!("warning: {w}");
+    }
     if args.json {
         super::print_json(&report)?;
     } else {

@@ -70,15 +70,89 @@ struct Meta {
     fresh: bool,
 }
 
-/// Where tiles are found.
-enum Index {
-    /// A torus: tile (tx, ty) at `tx + ty * columns`.
-    Torus {
+/// Where tiles are found: a torus wraps tile positions; a torus of up to [`DENSE_SLOTS`]
+/// tiles keeps a slot per tile, anything larger (the plane, a vast sparse torus) a map.
+struct Index {
+    wrap: Option<(i64, i64)>,
+    slots: Slots,
+}
+
+enum Slots {
+    /// Tile (tx, ty) at `tx + ty * columns`.
+    Dense {
         columns: i64,
-        rows: i64,
         slots: Vec<u32>,
     },
-    Plane(HashMap<(i64, i64), u32>),
+    Map(HashMap<(i64, i64), u32>),
+}
+
+/// The most tiles a torus indexes densely (64 MiB of slots; a 262144 x 262144 torus).
+const DENSE_SLOTS: u64 = 1 << 24;
+
+impl Index {
+    fn new(universe: Universe) -> Self {
+        match universe {
+            Universe::Torus { width, height } => {
+                let columns = (width as u64).div_ceil(TILE as u64);
+                let rows = (height as u64).div_ceil(TILE as u64);
+                let slots = if columns * rows <= DENSE_SLOTS {
+                    Slots::Dense {
+                        columns: columns as i64,
+                        slots: vec![NONE; (columns * rows) as usize],
+                    }
+                } else {
+                    Slots::Map(HashMap::new())
+                };
+                Index {
+                    wrap: Some((columns as i64, rows as i64)),
+                    slots,
+                }
+            }
+            Universe::Plane => Index {
+                wrap: None,
+                slots: Slots::Map(HashMap::new()),
+            },
+        }
+    }
+
+    /// Bytes the index of a torus takes before any tile exists.
+    fn bytes(universe: Universe) -> u64 {
+        match universe.size() {
+            Some((w, h)) => {
+                let n = (w as u64).div_ceil(TILE as u64) * (h as u64).div_ceil(TILE as u64);
+                if n <= DENSE_SLOTS { n * 4 } else { 0 }
+            }
+            None => 0,
+        }
+    }
+
+    fn wrap(&self, tx: i64, ty: i64) -> (i64, i64) {
+        match self.wrap {
+            Some((columns, rows)) => (tx.rem_euclid(columns), ty.rem_euclid(rows)),
+            None => (tx, ty),
+        }
+    }
+
+    /// The tile at a wrapped position.
+    fn get(&self, (tx, ty): (i64, i64)) -> u32 {
+        match &self.slots {
+            Slots::Dense { columns, slots } => slots[(tx + ty * columns) as usize],
+            Slots::Map(map) => map.get(&(tx, ty)).copied().unwrap_or(NONE),
+        }
+    }
+
+    /// Sets (or with `NONE` clears) the tile at a wrapped position.
+    fn set(&mut self, (tx, ty): (i64, i64), id: u32) {
+        match &mut self.slots {
+            Slots::Dense { columns, slots } => slots[(tx + ty * *columns) as usize] = id,
+            Slots::Map(map) if id == NONE => {
+                map.remove(&(tx, ty));
+            }
+            Slots::Map(map) => {
+                map.insert((tx, ty), id);
+            }
+        }
+    }
 }
 
 pub struct TileEngine {
@@ -169,25 +243,12 @@ impl TileEngine {
             ))
         })?;
         let kernel = Kernel::new(life);
-        let index = match universe {
-            Universe::Torus { width, height } => {
-                let columns = (width as u64).div_ceil(64) as i64;
-                let rows = (height as u64).div_ceil(64) as i64;
-                Index::Torus {
-                    columns,
-                    rows,
-                    slots: vec![NONE; (columns * rows) as usize],
-                }
-            }
-            Universe::Plane => {
-                if kernel.births_from_nothing {
-                    return Err(EngineError::Unsupported(format!(
-                        "{rule} gives birth on empty space (B0), which fills the unbounded plane in one generation; run it on a torus"
-                    )));
-                }
-                Index::Plane(HashMap::new())
-            }
-        };
+        if universe.is_plane() && kernel.births_from_nothing {
+            return Err(EngineError::Unsupported(format!(
+                "{rule} gives birth on empty space (B0), which fills the unbounded plane in one generation; run it on a torus"
+            )));
+        }
+        let index = Index::new(universe);
         let mut engine = Self {
             rule,
             dense: kernel.births_from_nothing,
@@ -219,8 +280,13 @@ impl TileEngine {
     /// Bytes a tile takes.
     pub const TILE_BYTES: u64 = 2 * 512 + 16 + 64;
 
+    /// Bytes the index of `universe` takes before any tile exists.
+    pub fn index_bytes(universe: Universe) -> u64 {
+        Index::bytes(universe)
+    }
+
     fn materialise_all(&mut self) {
-        if let Index::Torus { columns, rows, .. } = self.index {
+        if let Some((columns, rows)) = self.index.wrap {
             for ty in 0..rows {
                 for tx in 0..columns {
                     let id = self.tile_at(tx, ty);
@@ -234,18 +300,11 @@ impl TileEngine {
     }
 
     fn wrap_tile(&self, tx: i64, ty: i64) -> (i64, i64) {
-        match &self.index {
-            Index::Torus { columns, rows, .. } => (tx.rem_euclid(*columns), ty.rem_euclid(*rows)),
-            Index::Plane(_) => (tx, ty),
-        }
+        self.index.wrap(tx, ty)
     }
 
     fn find(&self, tx: i64, ty: i64) -> u32 {
-        let (tx, ty) = self.wrap_tile(tx, ty);
-        match &self.index {
-            Index::Torus { columns, slots, .. } => slots[(tx + ty * columns) as usize],
-            Index::Plane(map) => map.get(&(tx, ty)).copied().unwrap_or(NONE),
-        }
+        self.index.get(self.index.wrap(tx, ty))
     }
 
     /// The tile at (tx, ty), made (empty, linked to its neighbours) if it is not there.
@@ -291,12 +350,7 @@ impl TileEngine {
                 (self.meta.len() - 1) as u32
             }
         };
-        match &mut self.index {
-            Index::Torus { columns, slots, .. } => slots[(tx + ty * *columns) as usize] = id,
-            Index::Plane(map) => {
-                map.insert((tx, ty), id);
-            }
-        }
+        self.index.set((tx, ty), id);
         for (k, &(dx, dy)) in OFFSETS.iter().enumerate() {
             let n = self.find(tx + dx, ty + dy);
             self.meta[id as usize].nbrs[k] = n;
@@ -329,14 +383,7 @@ impl TileEngine {
                     self.meta[n as usize].nbrs[7 - k] = NONE;
                 }
             }
-            match &mut self.index {
-                Index::Torus { columns, slots, .. } => {
-                    slots[(pos.0 + pos.1 * *columns) as usize] = NONE
-                }
-                Index::Plane(map) => {
-                    map.remove(&pos);
-                }
-            }
+            self.index.set(pos, NONE);
             self.meta[id].live = false;
             self.meta[id].nbrs = [NONE; 8];
             self.free.push(id as u32);

@@ -85,7 +85,7 @@ struct Params {
     key: u32,
     dead_bits: u32,
     alive_bits: u32,
-    _pad: u32,
+    transposed: u32,
     dead_threshold: [[u32; 4]; 3],
     alive_threshold: [[u32; 4]; 3],
 }
@@ -109,7 +109,7 @@ pub fn layout() -> super::layout::StructLayout {
             key,
             dead_bits,
             alive_bits,
-            _pad,
+            transposed,
             dead_threshold,
             alive_threshold,
         ),
@@ -211,6 +211,25 @@ pub struct GpuLifeEngine {
     /// The current state on the CPU, once read back for reading or editing; dropped when a
     /// generation runs.
     mirror: Option<Grid>,
+    /// A tall, thin torus is kept on the device with rows and columns swapped: a row is at
+    /// least a 64-bit word, so a torus 1 cell wide would waste 63 of every 64 bits and need an
+    /// invocation per cell. Every rule lifelab runs is symmetric under the swap (the hexagonal
+    /// neighbourhood too); the stochastic draw swaps its coordinates back.
+    transposed: bool,
+}
+
+/// Whether a `width x height` torus runs transposed.
+fn runs_transposed(width: u32, height: u32) -> bool {
+    width < 64 && height > width.max(64)
+}
+
+/// The grid with rows and columns swapped.
+fn transpose(g: &Grid) -> Grid {
+    let mut t = Grid::new(g.height(), g.width());
+    for (x, y) in g.alive_cells() {
+        t.set(y, x, true);
+    }
+    t
 }
 
 /// Generations per census batch read back at once.
@@ -231,7 +250,13 @@ impl GpuLifeEngine {
         let source = shader_source(&life, options.shader);
         let rows = options.rows_per_invocation.max(1);
         let (pipeline, layout) = pipeline_cache::life(ctx, &source, rows)?;
-        let grid = GpuGrid::new(ctx, start.width(), start.height(), options.max_band_bytes)?;
+        let transposed = runs_transposed(start.width(), start.height());
+        let (gw, gh) = if transposed {
+            (start.height(), start.width())
+        } else {
+            (start.width(), start.height())
+        };
+        let grid = GpuGrid::new(ctx, gw, gh, options.max_band_bytes)?;
 
         let align = ctx.limits().min_uniform_buffer_offset_alignment as u64;
         let slot_stride = (std::mem::size_of::<Params>() as u64).next_multiple_of(align);
@@ -300,11 +325,12 @@ impl GpuLifeEngine {
             census: None,
             batch_census: None,
             mirror: Some(start.clone()),
+            transposed,
         };
         if !engine.table.is_stochastic() {
             engine.write_params(0, 1);
         }
-        engine.grid.upload(ctx, start);
+        engine.upload(start);
         ctx.check_faults()?;
         Ok(engine)
     }
@@ -333,7 +359,7 @@ impl GpuLifeEngine {
             key,
             dead_bits: self.table.certain_bits(false),
             alive_bits: self.table.certain_bits(true),
-            _pad: 0,
+            transposed: self.transposed as u32,
             dead_threshold: pack(self.table.thresholds(false)),
             alive_threshold: pack(self.table.thresholds(true)),
         }
@@ -356,16 +382,20 @@ impl GpuLifeEngine {
         self.ctx.queue.write_buffer(&self.params, 0, &data);
     }
 
+    /// Workgroups of 64 invocations, one invocation per word and group of rows, laid out in as
+    /// few dimensions as the device's per-dimension cap allows.
     fn dispatch_size(&self, band_rows: u32) -> (u32, u32, u32) {
-        let x = self.grid.words.div_ceil(64);
-        let groups = band_rows.div_ceil(self.rows);
+        let invocations = self.grid.words as u64 * band_rows.div_ceil(self.rows) as u64;
+        let groups = invocations.div_ceil(64).max(1);
         let max = self
             .ctx
             .limits()
             .max_compute_workgroups_per_dimension
-            .max(1);
-        let y = groups.min(max);
-        (x, y, groups.div_ceil(y))
+            .max(1) as u64;
+        let x = groups.min(max);
+        let rest = groups.div_ceil(x);
+        let y = rest.min(max);
+        (x as u32, y as u32, rest.div_ceil(y) as u32)
     }
 
     /// Records `gens` generations into one encoder, with timestamps around them and a census
@@ -423,6 +453,7 @@ impl GpuLifeEngine {
         census: &GpuCensus,
         first_slot: u32,
     ) -> EngineResult<()> {
+        self.mirror = None;
         let stochastic = self.table.is_stochastic();
         let gens = gens.min((census.slots() - first_slot) as u64);
         if stochastic {
@@ -456,6 +487,7 @@ impl GpuLifeEngine {
         census: &GpuCensus,
         slot: u32,
     ) -> EngineResult<()> {
+        self.mirror = None;
         if self.table.is_stochastic() {
             self.step(gens)?;
             return self.census_now(census, slot);
@@ -548,6 +580,30 @@ impl GpuLifeEngine {
         &self.grid
     }
 
+    /// Whether the device holds the torus with rows and columns swapped (the viewer cannot
+    /// draw those buffers as they are).
+    pub fn is_transposed(&self) -> bool {
+        self.transposed
+    }
+
+    /// Writes a whole torus (of the torus's own orientation) to the device.
+    fn upload(&self, g: &Grid) {
+        if self.transposed {
+            self.grid.upload(&self.ctx, &transpose(g));
+        } else {
+            self.grid.upload(&self.ctx, g);
+        }
+    }
+
+    /// The torus's size as the seam sees it.
+    fn size(&self) -> (u32, u32) {
+        if self.transposed {
+            (self.grid.height, self.grid.width)
+        } else {
+            (self.grid.width, self.grid.height)
+        }
+    }
+
     /// Overwrites one 64-bit word of the current state: word `word` of row `y`.
     pub fn write_word(&self, y: u32, word: usize, value: u64) {
         self.grid.write_word(&self.ctx, y, word, value);
@@ -559,10 +615,37 @@ impl GpuLifeEngine {
 }
 
 impl GpuLifeEngine {
+    /// Advances `gens`, with the device's census of every generation (of its own layout).
+    fn step_device_census(
+        &mut self,
+        gens: u64,
+        out: &mut Vec<crate::grid::Census>,
+    ) -> EngineResult<()> {
+        self.mirror = None;
+        if self.batch_census.is_none() {
+            self.batch_census = Some(self.new_census(CENSUS_BATCH)?);
+        }
+        let census = self.batch_census.take().expect("just made");
+        let mut done = 0;
+        let result = (|| {
+            while done < gens {
+                let batch = (gens - done).min(CENSUS_BATCH as u64);
+                census.reset();
+                self.step_with_census(batch, &census, 0)?;
+                out.extend(census.fetch(batch as u32)?);
+                done += batch;
+            }
+            Ok(())
+        })();
+        self.batch_census = Some(census);
+        result
+    }
+
     /// The CPU copy of the current state, read back once after the last generation ran.
     fn mirror(&mut self) -> EngineResult<&mut Grid> {
         if self.mirror.is_none() {
-            self.mirror = Some(self.grid.download(&self.ctx)?);
+            let g = self.grid.download(&self.ctx)?;
+            self.mirror = Some(if self.transposed { transpose(&g) } else { g });
         }
         Ok(self.mirror.as_mut().expect("just made"))
     }
@@ -578,7 +661,8 @@ impl Engine for GpuLifeEngine {
     }
 
     fn universe(&self) -> Universe {
-        Universe::torus(self.grid.width, self.grid.height)
+        let (w, h) = self.size();
+        Universe::torus(w, h)
     }
 
     fn generation(&self) -> u64 {
@@ -640,34 +724,29 @@ impl Engine for GpuLifeEngine {
     }
 
     fn census(&mut self) -> EngineResult<crate::grid::Census> {
+        if self.transposed {
+            // The device's census hashes its own layout; the seam's is the torus's.
+            return Ok(self.mirror()?.census());
+        }
         GpuLifeEngine::census(self)
     }
 
     fn step_census(&mut self, gens: u64, out: &mut Vec<crate::grid::Census>) -> EngineResult<()> {
-        self.mirror = None;
-        if self.batch_census.is_none() {
-            self.batch_census = Some(self.new_census(CENSUS_BATCH)?);
-        }
-        let census = self.batch_census.take().expect("just made");
-        let mut done = 0;
-        let result = (|| {
-            while done < gens {
-                let batch = (gens - done).min(CENSUS_BATCH as u64);
-                census.reset();
-                self.step_with_census(batch, &census, 0)?;
-                out.extend(census.fetch(batch as u32)?);
-                done += batch;
+        if self.transposed {
+            for _ in 0..gens {
+                Engine::step(self, 1)?;
+                out.push(Engine::census(self)?);
             }
-            Ok(())
-        })();
-        self.batch_census = Some(census);
-        result
+            return Ok(());
+        }
+        self.step_device_census(gens, out)
     }
 
     fn step_populations(&mut self, gens: u64, out: &mut Vec<u64>) -> EngineResult<()> {
-        // The device's census, read back in batches.
+        // The device's census, read back in batches; its population is the same whichever
+        // way round the torus is held.
         let mut censuses = Vec::new();
-        self.step_census(gens, &mut censuses)?;
+        self.step_device_census(gens, &mut censuses)?;
         out.extend(censuses.iter().map(|c| c.population));
         Ok(())
     }
@@ -679,23 +758,39 @@ impl Engine for GpuLifeEngine {
     }
 
     fn set_cell(&mut self, x: i64, y: i64, alive: bool) -> EngineResult<()> {
+        let transposed = self.transposed;
         let m = self.mirror()?;
         let (x, y) = dense::wrap(m, x, y);
         if m.get(x, y) != alive {
             m.set(x, y, alive);
-            let word = (x / 64) as usize;
-            let value = m.row(y)[word];
-            self.grid.write_word(&self.ctx, y, word, value);
+            let (row, word, value) = if transposed {
+                // Device row x, the word holding cell y: gathered from column x.
+                let k = y / 64;
+                let value = (0..64)
+                    .filter(|b| k * 64 + b < m.height() && m.get(x, k * 64 + b))
+                    .fold(0u64, |v, b| v | 1 << b);
+                (x, k as usize, value)
+            } else {
+                ((y), (x / 64) as usize, m.row(y)[(x / 64) as usize])
+            };
+            self.grid.write_word(&self.ctx, row, word, value);
         }
         self.ctx.check_faults()
     }
 
     fn put(&mut self, cells: &Grid, at: (i64, i64), how: Put) -> EngineResult<()> {
-        let whole = (cells.width(), cells.height()) == (self.grid.width, self.grid.height)
-            && how == Put::Replace;
+        let whole = (cells.width(), cells.height()) == self.size() && how == Put::Replace;
         if whole && at == (0, 0) {
-            self.grid.upload(&self.ctx, cells);
+            self.upload(cells);
             self.mirror = Some(cells.clone());
+            return self.ctx.check_faults();
+        }
+        if self.transposed {
+            let m = self.mirror()?;
+            dense::put(m, cells, at, how);
+            let m = self.mirror.take().expect("made above");
+            self.upload(&m);
+            self.mirror = Some(m);
             return self.ctx.check_faults();
         }
         let h = self.grid.height;
@@ -711,7 +806,8 @@ impl Engine for GpuLifeEngine {
     }
 
     fn clear(&mut self) -> EngineResult<()> {
-        let empty = Grid::try_new(self.grid.width, self.grid.height)?;
+        let (w, h) = self.size();
+        let empty = Grid::try_new(w, h)?;
         self.put(&empty, (0, 0), Put::Replace)
     }
 
@@ -732,7 +828,8 @@ impl Engine for GpuLifeEngine {
     }
 
     fn import(&mut self, tiles: &TileMap) -> EngineResult<()> {
-        let mut g = Grid::try_new(self.grid.width, self.grid.height)?;
+        let (w, h) = self.size();
+        let mut g = Grid::try_new(w, h)?;
         dense::import(&mut g, tiles);
         self.put(&g, (0, 0), Put::Replace)
     }

@@ -65,7 +65,10 @@ pub fn create_engine(
 
 /// The GPU Life engine behind the seam, when `engine` is one: the viewer draws its buffers.
 pub fn life_engine(engine: &dyn Engine) -> Option<&life::GpuLifeEngine> {
-    engine.as_any()?.downcast_ref::<life::GpuLifeEngine>()
+    engine
+        .as_any()?
+        .downcast_ref::<life::GpuLifeEngine>()
+        .filter(|g| !g.is_transposed())
 }
 
 /// Whether the process's adapter is a real GPU rather than a software one (lavapipe,

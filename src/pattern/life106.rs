@@ -91,10 +91,14 @@ pub fn parse(text: &str) -> Result<Pattern, ParseError> {
     Ok(pattern)
 }
 
-/// The header and the live cells, with (0, 0) the pattern's top-left corner. Life 1.06 has no
-/// place for names, comments or rules, so they are not written.
+/// The header, the rule in a `#R` line as Golly writes it (with its `:T` torus), and the live
+/// cells, with (0, 0) the pattern's top-left corner. Life 1.06 has no place for names or
+/// comments, so they are not written (`pattern::dropped` says so).
 pub fn write(pattern: &Pattern) -> String {
     let mut out = String::from("#Life 1.06\n");
+    if let Some(rule) = &pattern.rule {
+        out.push_str(&format!("#R {rule}\n"));
+    }
     for (x, y) in pattern.cells.alive_cells() {
         out.push_str(&format!("{x} {y}\n"));
     }

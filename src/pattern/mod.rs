@@ -11,7 +11,7 @@ pub mod library;
 mod life105;
 mod life106;
 pub mod macrocell;
-mod rle;
+pub mod rle;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -34,6 +34,8 @@ pub struct Pattern {
     pub comments: Vec<String>,
     /// The file's own rule, with its torus size when it carried `:T<w>,<h>`.
     pub rule: Option<Rule>,
+    /// What the reader took although it was not strictly valid (as Golly takes it).
+    pub warnings: Vec<String>,
 }
 
 impl Pattern {
@@ -44,6 +46,7 @@ impl Pattern {
             author: None,
             comments: Vec::new(),
             rule: None,
+            warnings: Vec::new(),
         }
     }
 
@@ -209,6 +212,7 @@ fn macrocell_pattern(text: &str) -> Result<Pattern, ParseError> {
         author: None,
         comments: mc.comments,
         rule: mc.rule,
+        warnings: Vec::new(),
     })
 }
 
@@ -305,6 +309,26 @@ pub fn write(pattern: &Pattern, format: Format) -> String {
             mc.write()
         }
     }
+}
+
+/// What writing `pattern` in `format` would leave out, in words, so that a save can warn.
+pub fn dropped(pattern: &Pattern, format: Format) -> Vec<String> {
+    let mut out = Vec::new();
+    let has_text =
+        pattern.name.is_some() || pattern.author.is_some() || !pattern.comments.is_empty();
+    match format {
+        Format::Life if has_text => out.push(
+            "Life 1.06 has no place for the name, author and comments: they are not written".into(),
+        ),
+        Format::Cells if pattern.rule.is_some() => out.push(
+            "plaintext (.cells) keeps the rule only in a '!Rule:' comment, which lifelab reads and Golly does not".into(),
+        ),
+        Format::Macrocell if pattern.author.is_some() => {
+            out.push("the macrocell format keeps the author only as a comment".into())
+        }
+        _ => {}
+    }
+    out
 }
 
 /// Saves a pattern; the format comes from the extension (RLE when there is none).

@@ -8,11 +8,17 @@
 //! ```
 //!
 //! `b` or `.` is a dead cell, `o` or `A` a live one, `$` ends a row, `!` ends the pattern; each
-//! may carry a run count. The header is optional; when present, runs may not pass its size.
+//! may carry a run count. The header is optional.
+//!
+//! Like Golly, the reader takes what is not strictly valid but clear, and says so in the
+//! pattern's warnings: a body without the final `!`, runs past the header's size (the pattern
+//! grows), a header of `x = 0, y = 0`, a run count of 0 (read as 1). What cannot be read is an
+//! error with its line and column.
 
 use super::{ParseError, Pattern};
 use crate::grid::{Grid, MAX_DIMENSION};
 use crate::rule::Rule;
+use crate::tiles::TileMap;
 
 /// Longest line the writer produces, as Golly's and LifeWiki's files do.
 pub const LINE_WIDTH: usize = 70;
@@ -22,7 +28,53 @@ struct Header {
     height: u32,
 }
 
+/// An RLE file read: what it says, and its live runs, not yet laid out.
+pub struct Parsed {
+    /// The name, comments, rule and warnings; `cells` is empty.
+    pub pattern: Pattern,
+    /// Live runs: (y, x, length).
+    runs: Vec<(u32, u32, u32)>,
+    pub width: u32,
+    pub height: u32,
+}
+
+impl Parsed {
+    /// The cells as one bitmap of the pattern's size.
+    pub fn into_pattern(self) -> Result<Pattern, ParseError> {
+        let mut cells =
+            Grid::try_new_bitmap(self.width, self.height).map_err(|e| ParseError::grid(1, 1, e))?;
+        for &(ry, rx, n) in &self.runs {
+            set_run(&mut cells, rx, ry, n);
+        }
+        Ok(Pattern {
+            cells,
+            ..self.pattern
+        })
+    }
+
+    /// The cells as tiles, top-left corner at (0, 0): for a pattern too spread out for one
+    /// bitmap (gliders far from the debris).
+    pub fn into_tiles(self) -> (Pattern, TileMap) {
+        let mut map = TileMap::new();
+        for &(ry, rx, n) in &self.runs {
+            for x in rx..rx + n {
+                map.set(x as i64, ry as i64, true);
+            }
+        }
+        (self.pattern, map)
+    }
+
+    /// Bytes one bitmap of the pattern would take.
+    pub fn bitmap_bytes(&self) -> u64 {
+        Grid::bytes_for(self.width as u64, self.height as u64)
+    }
+}
+
 pub fn parse(text: &str) -> Result<Pattern, ParseError> {
+    read(text)?.into_pattern()
+}
+
+pub fn read(text: &str) -> Result<Parsed, ParseError> {
     let mut pattern = Pattern::new(Grid::new(0, 0));
     let mut header: Option<Header> = None;
     let mut lines = text.split('\n').enumerate().peekable();
@@ -82,35 +134,16 @@ pub fn parse(text: &str) -> Result<Pattern, ParseError> {
             if ch.is_whitespace() {
                 continue;
             }
-            let (n, cl, cc) = count.take().unwrap_or((1, line_no, col));
+            let (mut n, cl, cc) = count.take().unwrap_or((1, line_no, col));
             if n == 0 {
-                return Err(ParseError::new(cl, cc, "run count 0 is not allowed"));
+                pattern.warnings.push(format!(
+                    "line {cl}, column {cc}: run count 0, read as 1 (as Golly does)"
+                ));
+                n = 1;
             }
             match ch {
                 'b' | '.' | 'o' | 'A' => {
-                    if let Some(h) = &header
-                        && y >= h.height as u64
-                    {
-                        return Err(ParseError::new(
-                            cl,
-                            cc,
-                            format!("row {} is past the header's height y = {}", y + 1, h.height),
-                        ));
-                    }
                     let end = x + n;
-                    if let Some(h) = &header
-                        && end > h.width as u64
-                    {
-                        return Err(ParseError::new(
-                            cl,
-                            cc,
-                            format!(
-                                "a run of {n} cells reaches column {end} of row {}, past the header's width x = {}",
-                                y + 1,
-                                h.width
-                            ),
-                        ));
-                    }
                     if end > MAX_DIMENSION as u64 {
                         return Err(ParseError::new(
                             cl,
@@ -128,20 +161,11 @@ pub fn parse(text: &str) -> Result<Pattern, ParseError> {
                 '$' => {
                     y += n;
                     x = 0;
-                    let limit = header.as_ref().map_or(MAX_DIMENSION, |h| h.height) as u64;
-                    // Moving to the row just past the last is fine if nothing follows.
-                    if y > limit {
+                    if y > MAX_DIMENSION as u64 {
                         return Err(ParseError::new(
                             cl,
                             cc,
-                            match &header {
-                                Some(h) => format!(
-                                    "'$' moves to row {}, past the header's height y = {}",
-                                    y + 1,
-                                    h.height
-                                ),
-                                None => format!("more than {MAX_DIMENSION} rows"),
-                            },
+                            format!("more than {MAX_DIMENSION} rows"),
                         ));
                     }
                 }
@@ -178,23 +202,31 @@ pub fn parse(text: &str) -> Result<Pattern, ParseError> {
         ));
     }
     if !ended {
-        return Err(ParseError::new(
-            last_pos.0,
-            last_pos.1,
-            "the RLE body ends without '!'",
+        pattern.warnings.push(format!(
+            "line {}, column {}: the RLE body ends without '!' (read to the end, as Golly does)",
+            last_pos.0, last_pos.1
         ));
     }
-
+    // The header's size, grown (as Golly grows it) to hold every run.
     let (width, height) = match &header {
-        Some(h) => (h.width, h.height),
+        Some(h) => {
+            if (max_x > h.width as u64 || max_y > h.height as u64) && (h.width, h.height) != (0, 0)
+            {
+                pattern.warnings.push(format!(
+                    "the cells span {max_x}x{max_y}, more than the header's x = {}, y = {}: read as Golly does, the pattern grown to hold them",
+                    h.width, h.height
+                ));
+            }
+            (h.width.max(max_x as u32), h.height.max(max_y as u32))
+        }
         None => (max_x as u32, max_y as u32),
     };
-    let mut cells = Grid::try_new_bitmap(width, height).map_err(|e| ParseError::grid(1, 1, e))?;
-    for (ry, rx, n) in runs {
-        set_run(&mut cells, rx, ry, n);
-    }
-    pattern.cells = cells;
-    Ok(pattern)
+    Ok(Parsed {
+        pattern,
+        runs,
+        width,
+        height,
+    })
 }
 
 /// Sets `n` cells from (x, y) rightwards, a word at a time.

@@ -32,6 +32,9 @@ pub struct Workload {
     pub population: u64,
     /// Cells in the bounding box of the live cells at the start.
     pub span: u64,
+    /// Generations between the looks the caller takes (1: every generation, as an analysis
+    /// does); 0: only at the end. HashLife gains nothing from a jump that short.
+    pub stride: u64,
 }
 
 /// Options some engines take.
@@ -174,11 +177,25 @@ pub fn choose(wanted: &str, request: &Request) -> EngineResult<Choice> {
     }
     let mut best: Option<(EngineSpec, Cost)> = None;
     let mut refused = Vec::new();
+    // The least hungry engine that supports the request but does not fit: its refusal is the
+    // answer when no engine fits, in the words every memory limit uses.
+    let mut hungry: Option<crate::memory::MemoryError> = None;
     let mut specs = all();
     specs.sort_by(|a, b| a.startup.total_cmp(&b.startup));
     for spec in specs {
         if let Err(why) = (spec.supports)(request) {
             refused.push(format!("{}: {why}", spec.name));
+            continue;
+        }
+        if let Err(e) = fits(&spec, request) {
+            refused.push(format!(
+                "{}: it needs {}",
+                spec.name,
+                crate::memory::human_bytes(e.needed)
+            ));
+            if hungry.as_ref().is_none_or(|h| e.needed < h.needed) {
+                hungry = Some(e);
+            }
             continue;
         }
         if best
@@ -199,12 +216,22 @@ pub fn choose(wanted: &str, request: &Request) -> EngineResult<Choice> {
             engine: spec.name,
             reason: cost.why,
         }),
-        None => Err(EngineError::Unsupported(format!(
-            "no engine can run {} ({})",
-            request.describe(),
-            refused.join("; ")
-        ))),
+        None => Err(match hungry {
+            Some(e) => e.into(),
+            None => EngineError::Unsupported(format!(
+                "no engine can run {} ({})",
+                request.describe(),
+                refused.join("; ")
+            )),
+        }),
     }
+}
+
+fn fits(spec: &EngineSpec, request: &Request) -> Result<(), crate::memory::MemoryError> {
+    crate::memory::check(
+        || format!("{} on the {} engine", request.describe(), spec.name),
+        (spec.memory)(request),
+    )
 }
 
 fn unknown(name: &str) -> EngineError {
@@ -219,11 +246,7 @@ fn unknown(name: &str) -> EngineError {
 pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>, Choice)> {
     let mut choice = choose(wanted, request)?;
     let spec = find(choice.engine).ok_or_else(|| unknown(choice.engine))?;
-    let needed = (spec.memory)(request);
-    crate::memory::check(
-        || format!("{} on the {} engine", request.describe(), spec.name),
-        needed,
-    )?;
+    fits(&spec, request)?;
     let engine = (spec.create)(request)?;
     // A long run on a torus that both a dense and the sparse engine could take: keep looking.
     if wanted.eq_ignore_ascii_case("auto")
@@ -231,15 +254,13 @@ pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>,
         && matches!(choice.engine, "cpu" | "gpu" | "tiles")
         && request.universe.cells().is_some_and(|c| c >= 1 << 20)
         && find("tiles").is_some_and(|t| (t.supports)(request).is_ok())
+        && find("cpu").is_some_and(|c| fits(&c, request).is_ok())
         && !births_from_nothing(&request.rule)
     {
         choice.reason.push_str(
             "; auto looks again every 1024 generations and moves the run between the dense and the tile engine as the pattern changes",
         );
-        return Ok((
-            Box::new(Switching::new(engine, request.clone())),
-            choice,
-        ));
+        return Ok((Box::new(Switching::new(engine, request.clone())), choice));
     }
     Ok((engine, choice))
 }
@@ -251,11 +272,12 @@ fn dense_rate() -> f64 {
 }
 
 /// What a tile engine touches per generation: the live area and a margin, never more than the
-/// universe.
+/// universe, nor more than nine tiles round every live cell (a few cells scattered far apart).
 fn active_area(r: &Request) -> f64 {
     let w = r.workload;
     let area = (w.population as f64 * 256.0).max(w.span as f64).max(4096.0);
-    area.min(r.cells())
+    area.min((w.population as f64 * 9.0 * 4096.0).max(4096.0))
+        .min(r.cells())
 }
 
 fn life_only(r: &Request) -> Result<(), String> {
@@ -357,8 +379,8 @@ fn builtin() -> Vec<EngineSpec> {
                 } else {
                     active_area(r) / 4096.0 * 16.0
                 };
-                let index = r.universe.cells().map_or(0, |c| c / 4096 * 4);
-                (tiles * crate::cpu::TileEngine::TILE_BYTES as f64) as u64 + index
+                (tiles * crate::cpu::TileEngine::TILE_BYTES as f64) as u64
+                    + crate::cpu::TileEngine::index_bytes(r.universe)
             },
             startup: 0.0,
             create: |r| {
@@ -393,12 +415,28 @@ fn builtin() -> Vec<EngineSpec> {
             },
             cost: |r| {
                 let gens = r.workload.generations.max(1);
-                // HashLife pays for the first few thousand generations about as a sparse
+                // HashLife pays for a pattern's first few thousand generations as a sparse
                 // engine does, several times over, then jumps: the memoised quadtree repeats
-                // nothing it has seen.
-                let settling = (gens.min(1 << 14) as f64) * active_area(r) / (0.5 * dense_rate());
+                // nothing it has seen. Measured against the tile engine (BENCHMARKS.md): about
+                // twice its time per generation while a methuselah grows (acorn: even at about
+                // 8000 generations), some sixteen times while a large soup churns.
+                let churn = if r.workload.population <= 4096 {
+                    2.0
+                } else {
+                    16.0
+                };
+                let jump = match r.workload.stride {
+                    0 => gens,
+                    s => s.min(gens),
+                };
+                let paid = if jump < 1 << 10 {
+                    gens
+                } else {
+                    gens.min(1 << 12)
+                };
+                let settling = paid as f64 * active_area(r) / (0.5 * dense_rate());
                 Some(Cost {
-                    seconds: 4.0 * settling + (64 - gens.leading_zeros()) as f64 * 2e-3,
+                    seconds: churn * settling + (64 - gens.leading_zeros()) as f64 * 2e-5,
                     why: format!(
                         "a long jump of {gens} generations on {}: HashLife's memoised quadtree skips what repeats",
                         r.universe.describe()
@@ -500,6 +538,7 @@ mod tests {
             generations: 100,
             population: 2000,
             span: 4096,
+            stride: 0,
         });
         let c = choose("auto", &r).unwrap();
         assert_ne!(c.engine, "reference");

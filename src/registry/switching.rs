@@ -5,7 +5,7 @@
 //! the seam's tiles, at a whole generation.
 
 use crate::engine::{
-    Bounds, CellRect, Census, Engine, EngineResult, Progress, Put, Sampled, Universe,
+    Bounds, CellRect, Census, Engine, EngineError, EngineResult, Progress, Put, Sampled, Universe,
 };
 use crate::grid::Grid;
 use crate::rule::Rule;
@@ -81,14 +81,20 @@ impl Switching {
         let activity = self.activity()?;
         let sparse = self.inner.name() == "tiles";
         let target = if sparse && activity > DENSER {
-            *self.dense.get_or_insert_with(|| super::dense_engine(&self.request))
+            *self
+                .dense
+                .get_or_insert_with(|| super::dense_engine(&self.request))
         } else if !sparse && activity < SPARSER {
             "tiles"
         } else {
             return Ok(());
         };
-        let (next, _) = super::create(target, &self.request)?;
-        self.swap(next, activity)
+        match super::create(target, &self.request) {
+            Ok((next, _)) => self.swap(next, activity),
+            // The run goes on where it is rather than fail for want of a faster engine.
+            Err(EngineError::Memory(_)) => Ok(()),
+            Err(e) => Err(e),
+        }
     }
 
     fn swap(&mut self, mut next: Box<dyn Engine>, activity: f64) -> EngineResult<()> {

@@ -319,8 +319,11 @@ impl fmt::Display for Rule {
             RuleKind::Life(r) => write!(f, "{r}")?,
             RuleKind::Elementary(r) => write!(f, "{r}")?,
         }
-        if let Some((w, h)) = self.torus {
-            write!(f, ":T{w},{h}")?;
+        match (self.torus, &self.kind) {
+            // Golly writes a one-dimensional ring of width w as `:Tw,0`.
+            (Some((w, _)), RuleKind::Elementary(_)) => write!(f, ":T{w},0")?,
+            (Some((w, h)), _) => write!(f, ":T{w},{h}")?,
+            (None, _) => {}
         }
         Ok(())
     }
@@ -357,7 +360,12 @@ impl std::str::FromStr for Rule {
         };
         let kind = parse_kind(input, body)?;
         let torus = match suffix {
-            Some((s, at)) => Some(parse_torus(input, s, at)?),
+            Some((s, at)) => Some(parse_torus(
+                input,
+                s,
+                at,
+                matches!(kind, RuleKind::Elementary(_)),
+            )?),
             None => None,
         };
         Ok(Self { kind, torus })
@@ -432,8 +440,14 @@ fn is_wordy(body: &str) -> bool {
         .any(|(a, b)| a.is_alphabetic() && b.is_alphabetic() && !(rule_letter(a) && rule_letter(b)))
 }
 
-/// Golly's bounded-grid suffix; only the plain torus `T<w>,<h>` fits lifelab's engines.
-fn parse_torus(input: &str, suffix: &str, at: usize) -> Result<(u32, u32), RuleError> {
+/// Golly's bounded-grid suffix; only the plain torus `T<w>,<h>` fits lifelab's engines. For an
+/// elementary rule Golly writes the ring of width w as `T<w>,0`: that is (w, 1) here.
+fn parse_torus(
+    input: &str,
+    suffix: &str,
+    at: usize,
+    elementary: bool,
+) -> Result<(u32, u32), RuleError> {
     let err = |m: String| Err(RuleError::new(input, m));
     let s = suffix.trim();
     let Some(first) = s.chars().next() else {
@@ -489,9 +503,11 @@ fn parse_torus(input: &str, suffix: &str, at: usize) -> Result<(u32, u32), RuleE
         }
     };
     let width = dim("width", w)?;
-    // Golly's ':T30' alone is a 30x30 torus.
+    // Golly's ':T30' alone is a 30x30 torus; an elementary rule's ring is ':T30,0' (or ',1').
     let height = match h {
+        Some(h) if elementary && h.trim() == "0" => 1,
         Some(h) => dim("height", h)?,
+        None if elementary => 1,
         None => width,
     };
     Ok((width, height))

@@ -17,8 +17,14 @@ pub struct Meta {
     pub comments: Vec<String>,
 }
 
+/// A file's text, and what its format could not keep.
+pub struct Written {
+    pub text: String,
+    pub warnings: Vec<String>,
+}
+
 /// The engine's cells as text in `format`, with the rule (and the torus) in the header.
-pub fn text_of(engine: &mut dyn Engine, meta: &Meta, format: Format) -> anyhow::Result<String> {
+pub fn text_of(engine: &mut dyn Engine, meta: &Meta, format: Format) -> anyhow::Result<Written> {
     let universe = engine.universe();
     let mut rule = *engine.rule();
     rule.torus = universe.size();
@@ -32,7 +38,10 @@ pub fn text_of(engine: &mut dyn Engine, meta: &Meta, format: Format) -> anyhow::
         mc.rule = Some(rule);
         mc.generation = engine.generation();
         mc.comments = meta.name.iter().chain(&meta.comments).cloned().collect();
-        return Ok(mc.write());
+        return Ok(Written {
+            text: mc.write(),
+            warnings: Vec::new(),
+        });
     }
     let cells = match engine.bounds()? {
         None => crate::grid::Grid::new(0, 0),
@@ -60,8 +69,12 @@ pub fn text_of(engine: &mut dyn Engine, meta: &Meta, format: Format) -> anyhow::
         author: meta.author.clone(),
         comments: meta.comments.clone(),
         rule: Some(rule),
+        warnings: Vec::new(),
     };
-    Ok(pattern::write(&p, format))
+    Ok(Written {
+        text: pattern::write(&p, format),
+        warnings: pattern::dropped(&p, format),
+    })
 }
 
 /// About how large a file of a `w x h` box with `population` cells would be.
@@ -75,9 +88,14 @@ fn estimated_bytes(format: Format, w: u64, h: u64, population: u64) -> Option<u6
 }
 
 /// Writes the engine's cells to `path`; the extension chooses the format (RLE when there is
-/// none).
-pub fn write_engine(engine: &mut dyn Engine, meta: &Meta, path: &Path) -> anyhow::Result<()> {
+/// none). Returns what the format could not keep.
+pub fn write_engine(
+    engine: &mut dyn Engine,
+    meta: &Meta,
+    path: &Path,
+) -> anyhow::Result<Vec<String>> {
     let format = Format::from_path(path).unwrap_or(Format::Rle);
-    let text = text_of(engine, meta, format)?;
-    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+    let written = text_of(engine, meta, format)?;
+    std::fs::write(path, written.text).with_context(|| format!("writing {}", path.display()))?;
+    Ok(written.warnings)
 }

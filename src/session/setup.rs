@@ -130,11 +130,22 @@ impl Spec {
                 (Some(p), None) => default_size(p.width(), p.height()),
                 (None, None) => (DEFAULT_SIDE, DEFAULT_SIDE),
             });
-            Grid::check_torus_size(w as u64, h as u64)?;
+            // Only the sides here: what the torus costs depends on the engine, and the
+            // registry refuses, in the same words, an engine that would not fit.
+            Grid::check_torus_dimensions(w as u64, h as u64).map_err(|e| {
+                if size.is_none() && !source.is_empty() {
+                    anyhow!(
+                        "{source}: the torus lifelab would put round the pattern is {w}x{h}, more than {} cells a side; give --size, or run it on the plane with --plane",
+                        crate::grid::MAX_DIMENSION
+                    )
+                } else {
+                    e.into()
+                }
+            })?;
             Universe::torus(w, h)
         };
         let (start, source) = match (pattern.as_ref(), tiles, self.random) {
-            (_, Some(t), _) => (Start::Tiles(t), source),
+            (_, Some(t), _) => (Start::Tiles(centre_tiles(t, universe)), source),
             (Some(p), None, _) => (
                 place(&p.cells, universe).with_context(|| format!("pattern {source}"))?,
                 source,
@@ -187,15 +198,20 @@ impl Spec {
         let source;
         let mut pattern = None;
         if let Some(l) = loaded {
-            if l.pattern.height() > 1 {
-                bail!(
-                    "pattern {} has {} rows; an elementary start is one row",
-                    l.label,
-                    l.pattern.height()
-                );
-            }
-            place_centred(&mut grid, &l.pattern.cells)
-                .with_context(|| format!("pattern {}", l.label))?;
+            // Golly saves a one-dimensional rule's space-time diagram, generation by
+            // generation downwards: the last row is the state now.
+            let cells = &l.pattern.cells;
+            let row = if cells.height() > 1 {
+                cells.crop(crate::grid::Rect {
+                    x: 0,
+                    y: cells.height() - 1,
+                    width: cells.width(),
+                    height: 1,
+                })
+            } else {
+                cells.clone()
+            };
+            place_centred(&mut grid, &row).with_context(|| format!("pattern {}", l.label))?;
             source = l.label;
             pattern = Some(l.pattern);
         } else if let Some(density) = self.random {
@@ -219,6 +235,15 @@ impl Spec {
             pattern,
             generation: 0,
         })
+    }
+}
+
+/// Cells in Golly's coordinates (centred on the origin) brought onto a universe: a torus, like
+/// Golly's bounded grids, is centred on the origin, and lifelab's runs from 0.
+pub fn centre_tiles(tiles: TileMap, universe: Universe) -> TileMap {
+    match universe {
+        Universe::Torus { width, height } => tiles.shifted((width / 2) as i64, (height / 2) as i64),
+        Universe::Plane => tiles,
     }
 }
 
@@ -275,6 +300,7 @@ impl Simulation {
             generations,
             population: self.population(),
             span: self.span(),
+            stride: 0,
         }
     }
 
@@ -339,14 +365,18 @@ impl Simulation {
     }
 }
 
-/// A pattern as loaded: the file's or library's, its label, and for macrocell files the
-/// generation and the cells as tiles (they may be far too spread out for one bitmap).
+/// A pattern as loaded: the file's or library's, its label, and for macrocell files (and RLE
+/// files too spread out for one bitmap) the generation and the cells as tiles, in Golly's
+/// coordinates: centred on the origin.
 pub struct Loaded {
     pub pattern: Pattern,
     pub label: String,
     pub generation: u64,
     pub tiles: Option<TileMap>,
 }
+
+/// An RLE file whose one bitmap would take more than this is read as tiles.
+const SPARSE_RLE_BYTES: u64 = 64 << 20;
 
 /// A library name, or a path to a pattern file.
 pub fn resolve_pattern(name: &str) -> anyhow::Result<Loaded> {
@@ -357,8 +387,27 @@ pub fn resolve_pattern(name: &str) -> anyhow::Result<Loaded> {
             path: path.to_path_buf(),
             error,
         })?;
-        if pattern::Format::sniff(text) == pattern::Format::Macrocell {
+        let format = pattern::Format::sniff(text);
+        if format == pattern::Format::Macrocell {
             return load_macrocell(text, path);
+        }
+        if format == pattern::Format::Rle
+            && pattern::Format::from_path(path) != Some(pattern::Format::Cells)
+        {
+            let parsed = pattern::rle::read(text).map_err(|error| pattern::LoadError::Parse {
+                path: path.to_path_buf(),
+                error,
+            })?;
+            if parsed.bitmap_bytes() > SPARSE_RLE_BYTES {
+                let (w, h) = (parsed.width as i64, parsed.height as i64);
+                let (p, tiles) = parsed.into_tiles();
+                return Ok(Loaded {
+                    pattern: p,
+                    label: name.to_string(),
+                    generation: 0,
+                    tiles: Some(tiles.shifted(-w / 2, -h / 2)),
+                });
+            }
         }
         let p = pattern::load_file(path)?;
         return Ok(Loaded {
@@ -392,16 +441,13 @@ fn load_macrocell(text: &str, path: &Path) -> anyhow::Result<Loaded> {
     })?;
     // Eight cells per byte of the memory lifelab may take, a quarter of it for the tiles.
     let limit = crate::memory::limit().bytes.saturating_mul(2);
-    let mut tiles = mc.to_tiles(limit).map_err(|n| {
+    let tiles = mc.to_tiles(limit).map_err(|n| {
         anyhow!(
             "{}: the quadtree holds {n} live cells, more than lifelab can expand ({})",
             path.display(),
             crate::memory::limit()
         )
     })?;
-    if let Some((w, h)) = mc.rule.and_then(|r| r.torus) {
-        tiles = tiles.shifted((w / 2) as i64, (h / 2) as i64);
-    }
     let mut p = Pattern::new(Grid::new(0, 0));
     p.rule = mc.rule;
     p.comments = mc.comments.clone();
@@ -427,7 +473,7 @@ pub fn parse_size(text: &str, elementary: bool) -> anyhow::Result<(u32, u32)> {
             (n, if elementary { 1 } else { n })
         }
     };
-    Grid::check_torus_size(w, h).with_context(|| format!("--size {text}"))?;
+    Grid::check_torus_dimensions(w, h).with_context(|| format!("--size {text}"))?;
     Ok((w as u32, h as u32))
 }
 
