@@ -26,6 +26,9 @@ struct View {
     newest: u32,
     // The origin cell before wrapping: mode 1 draws one copy of the ring, not a tiling.
     origin_signed: vec2<i32>,
+    // 1: hexagonal cells. Rows shift half a cell left of the row above and are sqrt(3)/2
+    // apart; origin_frac is then the fraction of the sheared origin (viewport.rs).
+    hex: u32,
     live: vec4<f32>,
     dead: vec4<f32>,
     line: vec4<f32>,
@@ -101,11 +104,65 @@ fn outside(offset: vec2<u32>) -> bool {
     return c.x < 0 || c.y < 0 || c.x >= i32(view.width) || c.y >= i32(view.height);
 }
 
+const ROW: f32 = 0.8660254;
+
+// The hexagon holding the point (x, y), given in cells from the origin cell: its offset, and
+// how far the point is from the nearest edge (in cell widths).
+struct Hex {
+    cell: vec2<i32>,
+    edge: f32,
+}
+
+fn hex_cell(x: f32, y: f32) -> Hex {
+    var d0 = 1e9;
+    var d1 = 1e9;
+    var best = vec2<i32>(0, 0);
+    let row = i32(floor(y - 0.5));
+    for (var cy = row; cy <= row + 1; cy++) {
+        let dy = y - (f32(cy) + 0.5);
+        let ideal = i32(floor(x - 0.5 - dy / 2.0));
+        for (var cx = ideal; cx <= ideal + 1; cx++) {
+            let dx = x - (f32(cx) + 0.5);
+            let e = vec2<f32>(dx - dy / 2.0, dy * ROW);
+            let d = length(e);
+            if d < d0 {
+                d1 = d0;
+                d0 = d;
+                best = vec2<i32>(cx, cy);
+            } else if d < d1 {
+                d1 = d;
+            }
+        }
+    }
+    return Hex(best, (d1 - d0) / 2.0);
+}
+
+fn wrap(c: vec2<i32>, size: vec2<u32>) -> vec2<u32> {
+    let s = vec2<i32>(size);
+    return vec2<u32>(((c % s) + s) % s);
+}
+
 @fragment
 fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
     let p = floor(pos.xy) - view.rect_min;
     let cpp = view.cells_per_pixel;
     let size = vec2<u32>(view.width, view.height);
+    if view.hex == 1u && cpp <= 1.0 {
+        // Zoomed in on hexagonal cells: the hexagon under the pixel centre.
+        let l = (p + vec2<f32>(0.5)) * cpp;
+        let yc = view.origin_frac.y + l.y / ROW;
+        let xc = view.origin_frac.x + l.x + yc / 2.0;
+        let h = hex_cell(xc, yc);
+        let xy = wrap(vec2<i32>(view.origin_cell) + h.cell, size);
+        var colour = view.dead;
+        if cell(xy.x, xy.y) == 1u {
+            colour = view.live;
+        }
+        if view.grid_lines == 1u && h.edge < cpp {
+            colour = mix(colour, view.line, 0.6);
+        }
+        return colour;
+    }
     if cpp <= 1.0 {
         // Zoomed in: the cell under the pixel centre.
         let c = view.origin_frac + (p + vec2<f32>(0.5)) * cpp;
@@ -131,7 +188,12 @@ fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
     }
     // Zoomed out: the live fraction of the block of cells this pixel covers, sampling at most
     // 16 rows and 8 runs of 32 cells per row of very large blocks.
-    let c0 = view.origin_frac + p * cpp;
+    var c0 = view.origin_frac + p * cpp;
+    if view.hex == 1u {
+        // The sheared rows: a block's top-left cell.
+        let yc = view.origin_frac.y + p.y * cpp / ROW;
+        c0 = vec2<f32>(view.origin_frac.x + p.x * cpp + yc / 2.0, yc);
+    }
     if view.mode == 1u && outside(vec2<u32>(floor(c0))) {
         return OUTSIDE;
     }

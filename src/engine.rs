@@ -280,6 +280,12 @@ pub trait Engine: Send {
         Ok(done)
     }
 
+    /// Whether the engine's speed comes from long jumps (HashLife), which stepping one
+    /// generation at a time for a census would throw away.
+    fn jumps(&self) -> bool {
+        false
+    }
+
     /// How many generations [`Engine::step_with`] does between looks at its progress.
     fn step_piece(&self) -> u64 {
         1

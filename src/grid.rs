@@ -543,6 +543,43 @@ impl Grid {
         out
     }
 
+    /// The grid as a paste turned a quarter turn clockwise sees it: (x, y) goes to
+    /// (h - 1 - y, x).
+    pub fn rotated_clockwise(&self) -> Grid {
+        let mut out = Grid::new(self.height, self.width);
+        for (x, y) in self.alive_cells() {
+            out.set(self.height - 1 - y, x, true);
+        }
+        out
+    }
+
+    /// A quarter turn anticlockwise: (x, y) goes to (y, w - 1 - x).
+    pub fn rotated_anticlockwise(&self) -> Grid {
+        let mut out = Grid::new(self.height, self.width);
+        for (x, y) in self.alive_cells() {
+            out.set(y, self.width - 1 - x, true);
+        }
+        out
+    }
+
+    /// Mirrored left to right: (x, y) goes to (w - 1 - x, y).
+    pub fn flipped_left_right(&self) -> Grid {
+        let mut out = Grid::new(self.width, self.height);
+        for (x, y) in self.alive_cells() {
+            out.set(self.width - 1 - x, y, true);
+        }
+        out
+    }
+
+    /// Mirrored top to bottom: (x, y) goes to (x, h - 1 - y).
+    pub fn flipped_top_bottom(&self) -> Grid {
+        let mut out = Grid::new(self.width, self.height);
+        for (x, y) in self.alive_cells() {
+            out.set(x, self.height - 1 - y, true);
+        }
+        out
+    }
+
     /// The first cell, in row-major order, where the grids differ. `None` when equal; grids
     /// of different sizes differ at (0, 0).
     pub fn first_difference(&self, other: &Grid) -> Option<(u32, u32)> {
@@ -633,6 +670,20 @@ fn low_bits(n: u32) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_glider_turns_and_mirrors_as_drawn_by_hand() {
+        use super::Grid;
+        let g = Grid::from_text(".o.\n..o\nooo");
+        assert_eq!(g.rotated_clockwise(), Grid::from_text("o..\no.o\noo."));
+        assert_eq!(g.rotated_anticlockwise(), Grid::from_text(".oo\no.o\n..o"));
+        assert_eq!(g.flipped_left_right(), Grid::from_text(".o.\no..\nooo"));
+        assert_eq!(g.flipped_top_bottom(), Grid::from_text("ooo\n..o\n.o."));
+        assert_eq!(g.rotated_clockwise().rotated_anticlockwise(), g);
+        // A 1x2 column turns into a 2x1 row.
+        let tall = Grid::from_text("o\n.");
+        assert_eq!(tall.rotated_clockwise(), Grid::from_text(".o"));
+    }
+
     use super::*;
     use proptest::prelude::*;
 

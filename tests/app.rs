@@ -328,7 +328,7 @@ fn losing_the_gpu_keeps_the_drawn_state_and_goes_on_on_the_cpu() {
     assert_ne!(app.status().engine, "gpu");
     // And it is autosaved at once.
     app.autosave_now();
-    let saved = lifelab::pattern::load_file(&dir.join("autosave.rle")).unwrap();
+    let saved = lifelab::app::autosave::read(&dir.join("autosave.lifelab")).unwrap();
     assert_eq!(saved.cells.population(), 9);
 }
 
@@ -366,7 +366,7 @@ fn unsaved_work_is_autosaved_and_offered_back_at_the_next_start() {
             format: lifelab::pattern::Format::Rle,
         },
     );
-    assert!(!opts.data_dir.unwrap().join("autosave.rle").exists());
+    assert!(!opts.data_dir.unwrap().join("autosave.lifelab").exists());
 }
 
 #[test]

@@ -14,8 +14,16 @@ use crate::grid::Grid;
 use crate::pattern::{self, Format, Pattern};
 use crate::rule::Rule;
 use crate::session::save::{self, Meta};
+use crate::session::undo::{Change, Snapshot};
 use crate::session::worker::Pace;
 use crate::tiles::TileMap;
+
+/// The extensions lifelab reads.
+const PATTERN_EXTENSIONS: [&str; 5] = ["rle", "cells", "lif", "life", "mc"];
+
+/// A system dialog that answers "nothing chosen" sooner than this was never shown: there is no
+/// xdg portal and no zenity. No person cancels a dialog that fast.
+const NO_SYSTEM_DIALOG: std::time::Duration = std::time::Duration::from_millis(150);
 
 /// A torus for a pattern with no size of its own (the command line's default too).
 fn fitting_size(w: u32, h: u32) -> (u32, u32) {
@@ -47,7 +55,13 @@ impl LifelabApp {
 
     fn apply_inner(&mut self, ctx: &egui::Context, command: Command) -> anyhow::Result<()> {
         match command {
-            Command::Play => self.set_running(true),
+            Command::Play => {
+                if self.mode == Mode::Life && !self.life.running() {
+                    // As in Golly: Undo after a run goes back to where it started.
+                    self.remember("run")?;
+                }
+                self.set_running(true)
+            }
             Command::Pause => self.set_running(false),
             Command::TogglePlay => {
                 let running = match self.mode {
@@ -57,10 +71,13 @@ impl LifelabApp {
                 self.set_running(!running);
             }
             Command::Step(n) => match self.mode {
-                Mode::Life => self.life.step(
-                    n.saturating_mul(1 << self.life.step_exponent().min(62))
-                        .max(n),
-                )?,
+                Mode::Life => {
+                    self.remember("step")?;
+                    self.life.step(
+                        n.saturating_mul(1 << self.life.step_exponent().min(62))
+                            .max(n),
+                    )?
+                }
                 Mode::Elementary => {
                     if let Some((e, _)) = &mut self.elementary {
                         e.running = false;
@@ -68,7 +85,10 @@ impl LifelabApp {
                     }
                 }
             },
-            Command::GoTo(g) => self.life.go_to(g)?,
+            Command::GoTo(g) => {
+                self.remember("go to")?;
+                self.life.go_to(g)?
+            }
             Command::Cancel => self.life.cancel(),
             Command::SetSpeed(s) => self.set_pace(s),
             Command::SetStepExponent(k) => self.life.set_step_exponent(k),
@@ -113,9 +133,26 @@ impl LifelabApp {
                 if universe == self.life.universe {
                     return Ok(());
                 }
+                self.remember("universe change")?;
                 self.move_to(universe)?;
             }
+            Command::SetRule(rule) if rule.is_elementary() => {
+                // An elementary rule runs as a space-time diagram: the same start row and
+                // depth as the diagram shown, else one live cell on a ring of 512.
+                let e = rule.elementary().expect("elementary");
+                let (start, capacity) = match &self.elementary {
+                    Some((sim, _)) => (sim.start.clone(), sim.rows.ring().0),
+                    None => {
+                        let width = rule.torus.map_or(512, |(w, _)| w);
+                        let mut row = Grid::try_new(width, 1)?;
+                        row.set(width / 2, 0, true);
+                        (row, 512)
+                    }
+                };
+                self.start_elementary(e, start, capacity)?;
+            }
             Command::SetRule(rule) => {
+                self.remember("rule change")?;
                 if let Some((w, h)) = rule.torus
                     && Some((w, h)) != self.life.size()
                 {
@@ -131,17 +168,22 @@ impl LifelabApp {
                     &wanted,
                 )?;
             }
-            Command::Load { pattern, source } => self.load(pattern, None, 0, source)?,
+            Command::Load { pattern, source } => {
+                self.remember("open")?;
+                self.load(pattern, None, 0, source)?
+            }
             Command::LoadFile(path) => {
                 let loaded = crate::session::setup::resolve_pattern(&path.display().to_string())?;
+                self.remember("open")?;
                 let source = path.display().to_string();
                 let warnings = loaded.pattern.warnings.clone();
                 self.load(loaded.pattern, loaded.tiles, loaded.generation, source)?;
                 if !warnings.is_empty() {
-                    self.note(format!("{}: {}", path.display(), warnings.join("; ")));
+                    self.note_info(format!("{}: {}", path.display(), warnings.join("; ")));
                 }
             }
             Command::Stamp { pattern, at } => {
+                self.remember("paste")?;
                 if let Some(rule) = pattern.rule
                     && rule.without_torus() != self.life.rule
                     && !rule.is_elementary()
@@ -180,6 +222,7 @@ impl LifelabApp {
                 seed,
                 region,
             } => {
+                self.remember("fill")?;
                 match region {
                     Some(r) => {
                         let mut g = Grid::try_new_bitmap(r.width, r.height)?;
@@ -210,6 +253,7 @@ impl LifelabApp {
             }
             Command::Clear => {
                 self.life.cancel_and_wait();
+                self.remember("clear")?;
                 match self.selection {
                     Some(r) => {
                         let g = Grid::try_new_bitmap(r.width, r.height)?;
@@ -228,17 +272,48 @@ impl LifelabApp {
                 }
                 self.life.mark_start();
             }
-            Command::Resize { width, height } => self.move_to(Universe::torus(width, height))?,
+            Command::ClearOutside => {
+                let Some(keep) = self.selection else {
+                    anyhow::bail!("select the cells to keep first (Select tool, or Shift+drag)");
+                };
+                self.life.cancel_and_wait();
+                self.remember("clear outside")?;
+                self.life.with_engine(|e| -> EngineResult<()> {
+                    let cells = e.cells_in(keep)?;
+                    let generation = e.generation();
+                    e.clear()?;
+                    e.put(&cells, (keep.x, keep.y), Put::Or)?;
+                    e.set_generation(generation);
+                    Ok(())
+                })?;
+                self.life.mark_start();
+                self.dirty = true;
+                self.autosave.touch();
+            }
+            Command::Resize { width, height } => {
+                self.remember("resize")?;
+                self.move_to(Universe::torus(width, height))?
+            }
+            Command::Undo => self.undo()?,
+            Command::Redo => self.redo()?,
             Command::DrawAt { cell, begin } => {
                 if self.mode == Mode::Life && !self.life.running() && self.life.busy().is_none() {
                     if begin || self.stroke_alive.is_none() {
                         self.stroke_alive = Some(!self.life.cell(cell.0, cell.1));
                     }
                     let alive = self.stroke_alive.expect("set");
-                    self.life.set_cell(cell.0, cell.1, alive)?;
+                    let before = self.life.cell(cell.0, cell.1);
+                    if before != alive {
+                        self.life.set_cell(cell.0, cell.1, alive)?;
+                        self.stroke.push((cell, before, alive));
+                    }
                 }
             }
             Command::EndStroke => {
+                let changed = std::mem::take(&mut self.stroke);
+                if !changed.is_empty() {
+                    self.history.record("draw", Change::Cells(changed));
+                }
                 if self.stroke_alive.take().is_some() {
                     self.life.mark_start();
                     self.dirty = true;
@@ -247,27 +322,47 @@ impl LifelabApp {
             }
             Command::Select(rect) => self.selection = rect,
             Command::OpenDialog => {
-                let picked = rfd::FileDialog::new()
-                    .add_filter("Patterns", &["rle", "cells", "lif", "life", "mc"])
-                    .add_filter("All files", &["*"])
-                    .pick_file();
-                if let Some(path) = picked {
-                    self.apply(ctx, Command::LoadFile(path));
+                if !self.own_file_dialog {
+                    let asked = std::time::Instant::now();
+                    let picked = rfd::FileDialog::new()
+                        .add_filter("Patterns", &PATTERN_EXTENSIONS)
+                        .add_filter("All files", &["*"])
+                        .pick_file();
+                    match picked {
+                        Some(path) => {
+                            self.apply(ctx, Command::LoadFile(path));
+                            return Ok(());
+                        }
+                        None if asked.elapsed() >= NO_SYSTEM_DIALOG => return Ok(()),
+                        None => self.no_system_dialog(),
+                    }
                 }
+                self.open_own_dialog(super::FileAction::Open);
             }
             Command::SaveDialog(format) => {
-                let picked = rfd::FileDialog::new()
-                    .add_filter(format.extension(), &[format.extension()])
-                    .set_file_name(format!("pattern.{}", format.extension()))
-                    .save_file();
-                if let Some(path) = picked {
-                    self.apply(ctx, Command::Save { path, format });
+                if !self.own_file_dialog {
+                    let asked = std::time::Instant::now();
+                    let picked = rfd::FileDialog::new()
+                        .add_filter(format.extension(), &[format.extension()])
+                        .set_file_name(format!("{}.{}", self.save_stem(), format.extension()))
+                        .save_file();
+                    match picked {
+                        Some(path) => {
+                            self.apply(ctx, Command::Save { path, format });
+                            return Ok(());
+                        }
+                        None if asked.elapsed() >= NO_SYSTEM_DIALOG => return Ok(()),
+                        None => self.no_system_dialog(),
+                    }
                 }
+                self.open_own_dialog(super::FileAction::Save(format));
             }
             Command::Save { path, format } => {
+                // The pattern's own name and comments go back into the file.
                 let meta = Meta {
-                    name: Some(self.source.clone()),
-                    ..Default::default()
+                    name: self.info.name.clone(),
+                    author: self.info.author.clone(),
+                    comments: self.info.comments.clone(),
                 };
                 let written = self.life.with_engine(|e| save::text_of(e, &meta, format))?;
                 std::fs::write(&path, written.text)
@@ -285,8 +380,57 @@ impl LifelabApp {
                     .map_err(|e| anyhow::anyhow!("the clipboard has no text: {e}"))?;
                 let p = pattern::parse_bytes(text.as_bytes(), None)
                     .map_err(|e| anyhow::anyhow!("clipboard, {e}"))?;
-                let at = self.view_centre_cell();
-                self.apply_inner(ctx, Command::Stamp { pattern: p, at })?;
+                self.apply_inner(ctx, Command::BeginPaste(p))?;
+            }
+            Command::BeginPaste(p) => {
+                if self.mode != Mode::Life {
+                    anyhow::bail!("paste into the Life view (Mode → Life-like)");
+                }
+                if let Some((w, h)) = self.life.size()
+                    && (p.width() > w || p.height() > h)
+                {
+                    anyhow::bail!(
+                        "the pasted pattern is {}x{}, larger than the {w}x{h} torus",
+                        p.width(),
+                        p.height(),
+                    );
+                }
+                self.note_info(format!(
+                    "pasting {}x{}: click to place it; > and < turn it, X and Y mirror it, Esc drops it",
+                    p.width(),
+                    p.height()
+                ));
+                self.paste = Some(super::FloatingPaste {
+                    cells: p.cells,
+                    rule: p.rule,
+                });
+            }
+            Command::TransformPaste(t) => {
+                if let Some(p) = &mut self.paste {
+                    p.cells = t.apply(&p.cells);
+                }
+            }
+            Command::PlacePaste { at } => {
+                if let Some(p) = self.paste.take() {
+                    let mut pattern = Pattern::new(p.cells);
+                    pattern.rule = p.rule;
+                    self.apply_inner(ctx, Command::Stamp { pattern, at })?;
+                }
+            }
+            Command::CancelPaste => self.paste = None,
+            Command::SelectAll => self.selection = self.pattern_rect(),
+            Command::SetFollow(on) => {
+                self.follow = on;
+                self.set_watch();
+            }
+            Command::SetWatchRepeats(on) => {
+                if on && self.life.rule.is_stochastic() {
+                    anyhow::bail!(
+                        "under a stochastic rule a state that comes back need not repeat: the watch is for deterministic rules"
+                    );
+                }
+                self.watch_repeats = on;
+                self.set_watch();
             }
             Command::CopySelection => {
                 let cells = match self.selection {
@@ -298,7 +442,7 @@ impl LifelabApp {
                 arboard::Clipboard::new()
                     .and_then(|mut c| c.set_text(pattern::write(&p, Format::Rle)))
                     .map_err(|e| anyhow::anyhow!("could not copy to the clipboard: {e}"))?;
-                self.note(format!("copied {}x{} as RLE", p.width(), p.height()));
+                self.note_info(format!("copied {}x{} as RLE", p.width(), p.height()));
             }
             Command::Analyze => {
                 let (tiles, generation) = self.life.export_now()?;
@@ -353,10 +497,29 @@ impl LifelabApp {
             }
             Command::CancelDiscard => self.pending_discard = None,
             Command::RestoreAutosave => {
-                if let Some(p) = self.restore.take() {
-                    self.load(p, None, 0, "the autosaved work".to_string())?;
+                if let Some(saved) = self.restore.take() {
+                    let wanted = self.life.wanted.clone();
+                    self.life.rebuild(
+                        saved.rule,
+                        saved.universe,
+                        Some(saved.cells),
+                        saved.generation,
+                        &wanted,
+                    )?;
+                    self.canvas.viewport.set_universe(saved.universe);
+                    self.mode = Mode::Life;
+                    self.fit_rect = None;
+                    self.canvas.fit_pending = true;
+                    self.info = super::PatternInfo {
+                        name: saved.name,
+                        comments: saved.comments,
+                        ..Default::default()
+                    };
+                    self.source = saved.source;
+                    self.history.clear();
                     // Restored work is still unsaved.
                     self.dirty = true;
+                    self.autosave.touch();
                 }
             }
             Command::DiscardAutosave => {
@@ -368,6 +531,181 @@ impl LifelabApp {
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             }
         }
+        Ok(())
+    }
+
+    /// The system has no file dialog: lifelab's own is used from now on.
+    fn no_system_dialog(&mut self) {
+        self.own_file_dialog = true;
+        self.note_info(
+            "this system has no file dialog (no xdg desktop portal, no zenity): lifelab's own opens instead",
+        );
+    }
+
+    /// Opens lifelab's own file dialog (egui_file), in the folder of the last file.
+    pub(super) fn open_own_dialog(&mut self, action: super::FileAction) {
+        let folder = std::path::Path::new(&self.source)
+            .parent()
+            .filter(|p| p.is_dir())
+            .map(std::path::Path::to_path_buf)
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_default();
+        let mut dialog = match action {
+            super::FileAction::Open => egui_file::FileDialog::open_file().show_files_filter(
+                Box::new(|p: &std::path::Path| {
+                    p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+                        PATTERN_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str())
+                    })
+                }),
+            ),
+            super::FileAction::Save(format) => egui_file::FileDialog::save_file()
+                .default_filename(format!("{}.{}", self.save_stem(), format.extension())),
+        }
+        .initial_path(folder)
+        .title(match action {
+            super::FileAction::Open => "Open a pattern",
+            super::FileAction::Save(_) => "Save the pattern",
+        });
+        dialog.open();
+        self.file_dialog = Some((dialog, action));
+    }
+
+    /// A file name for Save: the pattern's name, else its file's stem.
+    fn save_stem(&self) -> String {
+        let from_source = std::path::Path::new(&self.source)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .map(str::to_string);
+        self.info
+            .name
+            .clone()
+            .or(from_source)
+            .unwrap_or_else(|| "pattern".into())
+            .chars()
+            .map(|c| {
+                if c.is_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '-'
+                }
+            })
+            .collect()
+    }
+
+    /// Tells the worker what to record of each generation: the plot's census while the
+    /// Population panel shows, the hash while repeats are watched, the box while following.
+    pub(super) fn set_watch(&mut self) {
+        let watch = crate::session::worker::Watch {
+            populations: self.show_plot,
+            repeats: self.watch_repeats && !self.life.rule.is_stochastic(),
+            bounds: self.follow,
+        };
+        if self.life.worker().watch() != watch {
+            self.life.worker().set_watch(watch);
+        }
+    }
+
+    /// The state now, as an undo step keeps it.
+    fn snapshot(&self) -> anyhow::Result<Snapshot> {
+        let (cells, generation) = self.life.export_now()?;
+        Ok(Snapshot {
+            cells,
+            generation,
+            rule: self.life.rule,
+            universe: self.life.universe,
+        })
+    }
+
+    /// Records the state before a step the user may want to take back (Life mode only: the
+    /// space-time diagram has nothing to undo).
+    fn remember(&mut self, label: &str) -> anyhow::Result<()> {
+        if self.mode != Mode::Life {
+            return Ok(());
+        }
+        let s = self.snapshot()?;
+        self.history.record(label, Change::State(Box::new(s)));
+        Ok(())
+    }
+
+    fn undo(&mut self) -> anyhow::Result<()> {
+        if self.mode != Mode::Life {
+            return Ok(());
+        }
+        self.life.cancel_and_wait();
+        self.life.pause();
+        let now = self.snapshot().ok();
+        let Some(step) = self.history.undo(|| now) else {
+            self.note_info("nothing to undo");
+            return Ok(());
+        };
+        match step.change {
+            Change::Cells(cells) => {
+                self.set_cells(cells.iter().map(|&(c, before, _)| (c, before)))?
+            }
+            Change::State(s) => self.restore(*s)?,
+        }
+        self.note_info(format!("undid {}", step.label));
+        Ok(())
+    }
+
+    fn redo(&mut self) -> anyhow::Result<()> {
+        if self.mode != Mode::Life {
+            return Ok(());
+        }
+        self.life.cancel_and_wait();
+        self.life.pause();
+        let now = self.snapshot().ok();
+        let Some(step) = self.history.redo(|| now) else {
+            self.note_info("nothing to redo");
+            return Ok(());
+        };
+        match step.change {
+            Change::Cells(cells) => {
+                self.set_cells(cells.iter().map(|&(c, _, after)| (c, after)))?
+            }
+            Change::State(s) => self.restore(*s)?,
+        }
+        self.note_info(format!("redid {}", step.label));
+        Ok(())
+    }
+
+    fn set_cells(&mut self, cells: impl Iterator<Item = ((i64, i64), bool)>) -> anyhow::Result<()> {
+        self.life.with_engine(|e| -> EngineResult<()> {
+            for ((x, y), alive) in cells {
+                e.set_cell(x, y, alive)?;
+            }
+            Ok(())
+        })?;
+        self.life.mark_start();
+        self.dirty = true;
+        self.autosave.touch();
+        Ok(())
+    }
+
+    /// Puts a whole state back: in place when the rule and universe are the same, else on a
+    /// new engine.
+    fn restore(&mut self, s: Snapshot) -> anyhow::Result<()> {
+        if s.rule == self.life.rule && s.universe == self.life.universe {
+            self.life.with_engine(|e| -> EngineResult<()> {
+                e.import(&s.cells)?;
+                e.set_generation(s.generation);
+                Ok(())
+            })?;
+            self.life.mark_start();
+        } else {
+            let wanted = self.life.wanted.clone();
+            let universe_changed = s.universe != self.life.universe;
+            self.life
+                .rebuild(s.rule, s.universe, Some(s.cells), s.generation, &wanted)?;
+            if universe_changed {
+                self.canvas.viewport.set_universe(s.universe);
+                self.selection = None;
+                self.fit_rect = None;
+                self.canvas.fit_pending = true;
+            }
+        }
+        self.dirty = true;
+        self.autosave.touch();
         Ok(())
     }
 
@@ -415,18 +753,6 @@ impl LifelabApp {
         self.life.size().unwrap_or((
             crate::session::setup::DEFAULT_SIDE,
             crate::session::setup::DEFAULT_SIDE,
-        ))
-    }
-
-    /// The cell at the middle of the view, for pastes.
-    fn view_centre_cell(&self) -> (i64, i64) {
-        let g = self.canvas.geometry;
-        let v = &self.canvas.viewport;
-        let ppc = g.pixels_per_cell.max(1e-9);
-        let centre = (g.rect[2] as f64 / 2.0 / ppc, g.rect[3] as f64 / 2.0 / ppc);
-        v.wrap_cell((
-            (v.origin.0 + centre.0).floor() as i64,
-            (v.origin.1 + centre.1).floor() as i64,
         ))
     }
 
@@ -497,6 +823,15 @@ impl LifelabApp {
         generation: u64,
         source: String,
     ) -> anyhow::Result<()> {
+        let info = super::PatternInfo {
+            name: pattern.name.clone(),
+            author: pattern.author.clone(),
+            comments: pattern.comments.clone(),
+            format: std::path::Path::new(&source)
+                .extension()
+                .and_then(|e| e.to_str())
+                .map(|e| e.to_ascii_lowercase()),
+        };
         if let Some(rule) = pattern.rule
             && let Some(e) = rule.elementary()
         {
@@ -546,6 +881,8 @@ impl LifelabApp {
         self.canvas.fit_pending = true;
         self.selection = None;
         self.dirty = false;
+        self.info = info;
+        self.paste = None;
         self.analysis_panel.clear();
         if let (Some((side, result)), Some((w, h))) = (room_needed(&source), universe.size())
             && (w < side || h < side)

@@ -21,6 +21,8 @@ pub struct ViewGeometry {
     /// The cell coordinates at the view's top-left pixel.
     pub origin: [f64; 2],
     pub torus: [u32; 2],
+    /// Hexagonal cells: `origin` is then in display coordinates (see `viewport.rs`).
+    pub hex: bool,
 }
 
 /// What the view draws from.
@@ -47,6 +49,8 @@ pub struct Canvas {
     last_cell: Option<(i64, i64)>,
     select_from: Option<(i64, i64)>,
     hover: Option<(i64, i64)>,
+    /// The hovered cell before wrapping (where it is drawn).
+    hover_raw: Option<(i64, i64)>,
     pub geometry: ViewGeometry,
 }
 
@@ -68,6 +72,7 @@ impl Canvas {
             last_cell: None,
             select_from: None,
             hover: None,
+            hover_raw: None,
             geometry: ViewGeometry::default(),
         }
     }
@@ -83,6 +88,7 @@ impl Canvas {
         picture: Picture<'_>,
         mode_uniforms: (u32, u32),
         fit_rect: Option<CellRect>,
+        paste: Option<&crate::grid::Grid>,
         out: &mut Vec<Command>,
     ) {
         let (rect, response) =
@@ -102,8 +108,10 @@ impl Canvas {
                     .zoom_about(local(pointer), 2f64.powf(scroll as f64 / 120.0));
             }
             self.hover = Some(self.viewport.cell_at(local(pointer)));
+            self.hover_raw = Some(self.viewport.cell_at_unwrapped(local(pointer)));
         } else {
             self.hover = None;
+            self.hover_raw = None;
         }
 
         let shift = ui.input(|i| i.modifiers.shift);
@@ -123,15 +131,20 @@ impl Canvas {
         let pointer_primary =
             ui.input(|i| i.pointer.primary_down() || i.pointer.primary_released());
         let drawing = tool == Tool::Draw
+            && paste.is_none()
             && !status.running
             && status.busy.is_none()
             && !shift
             && !other_button
             && pointer_primary;
-        let selecting = tool == Tool::Select || shift;
+        let selecting = paste.is_none() && (tool == Tool::Select || shift);
+        if let (Some(_), Some(cell)) = (paste, self.hover)
+            && response.clicked_by(egui::PointerButton::Primary)
+        {
+            out.push(Command::PlacePaste { at: cell });
+        }
         if let Some(pos) = response.interact_pointer_pos() {
-            let c = self.viewport.screen_to_cell(local(pos));
-            let cell = (c.0.floor() as i64, c.1.floor() as i64);
+            let cell = self.viewport.cell_at_unwrapped(local(pos));
             if drawing && (response.drag_started() || response.clicked() || primary) {
                 self.draw_line(
                     cell,
@@ -165,7 +178,15 @@ impl Canvas {
         let (mode, newest) = mode_uniforms;
         match picture {
             Picture::Gpu(target, current) => {
-                let unwrapped = (v.origin.0.floor(), v.origin.1.floor());
+                // The origin as a whole cell and a fraction (an f32 could not hold the
+                // position on a large torus); a hexagonal view's is of the sheared origin.
+                let sheared = if v.hex {
+                    let row = v.origin.1 / super::viewport::ROW;
+                    (v.origin.0 + row.floor() / 2.0, row)
+                } else {
+                    v.origin
+                };
+                let unwrapped = (sheared.0.floor(), sheared.1.floor());
                 let origin_cell = (
                     unwrapped.0.rem_euclid(v.torus.0 as f64),
                     unwrapped.1.rem_euclid(v.torus.1 as f64),
@@ -173,8 +194,8 @@ impl Canvas {
                 let uniforms = ViewUniforms {
                     rect_min: [rect.min.x * ppp as f32, rect.min.y * ppp as f32],
                     origin_frac: [
-                        (v.origin.0 - unwrapped.0) as f32,
-                        (v.origin.1 - unwrapped.1) as f32,
+                        (sheared.0 - unwrapped.0) as f32,
+                        (sheared.1 - unwrapped.1) as f32,
                     ],
                     origin_cell: [origin_cell.0 as u32, origin_cell.1 as u32],
                     cells_per_pixel: (1.0 / (v.zoom * ppp)) as f32,
@@ -189,6 +210,8 @@ impl Canvas {
                         unwrapped.0.clamp(i32::MIN as f64, i32::MAX as f64) as i32,
                         unwrapped.1.clamp(i32::MIN as f64, i32::MAX as f64) as i32,
                     ],
+                    hex: v.hex as u32,
+                    _pad: [0; 3],
                     live: LIVE,
                     dead: DEAD,
                     line: LINE,
@@ -251,25 +274,29 @@ impl Canvas {
             pixels_per_cell: v.zoom * ppp,
             origin: [v.origin.0, v.origin.1],
             torus: [v.torus.0, v.torus.1],
+            hex: v.hex,
         };
 
-        // The selection, as one outline (not per cell).
+        // The selection, as one outline (not per cell; sheared in a hexagonal view).
         if let Some(sel) = status.selection.filter(|_| mode == 0) {
-            let (x, y) = v.cell_to_screen((sel.x, sel.y));
-            let min = rect.min + egui::vec2(x as f32, y as f32);
-            let r = egui::Rect::from_min_size(
-                min,
-                egui::vec2(
-                    (sel.width as f64 * v.zoom) as f32,
-                    (sel.height as f64 * v.zoom) as f32,
-                ),
-            );
-            ui.painter().with_clip_rect(rect).rect_stroke(
-                r,
-                0.0,
-                egui::Stroke::new(1.5, egui::Color32::from_rgb(90, 200, 255)),
-                egui::StrokeKind::Outside,
-            );
+            let at = v.cell_to_screen((sel.x, sel.y));
+            let (w, h) = (sel.width as f64, sel.height as f64);
+            let corners: Vec<egui::Pos2> = [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)]
+                .into_iter()
+                .map(|o| {
+                    let (x, y) = v.offset_to_screen(at, o);
+                    rect.min + egui::vec2(x as f32, y as f32)
+                })
+                .collect();
+            ui.painter()
+                .with_clip_rect(rect)
+                .add(egui::Shape::closed_line(
+                    corners,
+                    egui::Stroke::new(1.5, egui::Color32::from_rgb(90, 200, 255)),
+                ));
+        }
+        if let (Some(p), Some(at)) = (paste, self.hover_raw.filter(|_| mode == 0)) {
+            draw_paste(ui, rect, v, p, at);
         }
         if let Some((x, y)) = self.hover.filter(|_| mode == 0) {
             // On a dark plate, inside the view.
@@ -335,6 +362,65 @@ impl Canvas {
         }
         self.last_cell = Some(cell);
     }
+}
+
+/// The floating paste under the mouse, centred on the hovered cell as it will be placed: its
+/// live cells tinted, and its box. A very large paste shows only its box.
+fn draw_paste(
+    ui: &egui::Ui,
+    rect: egui::Rect,
+    v: &Viewport,
+    cells: &crate::grid::Grid,
+    at: (i64, i64),
+) {
+    let painter = ui.painter().with_clip_rect(rect);
+    let left = (
+        at.0 - cells.width() as i64 / 2,
+        at.1 - cells.height() as i64 / 2,
+    );
+    let z = v.zoom as f32;
+    // The paste's top-left corner, unwrapped (it follows the mouse across the seam).
+    let corner = {
+        let d = |x: f64, y: f64| {
+            if v.hex {
+                super::viewport::hex_display(x, y)
+            } else {
+                (x, y)
+            }
+        };
+        let (x, y) = d(left.0 as f64, left.1 as f64);
+        ((x - v.origin.0) * v.zoom, (y - v.origin.1) * v.zoom)
+    };
+    let point = |o: (f64, f64)| {
+        let (x, y) = v.offset_to_screen(corner, o);
+        rect.min + egui::vec2(x as f32, y as f32)
+    };
+    let tint = egui::Color32::from_rgba_unmultiplied(120, 220, 255, 150);
+    if cells.population() <= 20_000 && z >= 0.5 {
+        for (cx, cy) in cells.alive_cells() {
+            if v.hex {
+                let c = point((cx as f64 + 0.5, cy as f64 + 0.5));
+                painter.circle_filled(c, (z * 0.45).max(0.5), tint);
+            } else {
+                painter.rect_filled(
+                    egui::Rect::from_min_size(
+                        point((cx as f64, cy as f64)),
+                        egui::vec2(z.max(1.0), z.max(1.0)),
+                    ),
+                    0.0,
+                    tint,
+                );
+            }
+        }
+    }
+    let (w, h) = (cells.width() as f64, cells.height() as f64);
+    painter.add(egui::Shape::closed_line(
+        [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)]
+            .into_iter()
+            .map(point)
+            .collect(),
+        egui::Stroke::new(1.0, tint),
+    ));
 }
 
 fn status_width(status: &Status, mode: u32) -> u32 {

@@ -43,13 +43,19 @@ pub enum Command {
         pattern: Pattern,
         at: (i64, i64),
     },
+    /// Takes back the last edit, paste, fill, clear, rule change, resize, load or run.
+    Undo,
+    Redo,
     RandomFill {
         density: f64,
         seed: u64,
         /// `None`: the whole torus.
         region: Option<CellRect>,
     },
+    /// Clears the selection, or the whole universe when nothing is selected.
     Clear,
+    /// Clears everything outside the selection (Golly's "Clear Outside").
+    ClearOutside,
     Resize {
         width: u32,
         height: u32,
@@ -71,13 +77,29 @@ pub enum Command {
         path: PathBuf,
         format: Format,
     },
+    /// Reads the clipboard and starts a floating paste.
     Paste,
+    /// Starts a floating paste of a pattern: it follows the mouse, turns and mirrors, and a
+    /// click places it (Esc drops it).
+    BeginPaste(Pattern),
+    TransformPaste(Transform),
+    /// Places the floating paste centred on a cell.
+    PlacePaste {
+        at: (i64, i64),
+    },
+    CancelPaste,
     CopySelection,
+    /// Selects the live cells' box (Golly's Select All).
+    SelectAll,
 
     /// Analyse the current state in the background.
     Analyze,
 
     // The view.
+    /// Keeps the live cells in view while running (Golly's autofit).
+    SetFollow(bool),
+    /// Watches for the whole universe repeating, from a census of every generation.
+    SetWatchRepeats(bool),
     Fit,
     FitPattern,
     Centre,
@@ -101,19 +123,33 @@ pub enum Command {
     Quit,
 }
 
+/// How a floating paste turns or mirrors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Transform {
+    RotateClockwise,
+    RotateAnticlockwise,
+    FlipLeftRight,
+    FlipTopBottom,
+}
+
+impl Transform {
+    pub fn apply(self, g: &crate::grid::Grid) -> crate::grid::Grid {
+        match self {
+            Transform::RotateClockwise => g.rotated_clockwise(),
+            Transform::RotateAnticlockwise => g.rotated_anticlockwise(),
+            Transform::FlipLeftRight => g.flipped_left_right(),
+            Transform::FlipTopBottom => g.flipped_top_bottom(),
+        }
+    }
+}
+
 impl Command {
-    /// Commands that throw the current cells away, and so ask first when there are unsaved
-    /// edits.
+    /// Commands that replace the work as a whole, and so ask first when there are unsaved
+    /// edits. (A clear, a fill or a resize can be undone, and does not ask, as in Golly.)
     pub fn discards_edits(&self) -> bool {
         matches!(
             self,
-            Command::Load { .. }
-                | Command::LoadFile(_)
-                | Command::Clear
-                | Command::Resize { .. }
-                | Command::SetPlane(_)
-                | Command::RandomFill { region: None, .. }
-                | Command::Quit
+            Command::Load { .. } | Command::LoadFile(_) | Command::Quit
         )
     }
 }

@@ -131,9 +131,13 @@ pub fn render_cells(
         .enumerate()
         .for_each(|(py, row)| {
             for (px, out) in row.iter_mut().enumerate() {
-                let cx = view.origin.0 + (px as f64 + 0.5) / zoom;
-                let cy = view.origin.1 + (py as f64 + 0.5) / zoom;
-                let (x, y) = (cx.floor() as i64, cy.floor() as i64);
+                let (cx, cy) = view.screen_to_cell((px as f64 + 0.5, py as f64 + 0.5));
+                // The hexagon under the pixel, and how near its edge (for the grid lines).
+                let hex = (view.hex && zoom >= 1.0).then(|| super::viewport::hex_cell(cx, cy));
+                let (x, y) = match hex {
+                    Some((c, _)) => c,
+                    None => (cx.floor() as i64, cy.floor() as i64),
+                };
                 let Some((dx, dy)) = offset(x, y) else {
                     *out = colour(DEAD);
                     continue;
@@ -142,7 +146,11 @@ pub fn render_cells(
                     ViewCells::Cells(g) => {
                         let alive = g.get(dx as u32, dy as u32);
                         let mut c = if alive { colour(LIVE) } else { colour(DEAD) };
-                        if zoom >= 1.0 {
+                        if let Some((_, edge)) = hex {
+                            if lines && edge < 1.0 / zoom {
+                                c = mix(if alive { LIVE } else { DEAD }, LINE, 0.6);
+                            }
+                        } else if zoom >= 1.0 {
                             let (fx, fy) = (cx - cx.floor(), cy - cy.floor());
                             let edge = fx < 1.0 / zoom || fy < 1.0 / zoom;
                             if lines && edge {

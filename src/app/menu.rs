@@ -1,9 +1,10 @@
-//! The menu bar: File, View, Simulation (engine, universe, go to), Mode.
+//! The menu bar: File, Edit, View, Simulation (engine, universe), Mode, Help.
 
 use eframe::egui;
 
 use super::LifelabApp;
-use super::command::Command;
+use super::command::{Command, Transform};
+use super::help::Help;
 use super::panels::{Mode, Status};
 use crate::engine::Universe;
 use crate::pattern::Format;
@@ -28,15 +29,78 @@ impl LifelabApp {
                     }
                 });
                 ui.separator();
-                if ui.button("Paste RLE (Ctrl+V)").clicked() {
-                    out.push(Command::Paste);
+                if ui.button("Pattern info (Ctrl+I)").clicked() {
+                    self.show_info = true;
                 }
-                if ui.button("Copy selection as RLE (Ctrl+C)").clicked() {
-                    out.push(Command::CopySelection);
-                }
+                ui.checkbox(&mut self.own_file_dialog, "Use lifelab's own file dialog")
+                    .on_hover_text(
+                        "Instead of the system's (lifelab also falls back to it when the system has none)",
+                    );
                 ui.separator();
                 if ui.button("Quit").clicked() {
                     out.push(Command::Quit);
+                }
+            });
+            ui.menu_button("Edit", |ui| {
+                let undo = match &status.undo {
+                    Some(l) => format!("Undo {l} (Ctrl+Z)"),
+                    None => "Undo (Ctrl+Z)".to_string(),
+                };
+                if ui
+                    .add_enabled(status.undo.is_some(), egui::Button::new(undo))
+                    .clicked()
+                {
+                    out.push(Command::Undo);
+                }
+                let redo = match &status.redo {
+                    Some(l) => format!("Redo {l} (Ctrl+Shift+Z)"),
+                    None => "Redo (Ctrl+Shift+Z)".to_string(),
+                };
+                if ui
+                    .add_enabled(status.redo.is_some(), egui::Button::new(redo))
+                    .clicked()
+                {
+                    out.push(Command::Redo);
+                }
+                ui.separator();
+                if ui.button("Copy as RLE (Ctrl+C)").clicked() {
+                    out.push(Command::CopySelection);
+                }
+                if ui.button("Paste (Ctrl+V)").clicked() {
+                    out.push(Command::Paste);
+                }
+                ui.add_enabled_ui(status.pasting, |ui| {
+                    for (label, t) in [
+                        ("Turn paste clockwise (>)", Transform::RotateClockwise),
+                        ("Turn paste anticlockwise (<)", Transform::RotateAnticlockwise),
+                        ("Mirror paste left–right (X)", Transform::FlipLeftRight),
+                        ("Mirror paste top–bottom (Y)", Transform::FlipTopBottom),
+                    ] {
+                        if ui.button(label).clicked() {
+                            out.push(Command::TransformPaste(t));
+                        }
+                    }
+                });
+                ui.separator();
+                if ui.button("Select all (Ctrl+A)").clicked() {
+                    out.push(Command::SelectAll);
+                }
+                let clear = if status.selection.is_some() {
+                    "Clear selection (Delete)"
+                } else {
+                    "Clear all (Delete)"
+                };
+                if ui.button(clear).clicked() {
+                    out.push(Command::Clear);
+                }
+                if ui
+                    .add_enabled(
+                        status.selection.is_some(),
+                        egui::Button::new("Clear outside selection (Shift+Delete)"),
+                    )
+                    .clicked()
+                {
+                    out.push(Command::ClearOutside);
                 }
             });
             ui.menu_button("View", |ui| {
@@ -59,6 +123,25 @@ impl LifelabApp {
                 }
                 if ui.button("Zoom out").clicked() {
                     out.push(Command::Zoom(0.5));
+                }
+                ui.separator();
+                let mut follow = status.follow;
+                if ui
+                    .checkbox(&mut follow, "Follow the pattern (T)")
+                    .on_hover_text("Keep the live cells in view while running")
+                    .changed()
+                {
+                    out.push(Command::SetFollow(follow));
+                }
+                let mut watch = status.watch_repeats;
+                if ui
+                    .checkbox(&mut watch, "Watch for repeats")
+                    .on_hover_text(
+                        "Hash every generation and say in the status line when the whole universe repeats (it costs a census per generation while on)",
+                    )
+                    .changed()
+                {
+                    out.push(Command::SetWatchRepeats(watch));
                 }
                 ui.checkbox(&mut self.show_games, "Games panel");
             });
@@ -106,6 +189,14 @@ impl LifelabApp {
                     .clicked()
                 {
                     self.mode = Mode::Elementary;
+                }
+            });
+            ui.menu_button("Help", |ui| {
+                if ui.button("Keyboard shortcuts (F1)").clicked() {
+                    self.help = Help::Shortcuts;
+                }
+                if ui.button("The panels").clicked() {
+                    self.help = Help::Panels;
                 }
             });
             ui.label(egui::RichText::new(&self.source).weak());

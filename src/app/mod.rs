@@ -13,6 +13,7 @@ pub mod canvas;
 pub mod command;
 mod cpu_view;
 mod games;
+pub mod help;
 mod menu;
 pub mod options;
 pub mod panels;
@@ -26,7 +27,7 @@ use std::time::Instant;
 
 use eframe::egui;
 
-use crate::engine::{CellRect, Universe};
+use crate::engine::CellRect;
 use crate::gpu::GpuContext;
 use crate::grid::Grid;
 use crate::pattern::Format;
@@ -73,7 +74,33 @@ pub struct LifelabApp {
     /// A command waiting for "discard unsaved edits?".
     pending_discard: Option<Command>,
     quit_confirmed: bool,
-    notice: Option<(String, Instant)>,
+    /// The last message: its text, when it came, and whether it reports an error.
+    notice: Option<(String, Instant, bool)>,
+    /// Undo and redo.
+    history: crate::session::undo::History,
+    /// The cells the stroke in progress changed: (cell, before, after).
+    stroke: Vec<((i64, i64), bool, bool)>,
+    /// A paste floating under the mouse until a click places it.
+    paste: Option<FloatingPaste>,
+    /// Keep the live cells in view while running.
+    follow: bool,
+    /// Watch for the whole universe repeating.
+    watch_repeats: bool,
+    /// The Population panel is open: the worker records every generation's population.
+    show_plot: bool,
+    plot: panels::plot::PlotPanel,
+    help: help::Help,
+    show_info: bool,
+    /// Tab presses taken from egui (which would move the focus) to step with.
+    tab_steps: u32,
+    /// The loaded pattern's own facts, shown by Pattern info and written back by Save.
+    info: PatternInfo,
+    /// Open and Save use lifelab's own dialog (chosen, or because the system has none).
+    own_file_dialog: bool,
+    /// lifelab's own file dialog while it is open, and what it is for.
+    file_dialog: Option<(egui_file::FileDialog, FileAction)>,
+    /// The window title last set.
+    title: String,
     fit_rect: Option<CellRect>,
     /// Centre the view on `fit_rect` at the next frame, keeping the zoom.
     centre_later: bool,
@@ -93,12 +120,36 @@ pub struct LifelabApp {
     screenshot: Option<ScreenshotPlan>,
     autosave: autosave::Autosave,
     /// A previous run's unsaved work, waiting for "restore?".
-    restore: Option<crate::pattern::Pattern>,
+    restore: Option<autosave::Saved>,
     /// Whether the state kept after a GPU failure has been autosaved.
     failure_saved: bool,
     /// A methuselah loaded onto a torus too small for its literature result: the offer of one
     /// that fits, or the plane.
     offer: Option<RoomOffer>,
+}
+
+/// A paste that follows the mouse: its cells as turned and mirrored so far.
+#[derive(Clone, Debug)]
+pub struct FloatingPaste {
+    pub cells: Grid,
+    pub rule: Option<crate::rule::Rule>,
+}
+
+/// What lifelab's own file dialog was opened for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileAction {
+    Open,
+    Save(Format),
+}
+
+/// What a pattern file said about itself.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PatternInfo {
+    pub name: Option<String>,
+    pub author: Option<String>,
+    pub comments: Vec<String>,
+    /// The file's format, when it came from a file.
+    pub format: Option<String>,
 }
 
 /// "This torus is too small for the pattern's known result": what to say, and the side that fits.
@@ -113,8 +164,9 @@ impl LifelabApp {
         initial: Initial,
         options: AppOptions,
         tabs: Vec<Box<dyn GameTab>>,
+        cpu_reason: Option<String>,
     ) -> anyhow::Result<Self> {
-        match cc.wgpu_render_state.as_ref() {
+        let mut app = match cc.wgpu_render_state.as_ref() {
             Some(rs) => {
                 let ctx =
                     GpuContext::from_parts(rs.adapter.clone(), rs.device.clone(), rs.queue.clone());
@@ -128,7 +180,13 @@ impl LifelabApp {
             }
             // OpenGL through glow: there was no wgpu adapter.
             None => Self::build(None, &cc.egui_ctx, initial, options, tabs),
+        }?;
+        if let (Some(why), Some(_)) = (cpu_reason, &app.cpu_mode) {
+            app.cpu_mode = Some(format!(
+                "CPU mode: {why}. lifelab runs on the CPU engines and draws on the CPU."
+            ));
         }
+        Ok(app)
     }
 
     /// The app without a window: what the tests drive with commands. `ctx` None is CPU mode;
@@ -203,6 +261,22 @@ impl LifelabApp {
             pending_discard: None,
             quit_confirmed: false,
             notice: None,
+            history: crate::session::undo::History::new(
+                crate::session::undo::History::default_bound(),
+            ),
+            stroke: Vec::new(),
+            paste: None,
+            follow: false,
+            watch_repeats: false,
+            show_plot: true,
+            plot: Default::default(),
+            help: help::Help::Closed,
+            show_info: false,
+            tab_steps: 0,
+            info: PatternInfo::default(),
+            own_file_dialog: false,
+            file_dialog: None,
+            title: String::new(),
             fit_rect: initial.fit,
             centre_later: false,
             source: initial.source,
@@ -227,7 +301,13 @@ impl LifelabApp {
         };
         app.bind_gpu_view();
         if options.screenshot.is_none() {
-            app.restore = app.autosave.leftover();
+            match app.autosave.leftover() {
+                Some(Ok(saved)) => app.restore = Some(saved),
+                Some(Err(e)) => app.note(format!(
+                    "the work autosaved last time could not be read back: {e:#}"
+                )),
+                None => {}
+            }
         }
         if let Some((rule, start)) = initial.elementary {
             app.apply(
@@ -349,62 +429,50 @@ impl LifelabApp {
     }
 
     /// A previous run's autosaved work, offered back at the start.
-    pub fn pending_restore(&self) -> Option<&crate::pattern::Pattern> {
+    pub fn pending_restore(&self) -> Option<&autosave::Saved> {
         self.restore.as_ref()
     }
 
-    /// Autosaves now if the work changed (the window does this after a short delay).
+    /// Autosaves now, on this thread (tests; the window writes in the background on a timer).
     pub fn autosave_now(&mut self) {
-        self.autosave.touch();
-        self.write_autosave();
+        let r = self
+            .autosave_state()
+            .and_then(|s| self.autosave.write_now(&s));
+        if let Err(e) = r {
+            self.note(format!("autosave failed: {e:#}"));
+        }
     }
 
+    /// The work as the autosave keeps it: the current state, or where the run in progress
+    /// started (the edits are what must not be lost).
+    fn autosave_state(&self) -> anyhow::Result<autosave::Saved> {
+        let (cells, generation) = if self.life.running() {
+            self.life.start_state().clone()
+        } else {
+            self.life.export_now()?
+        };
+        Ok(autosave::Saved {
+            rule: match (&self.elementary, self.mode) {
+                (Some((e, _)), Mode::Elementary) => e.rule.into(),
+                _ => self.life.rule,
+            },
+            universe: self.life.universe,
+            generation,
+            cells,
+            source: self.source.clone(),
+            name: self.info.name.clone(),
+            comments: self.info.comments.clone(),
+        })
+    }
+
+    /// Autosaves in the background (the window's timer).
     fn write_autosave(&mut self) {
         if self.screenshot.is_some() {
             return;
         }
-        let state = if self.life.running() {
-            Ok(self.life.start_state().clone())
-        } else {
-            self.life.export_now()
-        };
-        let (tiles, generation) = match state {
-            Ok(s) => s,
-            Err(e) => {
-                self.note(format!("autosave failed: {e}"));
-                return;
-            }
-        };
-        let mut p = match tiles.bounds().and_then(|b| b.rect()) {
-            Some(r) => {
-                let cells = tiles.crop(r);
-                let mut p = crate::pattern::Pattern::new(match self.life.universe {
-                    // A torus is saved whole, so that it comes back where it was.
-                    Universe::Torus { width, height } => {
-                        let mut g = match Grid::try_new(width, height) {
-                            Ok(g) => g,
-                            Err(e) => {
-                                self.note(format!("autosave failed: {e}"));
-                                return;
-                            }
-                        };
-                        crate::cpu::dense::import(&mut g, &tiles);
-                        g
-                    }
-                    Universe::Plane => cells,
-                });
-                p.comments = vec![];
-                p
-            }
-            None => crate::pattern::Pattern::new(Grid::new(0, 0)),
-        };
-        let mut rule = self.life.rule;
-        rule.torus = self.life.universe.size();
-        p.rule = Some(rule);
-        p.name = Some(format!("lifelab autosave of {}", self.source));
-        p.comments = vec![format!("generation {generation}")];
-        if let Err(e) = self.autosave.write(&p) {
-            self.note(format!("autosave failed: {e}"));
+        match self.autosave_state() {
+            Ok(s) => self.autosave.write_in_background(s),
+            Err(e) => self.note(format!("autosave failed: {e:#}")),
         }
     }
 
@@ -420,7 +488,7 @@ impl LifelabApp {
 
     /// The last message shown to the user (errors of commands).
     pub fn notice(&self) -> Option<&str> {
-        self.notice.as_ref().map(|(m, _)| m.as_str())
+        self.notice.as_ref().map(|(m, _, _)| m.as_str())
     }
 
     pub fn status(&self) -> Status {
@@ -466,48 +534,137 @@ impl LifelabApp {
                 .map(|(e, _)| (e.rule, e.rows.width(), e.rows.generation())),
             zoom: self.canvas.viewport.zoom,
             busy: f.busy.clone(),
+            repeat: f.repeat.filter(|_| self.watch_repeats),
+            bounds: f.bounds,
+            follow: self.follow,
+            watch_repeats: self.watch_repeats,
+            undo: self.history.undo_label().map(str::to_string),
+            redo: self.history.redo_label().map(str::to_string),
+            pasting: self.paste.is_some(),
         }
     }
 
+    /// Shows an error.
     fn note(&mut self, message: impl Into<String>) {
-        self.notice = Some((message.into(), Instant::now()));
+        self.notice = Some((message.into(), Instant::now(), true));
     }
 
-    /// Keys that act on the simulation, when no text field has the keyboard.
-    fn shortcuts(&self, ctx: &egui::Context, out: &mut Vec<Command>) {
-        if ctx.egui_wants_keyboard_input() {
+    /// Shows a message that is not an error ("copied 19x14 as RLE").
+    fn note_info(&mut self, message: impl Into<String>) {
+        self.notice = Some((message.into(), Instant::now(), false));
+    }
+
+    /// What Edit → Undo and Redo would take back or do again (tests and the menu).
+    pub fn undo_labels(&self) -> (Option<&str>, Option<&str>) {
+        (self.history.undo_label(), self.history.redo_label())
+    }
+
+    /// Keys that act on the simulation, whatever widget has the focus, except while a text
+    /// field is being edited.
+    fn shortcuts(&mut self, ctx: &egui::Context, out: &mut Vec<Command>) {
+        // Several presses in one frame make one step job (a second would find the first busy).
+        let mut steps = std::mem::take(&mut self.tab_steps) as u64;
+        if ctx.text_edit_focused() {
             return;
         }
+        let pasting = self.paste.is_some();
+        let busy = self.life.busy().is_some();
         ctx.input(|i| {
             let cmd = i.modifiers.command;
-            for (key, command) in [
-                (egui::Key::Space, Command::TogglePlay),
-                (egui::Key::N, Command::Step(1)),
-                (egui::Key::Tab, Command::Step(1)),
-                (egui::Key::F, Command::Fit),
-                (egui::Key::C, Command::Centre),
-                (egui::Key::R, Command::Reset),
-                (egui::Key::Plus, Command::Faster),
-                (egui::Key::Equals, Command::Faster),
-                (egui::Key::Minus, Command::Slower),
-            ] {
-                if !cmd && i.key_pressed(key) {
-                    out.push(command);
+            let shift = i.modifiers.shift;
+            let plain = !cmd && !i.modifiers.alt;
+            let pressed = |k: egui::Key| i.key_pressed(k);
+            if plain {
+                steps += i
+                    .events
+                    .iter()
+                    .filter(|e| {
+                        matches!(
+                            e,
+                            egui::Event::Key {
+                                key: egui::Key::N,
+                                pressed: true,
+                                ..
+                            }
+                        )
+                    })
+                    .count() as u64;
+                for (key, command) in [
+                    (egui::Key::Space, Command::TogglePlay),
+                    (egui::Key::F, Command::Fit),
+                    (egui::Key::C, Command::Centre),
+                    (egui::Key::R, Command::Reset),
+                    (egui::Key::Plus, Command::Faster),
+                    (egui::Key::Equals, Command::Faster),
+                    (egui::Key::Minus, Command::Slower),
+                    (egui::Key::OpenBracket, Command::Zoom(0.5)),
+                    (egui::Key::CloseBracket, Command::Zoom(2.0)),
+                    (egui::Key::T, Command::SetFollow(!self.follow)),
+                ] {
+                    if pressed(key) {
+                        out.push(command);
+                    }
+                }
+                if pressed(egui::Key::F1) {
+                    self.help = help::Help::Shortcuts;
+                }
+                if pasting {
+                    for (key, t) in [
+                        (egui::Key::X, command::Transform::FlipLeftRight),
+                        (egui::Key::Y, command::Transform::FlipTopBottom),
+                    ] {
+                        if pressed(key) {
+                            out.push(Command::TransformPaste(t));
+                        }
+                    }
+                    for e in &i.events {
+                        match e {
+                            egui::Event::Text(t) if t == ">" || t == "." => out
+                                .push(Command::TransformPaste(command::Transform::RotateClockwise)),
+                            egui::Event::Text(t) if t == "<" || t == "," => out.push(
+                                Command::TransformPaste(command::Transform::RotateAnticlockwise),
+                            ),
+                            _ => {}
+                        }
+                    }
+                }
+                if pressed(egui::Key::Escape) {
+                    // Esc drops the floating paste, else stops a job, else drops the selection.
+                    if pasting {
+                        out.push(Command::CancelPaste);
+                    } else if busy {
+                        out.push(Command::Cancel);
+                    } else {
+                        out.push(Command::Select(None));
+                    }
                 }
             }
-            if !cmd && i.key_pressed(egui::Key::Escape) {
-                // Esc stops a job in progress; otherwise it drops the selection.
-                if self.life.busy().is_some() {
-                    out.push(Command::Cancel);
+            if !cmd && pressed(egui::Key::Delete) {
+                out.push(if shift {
+                    Command::ClearOutside
                 } else {
-                    out.push(Command::Select(None));
+                    Command::Clear
+                });
+            }
+            if cmd {
+                if pressed(egui::Key::Z) {
+                    out.push(if shift { Command::Redo } else { Command::Undo });
                 }
-            }
-            if cmd && i.key_pressed(egui::Key::O) {
-                out.push(Command::OpenDialog);
-            }
-            if cmd && i.key_pressed(egui::Key::S) {
-                out.push(Command::SaveDialog(Format::Rle));
+                if pressed(egui::Key::Y) {
+                    out.push(Command::Redo);
+                }
+                if pressed(egui::Key::A) {
+                    out.push(Command::SelectAll);
+                }
+                if pressed(egui::Key::O) {
+                    out.push(Command::OpenDialog);
+                }
+                if pressed(egui::Key::S) {
+                    out.push(Command::SaveDialog(Format::Rle));
+                }
+                if pressed(egui::Key::I) {
+                    self.show_info = !self.show_info;
+                }
             }
             for e in &i.events {
                 match e {
@@ -520,6 +677,36 @@ impl LifelabApp {
                 out.push(Command::LoadFile(f.path().to_path_buf()));
             }
         });
+        if steps > 0 {
+            out.push(Command::Step(steps));
+        }
+    }
+
+    /// Takes Tab away from egui, which would move the keyboard focus into the widgets (and
+    /// keep it there): in lifelab Tab steps, as in Golly. A text field keeps its Tab.
+    pub fn take_tab(&mut self, ctx: &egui::Context, raw: &mut egui::RawInput) {
+        if ctx.text_edit_focused() {
+            return;
+        }
+        raw.events.retain(|e| match e {
+            egui::Event::Key {
+                key: egui::Key::Tab,
+                pressed,
+                modifiers,
+                ..
+            } if !modifiers.command => {
+                if *pressed {
+                    self.tab_steps += 1;
+                }
+                false
+            }
+            _ => true,
+        });
+        // A button with the focus would take Space and Enter for itself: the keys belong to
+        // the simulation.
+        if let Some(id) = ctx.memory(|m| m.focused()) {
+            ctx.memory_mut(|m| m.surrender_focus(id));
+        }
     }
 
     fn canvas_geometry(&self) -> canvas::ViewGeometry {

@@ -521,6 +521,7 @@ impl LifeSim {
 
     /// The current cells become what Reset returns to (after an edit or a load).
     pub fn mark_start(&mut self) {
+        self.worker.restart_watch();
         if let Ok(s) = self.export_now() {
             self.start = s.clone();
             if !self.figures.running {

@@ -28,6 +28,10 @@ pub struct ViewUniforms {
     pub newest: u32,
     /// The origin cell before wrapping: mode 1 draws one copy of the ring, not a tiling.
     pub origin_signed: [i32; 2],
+    /// 1: hexagonal cells (then `origin_frac` is the column and row fraction of the sheared
+    /// origin, see `viewport.rs`).
+    pub hex: u32,
+    pub _pad: [u32; 3],
     pub live: [f32; 4],
     pub dead: [f32; 4],
     pub line: [f32; 4],
@@ -58,6 +62,7 @@ pub fn layout() -> crate::gpu::layout::StructLayout {
             mode,
             newest,
             origin_signed,
+            hex,
             live,
             dead,
             line,

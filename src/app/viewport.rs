@@ -4,6 +4,12 @@
 //!
 //! On a torus coordinates wrap (the origin is kept inside it); on the unbounded plane they do
 //! not; a bounded picture (the space-time diagram) neither wraps nor extends.
+//!
+//! Hexagonal rules are drawn as hexagons. Golly's hexagonal neighbourhood of (x, y) is the
+//! square one without (x+1, y-1) and (x-1, y+1); shifting each row half a cell left of the one
+//! above it (and spacing rows by √3/2) puts exactly those six neighbours around each cell. The
+//! view then works in "display" coordinates, X = x - y/2 and Y = y·√3/2, and the origin is
+//! kept in them; each cell is the hexagon of display points nearest its centre.
 
 use crate::engine::{CellRect, Universe};
 
@@ -20,6 +26,49 @@ pub struct Viewport {
     /// A picture with edges (the space-time diagram) rather than a torus: the view does not
     /// wrap, and fitting fills the view exactly.
     pub bounded: bool,
+    /// Hexagonal cells (see the module's comment); the origin is then in display coordinates.
+    pub hex: bool,
+}
+
+/// The spacing of hexagonal rows, √3/2 of a cell's width.
+pub const ROW: f64 = 0.866_025_403_784_438_6;
+
+/// Display coordinates of a point given in cell coordinates (hexagonal view).
+pub fn hex_display(x: f64, y: f64) -> (f64, f64) {
+    (x - y / 2.0, y * ROW)
+}
+
+/// Cell coordinates of a display point (hexagonal view).
+pub fn hex_cell_point(dx: f64, dy: f64) -> (f64, f64) {
+    let y = dy / ROW;
+    (dx + y / 2.0, y)
+}
+
+/// The cell whose hexagon holds the point `(x, y)` (in continuous cell coordinates): the cell
+/// whose centre is nearest in the display metric. Also how far the point is from the nearest
+/// hexagon edge, in display units (for the grid lines).
+pub fn hex_cell(x: f64, y: f64) -> ((i64, i64), f64) {
+    let mut best = [(f64::MAX, (0i64, 0i64)); 2];
+    let row = (y - 0.5).floor() as i64;
+    for cy in [row, row + 1] {
+        // In row cy, the nearest centres lie either side of this column.
+        let dy = y - (cy as f64 + 0.5);
+        let ideal = x - 0.5 - dy / 2.0;
+        for cx in [ideal.floor() as i64, ideal.floor() as i64 + 1] {
+            let dx = x - (cx as f64 + 0.5);
+            let (ex, ey) = (dx - dy / 2.0, dy * ROW);
+            let d = (ex * ex + ey * ey).sqrt();
+            if d < best[0].0 {
+                best[1] = best[0];
+                best[0] = (d, (cx, cy));
+            } else if d < best[1].0 {
+                best[1] = (d, (cx, cy));
+            }
+        }
+    }
+    // Half the gap between the two nearest centres' distances is (near enough, for a
+    // line a pixel wide) the distance to the edge between them.
+    (best[0].1, (best[1].0 - best[0].0) / 2.0)
 }
 
 impl Viewport {
@@ -38,6 +87,7 @@ impl Viewport {
             torus,
             plane: false,
             bounded: false,
+            hex: false,
         }
     }
 
@@ -64,12 +114,41 @@ impl Viewport {
         !self.plane && !self.bounded
     }
 
-    /// The (unwrapped) cell coordinates under a point given relative to the view's top-left.
-    pub fn screen_to_cell(&self, p: (f64, f64)) -> (f64, f64) {
+    /// The display coordinates under a point given relative to the view's top-left.
+    fn screen_to_display(&self, p: (f64, f64)) -> (f64, f64) {
         (
             self.origin.0 + p.0 / self.zoom,
             self.origin.1 + p.1 / self.zoom,
         )
+    }
+
+    fn display_of(&self, c: (f64, f64)) -> (f64, f64) {
+        if self.hex { hex_display(c.0, c.1) } else { c }
+    }
+
+    fn cell_of_display(&self, d: (f64, f64)) -> (f64, f64) {
+        if self.hex {
+            hex_cell_point(d.0, d.1)
+        } else {
+            d
+        }
+    }
+
+    /// The (unwrapped, continuous) cell coordinates under a point given relative to the view's
+    /// top-left.
+    pub fn screen_to_cell(&self, p: (f64, f64)) -> (f64, f64) {
+        self.cell_of_display(self.screen_to_display(p))
+    }
+
+    /// Switches between square and hexagonal cells, keeping the cell at the view's centre
+    /// where it is (`size` is the view's).
+    pub fn set_hex(&mut self, hex: bool, size: (f64, f64)) {
+        if hex == self.hex {
+            return;
+        }
+        let centre = self.screen_to_cell((size.0 / 2.0, size.1 / 2.0));
+        self.hex = hex;
+        self.centre_on(size, centre);
     }
 
     /// A cell's coordinates brought into the universe (wrapped on a torus).
@@ -84,34 +163,72 @@ impl Viewport {
         }
     }
 
+    /// The unwrapped cell under a point (relative to the view's top-left): the hexagon
+    /// holding it in a hexagonal view.
+    pub fn cell_at_unwrapped(&self, p: (f64, f64)) -> (i64, i64) {
+        let (x, y) = self.screen_to_cell(p);
+        if self.hex {
+            hex_cell(x, y).0
+        } else {
+            (x.floor() as i64, y.floor() as i64)
+        }
+    }
+
     /// The cell under a point (relative to the view's top-left), wrapped on a torus.
     pub fn cell_at(&self, p: (f64, f64)) -> (i64, i64) {
-        let (x, y) = self.screen_to_cell(p);
-        self.wrap_cell((x.floor() as i64, y.floor() as i64))
+        self.wrap_cell(self.cell_at_unwrapped(p))
     }
 
-    /// Where the top-left corner of a cell appears; on a torus, for the copy nearest the
-    /// view's top-left (cells above or left of the origin wrap round to the right and below).
+    /// Where the top-left corner of a cell appears (in a hexagonal view, the corner of the
+    /// sheared square that holds its hexagon); on a torus, for the copy nearest the view's
+    /// top-left (cells above or left of the origin wrap round to the right and below).
     pub fn cell_to_screen(&self, cell: (i64, i64)) -> (f64, f64) {
-        let (mut dx, mut dy) = (cell.0 as f64 - self.origin.0, cell.1 as f64 - self.origin.1);
+        let (mut x, mut y) = (cell.0 as f64, cell.1 as f64);
         if self.wraps() {
-            dx = dx.rem_euclid(self.torus.0 as f64);
-            dy = dy.rem_euclid(self.torus.1 as f64);
+            let (w, h) = (self.torus.0 as f64, self.torus.1 as f64);
+            // The copy of the row at or below the view's top...
+            let top = self.cell_of_display(self.origin).1;
+            y = top + (y - top).rem_euclid(h);
+            // ...and in that row, the copy at or right of its left edge.
+            let dx = self.display_of((x, y)).0 - self.origin.0;
+            x -= dx.div_euclid(w) * w;
         }
-        (dx * self.zoom, dy * self.zoom)
+        let d = self.display_of((x, y));
+        (
+            (d.0 - self.origin.0) * self.zoom,
+            (d.1 - self.origin.1) * self.zoom,
+        )
     }
 
+    /// Where a point given in cell coordinates relative to a cell at screen point `at` appears
+    /// (outlines of selections and pastes: a hexagonal view shears them).
+    pub fn offset_to_screen(&self, at: (f64, f64), offset: (f64, f64)) -> (f64, f64) {
+        let d = self.display_of(offset);
+        (at.0 + d.0 * self.zoom, at.1 + d.1 * self.zoom)
+    }
+
+    /// On a torus, the origin moves by whole tori (which changes nothing shown) to stay
+    /// inside the first one.
     fn wrap(&mut self) {
         if !self.wraps() {
             return;
         }
-        self.origin.0 = self.origin.0.rem_euclid(self.torus.0 as f64);
-        self.origin.1 = self.origin.1.rem_euclid(self.torus.1 as f64);
+        let (w, h) = (self.torus.0 as f64, self.torus.1 as f64);
+        if self.hex {
+            // One torus down in display coordinates is (-h/2, h·√3/2).
+            let k = (self.origin.1 / (h * ROW)).floor();
+            self.origin.1 -= k * h * ROW;
+            self.origin.0 += k * h / 2.0;
+            self.origin.0 = self.origin.0.rem_euclid(w);
+        } else {
+            self.origin.0 = self.origin.0.rem_euclid(w);
+            self.origin.1 = self.origin.1.rem_euclid(h);
+        }
     }
 
     /// Multiplies the zoom by `factor` (clamped), keeping the cell under `p` where it is.
     pub fn zoom_about(&mut self, p: (f64, f64), factor: f64) {
-        let before = self.screen_to_cell(p);
+        let before = self.screen_to_display(p);
         self.zoom = (self.zoom * factor).clamp(Self::MIN_ZOOM, Self::MAX_ZOOM);
         self.origin = (before.0 - p.0 / self.zoom, before.1 - p.1 / self.zoom);
         self.wrap();
@@ -130,7 +247,16 @@ impl Viewport {
     pub fn fit(&mut self, size: (f64, f64), rect: Option<CellRect>) {
         let r = rect.unwrap_or(CellRect::new(0, 0, self.torus.0, self.torus.1));
         let margin = if rect.is_some() { 0.8 } else { 1.0 };
-        let fit = (size.0 / r.width.max(1) as f64).min(size.1 / r.height.max(1) as f64) * margin;
+        // The rectangle's extent on screen: a hexagonal view shears it.
+        let (w, h) = if self.hex {
+            (
+                r.width as f64 + r.height as f64 / 2.0,
+                r.height as f64 * ROW,
+            )
+        } else {
+            (r.width as f64, r.height as f64)
+        };
+        let fit = (size.0 / w.max(1.0)).min(size.1 / h.max(1.0)) * margin;
         let max = if rect.is_some() {
             Self::FIT_MAX_ZOOM
         } else {
@@ -152,6 +278,7 @@ impl Viewport {
 
     /// Puts cell coordinates `centre` at the middle of a `size`-point view.
     pub fn centre_on(&mut self, size: (f64, f64), centre: (f64, f64)) {
+        let centre = self.display_of(centre);
         self.origin = (
             centre.0 - size.0 / 2.0 / self.zoom,
             centre.1 - size.1 / 2.0 / self.zoom,
@@ -187,10 +314,20 @@ impl Viewport {
                 .next_power_of_two()
                 .min(1 << 30) as i64
         };
-        let x0 = (self.origin.0.floor() as i64).div_euclid(block) * block;
-        let y0 = (self.origin.1.floor() as i64).div_euclid(block) * block;
-        let mut w = ((size.0 / self.zoom).ceil() as i64 + 2 * block).max(1);
-        let mut h = ((size.1 / self.zoom).ceil() as i64 + 2 * block).max(1);
+        // The cells' box: in a hexagonal view the rows shift, so the box is wider than the
+        // view by half its height in rows, and starts at the top row's left.
+        let top_left = self.cell_of_display(self.origin);
+        let (sw, sh) = if self.hex {
+            let rows = size.1 / self.zoom / ROW;
+            (size.0 / self.zoom + rows / 2.0 + 2.0, rows + 2.0)
+        } else {
+            (size.0 / self.zoom, size.1 / self.zoom)
+        };
+        let x0 = ((top_left.0 - if self.hex { 1.0 } else { 0.0 }).floor() as i64).div_euclid(block)
+            * block;
+        let y0 = (top_left.1.floor() as i64).div_euclid(block) * block;
+        let mut w = (sw.ceil() as i64 + 2 * block).max(1);
+        let mut h = (sh.ceil() as i64 + 2 * block).max(1);
         if self.wraps() {
             w = w.min(self.torus.0 as i64);
             h = h.min(self.torus.1 as i64);
@@ -285,6 +422,58 @@ mod tests {
         v.zoom = 4.0;
         let (r, block) = v.request((800.0, 600.0), 1.0);
         assert_eq!((block, r.width, r.height), (1, 202, 152));
+    }
+
+    #[test]
+    fn hexagons_surround_each_cell_with_its_six_neighbours() {
+        // Golly's hexagonal neighbours of (0, 0): (±1, 0), (0, ±1), (-1, -1) and (1, 1).
+        // Their centres are all one cell width from the centre of (0, 0) in display
+        // coordinates; the two square neighbours that are not hexagonal ones are farther.
+        let centre = |x: i64, y: i64| hex_display(x as f64 + 0.5, y as f64 + 0.5);
+        let (c0, c1) = centre(0, 0);
+        let dist = |(x, y): (i64, i64)| {
+            let (a, b) = centre(x, y);
+            ((a - c0).powi(2) + (b - c1).powi(2)).sqrt()
+        };
+        for n in [(1, 0), (-1, 0), (0, 1), (0, -1), (-1, -1), (1, 1)] {
+            assert!((dist(n) - 1.0).abs() < 1e-9, "{n:?}: {}", dist(n));
+        }
+        for far in [(1, -1), (-1, 1)] {
+            assert!(dist(far) > 1.7, "{far:?}");
+        }
+        // Each cell's own centre is in its hexagon; a point just past the middle towards a
+        // neighbour is in the neighbour's.
+        assert_eq!(hex_cell(0.5, 0.5).0, (0, 0));
+        assert_eq!(hex_cell(1.05, 0.5).0, (1, 0));
+        assert_eq!(hex_cell(0.95, 0.5).0, (0, 0));
+        assert_eq!(hex_cell(1.05, 1.05).0, (1, 1));
+        // Display and cell coordinates invert each other.
+        let (x, y) = hex_cell_point(hex_display(3.25, -7.5).0, hex_display(3.25, -7.5).1);
+        assert!((x - 3.25).abs() < 1e-12 && (y + 7.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_hexagonal_view_maps_clicks_to_the_hexagon_drawn_there() {
+        let mut v = Viewport::new((100, 100));
+        v.hex = true;
+        v.zoom = 10.0;
+        v.origin = hex_display(20.0, 30.0);
+        // The centre of cell (25, 34) on screen, and back.
+        let (sx, sy) = {
+            let (dx, dy) = hex_display(25.5, 34.5);
+            ((dx - v.origin.0) * v.zoom, (dy - v.origin.1) * v.zoom)
+        };
+        assert_eq!(v.cell_at((sx, sy)), (25, 34));
+        // A whole torus down is the same place on the torus.
+        let o = v.origin;
+        v.origin = (o.0 - 50.0, o.1 + 100.0 * ROW);
+        v.wrap();
+        assert!((v.origin.0 - o.0).abs() < 1e-9 && (v.origin.1 - o.1).abs() < 1e-9);
+        // The cell's corner appears where the shear puts it.
+        let corner = v.cell_to_screen((25, 34));
+        let (dx, dy) = hex_display(25.0, 34.0);
+        let want = ((dx - v.origin.0) * v.zoom, (dy - v.origin.1) * v.zoom);
+        assert!((corner.0 - want.0).abs() < 1e-6 && (corner.1 - want.1).abs() < 1e-6);
     }
 
     #[test]

@@ -27,6 +27,7 @@ pub fn run(options: AppOptions, tabs: Vec<Box<dyn GameTab>>) -> anyhow::Result<(
     // With no wgpu adapter (or none of the name asked for) the window draws through OpenGL and
     // the simulation runs on the CPU engines (CPU mode).
     let adapters = crate::gpu::context::adapters();
+    let mut cpu_reason = None;
     let renderer = match crate::gpu::context::pick(&adapters, wanted.as_deref()) {
         Some(_) => eframe::Renderer::Wgpu,
         None => {
@@ -42,6 +43,7 @@ pub fn run(options: AppOptions, tabs: Vec<Box<dyn GameTab>>) -> anyhow::Result<(
                 _ => crate::gpu::GpuError::no_adapter().to_string(),
             };
             eprintln!("note: {why}; opening in CPU mode");
+            cpu_reason = Some(why);
             eframe::Renderer::Glow
         }
     };
@@ -82,12 +84,48 @@ pub fn run(options: AppOptions, tabs: Vec<Box<dyn GameTab>>) -> anyhow::Result<(
         "lifelab",
         native,
         Box::new(move |cc| {
-            LifelabApp::new(cc, initial, options, tabs)
+            LifelabApp::new(cc, initial, options, tabs, cpu_reason)
                 .map(|app| Box::new(app) as Box<dyn eframe::App>)
                 .map_err(|e| e.to_string().into())
         }),
     )
     .map_err(|e| anyhow!("the window could not open: {e}"))
+}
+
+/// The last message, on a plate at the bottom of the view: over the cells, so that the view
+/// does not move when a message comes and goes.
+fn notice(ui: &egui::Ui, area: egui::Rect, text: &str, error: bool) {
+    let colour = if error {
+        egui::Color32::from_rgb(255, 150, 140)
+    } else {
+        egui::Color32::from_rgb(170, 210, 255)
+    };
+    let painter = ui.painter().with_clip_rect(area);
+    let galley = painter.layout(
+        text.to_string(),
+        egui::FontId::proportional(14.0),
+        colour,
+        (area.width() - 40.0).max(100.0),
+    );
+    let at = area.left_bottom() + egui::vec2(14.0, -14.0 - galley.size().y);
+    painter.rect_filled(
+        egui::Rect::from_min_size(
+            at - egui::vec2(8.0, 5.0),
+            galley.size() + egui::vec2(16.0, 10.0),
+        ),
+        4.0,
+        egui::Color32::from_black_alpha(210),
+    );
+    painter.galley(at, galley, colour);
+}
+
+/// A saved file gets its format's extension when the name typed has none.
+fn with_extension(path: std::path::PathBuf, format: Format) -> std::path::PathBuf {
+    if path.extension().is_some() {
+        path
+    } else {
+        path.with_extension(format.extension())
+    }
 }
 
 /// A full-width strip of text over the view: CPU mode, a GPU failure.
@@ -142,6 +180,10 @@ fn progress_bar(ui: &mut egui::Ui, busy: &crate::session::worker::Busy, out: &mu
 }
 
 impl eframe::App for LifelabApp {
+    fn raw_input_hook(&mut self, ctx: &egui::Context, raw_input: &mut egui::RawInput) {
+        self.take_tab(ctx, raw_input);
+    }
+
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
         // A clean exit with nothing unsaved leaves no autosave behind.
         if !self.dirty && self.restore.is_none() {
@@ -180,8 +222,9 @@ impl eframe::App for LifelabApp {
             self.controls.ui(ui, &status, &mut self.tool, &mut out);
         });
         egui::Panel::bottom("status").show(ui, |ui| panels::status::ui(ui, &status));
+        // Fixed widths: the canvas does not move when a panel's contents change.
         egui::Panel::left("tools")
-            .default_size(300.0)
+            .exact_size(300.0)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     egui::CollapsingHeader::new("Rule")
@@ -197,11 +240,27 @@ impl eframe::App for LifelabApp {
                         .show(ui, |ui| {
                             self.edit_panel.ui(ui, &status, &mut out);
                         });
-                    egui::CollapsingHeader::new("Population")
+                    let plot = egui::CollapsingHeader::new("Population")
                         .default_open(true)
                         .show(ui, |ui| {
-                            panels::plot::ui(ui, &self.life.history());
+                            if self.mode == Mode::Elementary {
+                                ui.label(
+                                    egui::RichText::new(
+                                        "The space-time diagram is the elementary rule's history; \
+                                         the plot follows the Life-like universe (Mode → Life-like).",
+                                    )
+                                    .weak(),
+                                );
+                            } else {
+                                self.plot.ui(ui, &self.life.history());
+                            }
                         });
+                    // The worker records every generation's population only while it shows.
+                    let shown = plot.body_returned.is_some();
+                    if shown != self.show_plot {
+                        self.show_plot = shown;
+                        self.set_watch();
+                    }
                     egui::CollapsingHeader::new("Analysis")
                         .default_open(true)
                         .show(ui, |ui| self.analysis_panel.ui(ui, &mut out));
@@ -214,7 +273,7 @@ impl eframe::App for LifelabApp {
             });
         if self.show_games {
             egui::Panel::right("games")
-                .default_size(420.0)
+                .exact_size(420.0)
                 .show(ui, |ui| self.games.ui(ui));
         }
         egui::CentralPanel::no_frame().show(ui, |ui| {
@@ -232,9 +291,7 @@ impl eframe::App for LifelabApp {
                 progress_bar(ui, busy, &mut out);
                 ctx.request_repaint();
             }
-            if let Some((text, _)) = &self.notice {
-                ui.colored_label(egui::Color32::LIGHT_RED, text);
-            }
+            let view_area = ui.available_rect_before_wrap();
             match self.mode {
                 Mode::Life => self.draw_life(ui, &status, &mut out),
                 Mode::Elementary => match &self.elementary {
@@ -254,6 +311,7 @@ impl eframe::App for LifelabApp {
                             picture,
                             (1, newest),
                             None,
+                            None,
                             &mut out,
                         );
                     }
@@ -266,8 +324,15 @@ impl eframe::App for LifelabApp {
                     }
                 },
             }
+            if let Some((text, _, error)) = &self.notice {
+                notice(ui, view_area, text, *error);
+            }
         });
 
+        super::help::ui(&ctx, &mut self.help);
+        self.info_window(&ctx);
+        self.file_dialog_frame(&ctx, &mut out);
+        self.update_title(&ctx);
         self.prompts(&ctx, &mut out);
         for command in out {
             self.apply(&ctx, command);
@@ -275,16 +340,18 @@ impl eframe::App for LifelabApp {
         if self.life.failure.is_some() && !self.failure_saved {
             // The GPU failed: keep what there is, at once.
             self.failure_saved = true;
-            self.autosave.touch();
             self.write_autosave();
         }
         if self.dirty && self.autosave.due() {
             self.write_autosave();
         }
+        if let Some(Err(e)) = self.autosave.poll() {
+            self.note(format!("autosave failed: {e:#}"));
+        }
         if self
             .notice
             .as_ref()
-            .is_some_and(|(_, t)| t.elapsed().as_secs() > 8)
+            .is_some_and(|(_, t, _)| t.elapsed().as_secs() > 8)
         {
             self.notice = None;
         }
@@ -295,9 +362,9 @@ impl eframe::App for LifelabApp {
             || self.elementary.as_ref().is_some_and(|(e, _)| e.running);
         if busy {
             ctx.request_repaint();
-        } else if self.autosave_pending() {
-            // The autosave's delay runs out without any input.
-            ctx.request_repaint_after(super::autosave::DELAY);
+        } else if let Some(wait) = self.autosave.due_in().filter(|_| self.dirty) {
+            // A frame when the autosave is due, input or not (a timer, not an event).
+            ctx.request_repaint_after(wait);
         }
         self.frame_ms = frame_started.elapsed().as_secs_f64() * 1000.0;
         self.frames += 1;
@@ -308,8 +375,128 @@ impl eframe::App for LifelabApp {
 }
 
 impl LifelabApp {
-    fn autosave_pending(&self) -> bool {
-        self.dirty && !self.autosave.due()
+    /// lifelab's own file dialog, while open: a chosen file becomes Open or Save.
+    fn file_dialog_frame(&mut self, ctx: &egui::Context, out: &mut Vec<Command>) {
+        let Some((dialog, action)) = &mut self.file_dialog else {
+            return;
+        };
+        dialog.show(ctx);
+        if dialog.selected() {
+            if let Some(path) = dialog.path().map(|p| p.to_path_buf()) {
+                out.push(match *action {
+                    super::FileAction::Open => Command::LoadFile(path),
+                    super::FileAction::Save(format) => Command::Save {
+                        path: with_extension(path, format),
+                        format,
+                    },
+                });
+            }
+            self.file_dialog = None;
+        } else if !dialog.visible() {
+            self.file_dialog = None;
+        }
+    }
+
+    /// The window's title names what is shown, with a mark while there are unsaved edits.
+    fn update_title(&mut self, ctx: &egui::Context) {
+        let what = self
+            .info
+            .name
+            .clone()
+            .unwrap_or_else(|| self.source.clone());
+        let title = format!("lifelab — {what}{}", if self.dirty { " *" } else { "" });
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+    }
+
+    /// File → Pattern info: the name, author and comments the file carried, its rule and
+    /// size, and the universe.
+    fn info_window(&mut self, ctx: &egui::Context) {
+        if !self.show_info {
+            return;
+        }
+        let status = self.status();
+        let size = self
+            .life
+            .with_engine(|e| e.bounds())
+            .ok()
+            .flatten()
+            .map_or("empty".to_string(), |b| {
+                format!("{}x{} (the live cells' box)", b.width(), b.height())
+            });
+        let info = &self.info;
+        let mut open = true;
+        egui::Window::new("Pattern info")
+            .open(&mut open)
+            .collapsible(false)
+            .default_width(420.0)
+            .show(ctx, |ui| {
+                egui::Grid::new("pattern info")
+                    .num_columns(2)
+                    .spacing([12.0, 4.0])
+                    .show(ui, |ui| {
+                        let mut row = |k: &str, v: String| {
+                            ui.label(egui::RichText::new(k).strong());
+                            ui.label(v);
+                            ui.end_row();
+                        };
+                        row("name", info.name.clone().unwrap_or_else(|| "—".into()));
+                        row("author", info.author.clone().unwrap_or_else(|| "—".into()));
+                        row("from", self.source.clone());
+                        row("format", info.format.clone().unwrap_or_else(|| "—".into()));
+                        row("rule", status.rule.to_string());
+                        row("size", size);
+                        row("universe", status.universe.describe());
+                        row("generation", status.generation.to_string());
+                    });
+                ui.separator();
+                ui.label(egui::RichText::new("Comments").strong());
+                if info.comments.is_empty() {
+                    ui.label(egui::RichText::new("none").weak());
+                } else {
+                    egui::ScrollArea::vertical()
+                        .max_height(240.0)
+                        .show(ui, |ui| {
+                            for c in &info.comments {
+                                ui.label(c);
+                            }
+                        });
+                }
+                ui.label(
+                    egui::RichText::new("Save keeps the name, author and comments.")
+                        .weak()
+                        .small(),
+                );
+            });
+        if !open {
+            self.show_info = false;
+        }
+    }
+
+    /// While following: when the live cells' box leaves the view, fit the view to it again
+    /// (Golly's autofit).
+    fn follow_pattern(&mut self, ui: &egui::Ui, status: &panels::Status) {
+        let Some(b) = status.bounds.filter(|_| self.follow) else {
+            return;
+        };
+        let Some(r) = b.rect() else { return };
+        let size = ui.available_size();
+        let v = &self.canvas.viewport;
+        let (w, h) = (size.x as f64, size.y as f64);
+        let inside = |x: i64, y: i64| {
+            // On a torus, the copy of the cell nearest the view's top-left.
+            let (sx, sy) = v.cell_to_screen((x, y));
+            sx >= 0.0 && sy >= 0.0 && sx + v.zoom <= w && sy + v.zoom <= h
+        };
+        let right = r.x + r.width as i64 - 1;
+        let bottom = r.y + r.height as i64 - 1;
+        if !(inside(r.x, r.y) && inside(right, bottom)) {
+            self.canvas
+                .viewport
+                .fit((size.x as f64, size.y as f64), Some(r));
+        }
     }
 
     /// The Life view: the GPU engine's buffers drawn directly, or the cells under the view
@@ -330,6 +517,11 @@ impl LifelabApp {
                 .viewport
                 .centre_on((size.x as f64, size.y as f64), c);
         }
+        let size = ui.available_size();
+        self.canvas
+            .viewport
+            .set_hex(status.rule.is_hex(), (size.x as f64, size.y as f64));
+        self.follow_pattern(ui, status);
         let current = self.life.figures().gpu_current;
         let view = self.life.worker().view();
         let picture = match (&self.life_view, current) {
@@ -339,8 +531,17 @@ impl LifelabApp {
                 None => canvas::Picture::Waiting,
             },
         };
-        self.canvas
-            .ui(ui, status, self.tool, picture, (0, 0), self.fit_rect, out);
+        let paste = self.paste.as_ref().map(|p| &p.cells);
+        self.canvas.ui(
+            ui,
+            status,
+            self.tool,
+            picture,
+            (0, 0),
+            self.fit_rect,
+            paste,
+            out,
+        );
         if self.life_view.is_none() {
             let ppp = ui.ctx().pixels_per_point() as f64;
             let g = self.canvas.geometry;
@@ -386,12 +587,14 @@ impl LifelabApp {
             }
         }
         if let Some(p) = &self.restore {
-            let when = p.comments.first().cloned().unwrap_or_default();
+            let what = p.name.clone().unwrap_or_else(|| p.source.clone());
             let modal = egui::Modal::new(egui::Id::unique("restore autosave")).show(ctx, |ui| {
                 ui.heading("Unsaved work from last time");
                 ui.label(format!(
-                    "lifelab did not close cleanly, and kept your unsaved work ({}, {when}). Restore it?",
-                    p.name.as_deref().unwrap_or("a pattern")
+                    "lifelab did not close cleanly, and kept your unsaved work: {what}, generation {}, {} live cells on {}. Restore it?",
+                    p.generation,
+                    p.cells.population(),
+                    p.universe.describe()
                 ));
                 ui.horizontal(|ui| {
                     if ui.button("Restore").clicked() {

@@ -903,6 +903,10 @@ impl HashLifeEngine {
 }
 
 impl Engine for HashLifeEngine {
+    fn jumps(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &'static str {
         "hashlife"
     }

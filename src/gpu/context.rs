@@ -272,7 +272,12 @@ impl GpuContext {
             return Err(crate::engine::EngineError::DeviceLost(lost));
         }
         match self.faults.take() {
-            Some(m) => Err(self.classify(m)),
+            Some(m) => {
+                // A destroyed or lost device makes every later call fail validation first;
+                // a poll lets its lost callback run, so that the error names the cause.
+                let _ = self.device.poll(wgpu::PollType::Poll);
+                Err(self.classify(m))
+            }
             None => Ok(()),
         }
     }

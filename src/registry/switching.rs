@@ -108,6 +108,10 @@ impl Switching {
 }
 
 impl Engine for Switching {
+    fn jumps(&self) -> bool {
+        self.inner.jumps()
+    }
+
     fn name(&self) -> &'static str {
         self.inner.name()
     }

@@ -281,6 +281,12 @@ impl Rule {
         self.life_rule().is_some_and(LifeRule::is_stochastic)
     }
 
+    /// Whether the rule counts Golly's six hexagonal neighbours (drawn as hexagons).
+    pub fn is_hex(&self) -> bool {
+        self.life_rule()
+            .is_some_and(|l| l.neighbourhood == Neighbourhood::Hexagonal)
+    }
+
     /// The same rule without a torus suffix.
     pub fn without_torus(self) -> Self {
         Self {

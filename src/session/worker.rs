@@ -112,6 +112,28 @@ impl Busy {
     }
 }
 
+/// What the worker records of the generations it runs, beyond the current one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Watch {
+    /// The population of every generation, for the plot (Step N included), where the engine
+    /// gives it without losing its speed (not HashLife's jumps: there, one point per piece).
+    pub populations: bool,
+    /// The census hash of every generation, to see the whole universe repeat.
+    pub repeats: bool,
+    /// The live cells' box, for a view that follows them.
+    pub bounds: bool,
+}
+
+impl Default for Watch {
+    fn default() -> Self {
+        Self {
+            populations: true,
+            repeats: false,
+            bounds: false,
+        }
+    }
+}
+
 /// What the worker publishes after every piece of work.
 #[derive(Clone, Debug, Default)]
 pub struct Status {
@@ -132,6 +154,10 @@ pub struct Status {
     pub stopped_after: Option<f64>,
     /// A GPU engine's current buffer (of its ping-pong pair), for a viewer drawing from it.
     pub gpu_current: Option<usize>,
+    /// The universe repeats (when watched).
+    pub repeat: Option<crate::session::repeat::Repeat>,
+    /// The live cells' box (when watched).
+    pub bounds: Option<crate::engine::Bounds>,
 }
 
 /// A job's answer: whatever the job returns, or its error.
@@ -184,6 +210,7 @@ struct Control {
     quit: bool,
     /// Asks the worker to publish the engine's figures (after an edit by the owner).
     refresh: bool,
+    watch: Watch,
 }
 
 struct Shared {
@@ -195,6 +222,9 @@ struct Shared {
     /// Set while the owner waits for the engine: the worker pauses between pieces.
     owner_waiting: AtomicBool,
     version: AtomicU64,
+    repeats: Mutex<crate::session::repeat::RepeatWatch>,
+    /// When the live cells' box was last published.
+    bounds_at: Mutex<Option<Instant>>,
 }
 
 /// The engine, as a job reaches it: a piece at a time.
@@ -225,7 +255,8 @@ impl Access {
         while done < gens && !progress.cancelled() {
             let n = piece.min(gens - done);
             let t = Instant::now();
-            let did = self.with(|e| e.step_with(n, progress))?;
+            let watch = lock(&self.shared.control).watch;
+            let did = self.with(|e| advance(&self.shared, e, n, progress, watch))?;
             done += did;
             self.shared.publish_figures(false);
             piece = next_piece(piece, did, t.elapsed());
@@ -269,15 +300,35 @@ impl Shared {
 
     /// Publishes generation and population (and a point of the plot).
     fn publish_figures(&self, force_point: bool) {
-        let (name, generation, population, gpu_current) = {
+        let want_bounds = lock(&self.control).watch.bounds && {
+            let mut at = lock(&self.bounds_at);
+            let due = at.is_none_or(|t| t.elapsed() >= Duration::from_millis(100));
+            if due {
+                *at = Some(Instant::now());
+            }
+            due || force_point
+        };
+        let (name, generation, population, gpu_current, bounds) = {
             let mut e = lock(&self.engine);
             #[cfg(feature = "gpu")]
             let gpu_current = crate::gpu::life_engine(e.as_ref()).map(|g| g.gpu_grid().current);
             #[cfg(not(feature = "gpu"))]
             let gpu_current = None;
-            (e.name(), e.generation(), e.population().ok(), gpu_current)
+            let bounds = want_bounds.then(|| e.bounds().ok().flatten());
+            (
+                e.name(),
+                e.generation(),
+                e.population().ok(),
+                gpu_current,
+                bounds,
+            )
         };
+        let repeat = lock(&self.repeats).found();
         let mut s = lock(&self.status);
+        s.repeat = repeat;
+        if let Some(b) = bounds {
+            s.bounds = b;
+        }
         s.engine = name;
         s.gpu_current = gpu_current;
         s.generation = generation;
@@ -288,6 +339,44 @@ impl Shared {
         self.bump(&mut s);
         lock(&self.control).view_dirty = true;
     }
+}
+
+/// Steps `n` generations, recording what the owner watches: the census of every generation
+/// where the engine gives it without losing its speed, else only the end of the piece.
+fn advance(
+    shared: &Shared,
+    e: &mut dyn Engine,
+    n: u64,
+    progress: &Progress,
+    watch: Watch,
+) -> EngineResult<u64> {
+    if e.jumps() || !(watch.populations || watch.repeats) || progress.cancelled() {
+        return e.step_with(n, progress);
+    }
+    let g0 = e.generation();
+    let mut points = Vec::with_capacity(n.min(1 << 16) as usize);
+    if watch.repeats {
+        let mut census = Vec::with_capacity(n.min(1 << 16) as usize);
+        e.step_census(n, &mut census)?;
+        let mut r = lock(&shared.repeats);
+        for (i, c) in census.into_iter().enumerate() {
+            let g = g0 + i as u64 + 1;
+            r.see(g, c);
+            points.push((g, c.population));
+        }
+    } else {
+        let mut pops = Vec::with_capacity(n.min(1 << 16) as usize);
+        e.step_populations(n, &mut pops)?;
+        points.extend((g0 + 1..).zip(pops));
+    }
+    progress.advance(n);
+    if watch.populations {
+        let mut s = lock(&shared.status);
+        for (g, p) in points {
+            record(&mut s.history, g, p, false);
+        }
+    }
+    Ok(n)
 }
 
 /// Appends a point to the plot's history, thinning it when it grows long.
@@ -328,6 +417,8 @@ impl Worker {
             view: Mutex::new(None),
             owner_waiting: AtomicBool::new(false),
             version: AtomicU64::new(0),
+            repeats: Mutex::new(Default::default()),
+            bounds_at: Mutex::new(None),
         });
         shared.publish_figures(true);
         let s = shared.clone();
@@ -395,6 +486,34 @@ impl Worker {
 
     pub fn pace(&self) -> Pace {
         self.control().pace.unwrap_or(Pace::Max)
+    }
+
+    /// What to record of every generation (see [`Watch`]).
+    pub fn set_watch(&self, watch: Watch) {
+        let was = std::mem::replace(&mut self.control().watch, watch);
+        if watch.repeats && !was.repeats {
+            lock(&self.shared.repeats).restart(false);
+        }
+        if !watch.repeats && was.repeats {
+            lock(&self.shared.repeats).restart(false);
+            // The hash costs the dense engine a pass per generation: stop paying for it.
+            self.with_engine(|e| e.track_hash(false));
+        }
+        if !watch.bounds {
+            lock(&self.shared.status).bounds = None;
+        }
+        self.control().refresh = true;
+        self.poke();
+    }
+
+    pub fn watch(&self) -> Watch {
+        self.control().watch
+    }
+
+    /// The state was set here (a load, an edit): a repeat found from now on began no earlier.
+    pub fn restart_watch(&self) {
+        lock(&self.shared.repeats).restart(true);
+        lock(&self.shared.status).repeat = None;
     }
 
     /// Generations per step (a power of two for HashLife's jumps).
@@ -465,6 +584,7 @@ impl Worker {
     /// Starts the plot's history afresh from the current generation.
     pub fn clear_history(&self) {
         lock(&self.shared.status).history.clear();
+        self.restart_watch();
         self.control().refresh = true;
         self.poke();
     }
@@ -584,7 +704,12 @@ fn worker_loop(shared: Arc<Shared>) {
             let _ = shared.wake.wait_timeout(c, Duration::from_millis(200));
             continue;
         }
-        let (pace, step, stop_at) = (c.pace.unwrap_or(Pace::Max), c.step.max(1), c.stop_at);
+        let (pace, step, stop_at, watch) = (
+            c.pace.unwrap_or(Pace::Max),
+            c.step.max(1),
+            c.stop_at,
+            c.watch,
+        );
         drop(c);
         if last_pace != Some(pace) {
             // A new pace counts from now.
@@ -629,7 +754,7 @@ fn worker_loop(shared: Arc<Shared>) {
         }
         let t = Instant::now();
         let progress = Progress::new(gens);
-        let result = access.with(|e| e.step_with(gens, &progress));
+        let result = access.with(|e| advance(&shared, e, gens, &progress, watch));
         match result {
             Ok(did) => {
                 piece = next_piece(piece, did, t.elapsed());

@@ -63,6 +63,16 @@ pub struct Status {
     pub zoom: f64,
     /// A job in progress (Step N, a fill, a load): its label and progress.
     pub busy: Option<Busy>,
+    /// The universe repeats (while watched).
+    pub repeat: Option<crate::session::repeat::Repeat>,
+    /// The live cells' box (while following).
+    pub bounds: Option<crate::engine::Bounds>,
+    pub follow: bool,
+    pub watch_repeats: bool,
+    /// What Undo and Redo would take back or do again.
+    pub undo: Option<String>,
+    pub redo: Option<String>,
+    pub pasting: bool,
 }
 
 impl Status {

@@ -35,17 +35,12 @@ impl RulePanel {
             });
         let response = ui.add(
             egui::TextEdit::singleline(&mut self.text)
-                .hint_text("B3/S23, 23/3, B2/S34H, B2(1/3)/S12H")
+                .hint_text("B3/S23, 23/3, B2/S34H, B2(1/3)/S12H, W110")
                 .desired_width(f32::INFINITY),
         );
         let enter = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         if ui.button("Apply rule").clicked() || enter {
             match self.text.parse::<Rule>() {
-                Ok(rule) if rule.is_elementary() => {
-                    self.error = Some(format!(
-                        "{rule} is an elementary rule: use the Elementary panel"
-                    ));
-                }
                 Ok(rule) => {
                     self.error = None;
                     out.push(Command::SetRule(rule));

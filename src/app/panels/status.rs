@@ -33,6 +33,19 @@ pub fn ui(ui: &mut egui::Ui, s: &Status) {
                     ui.separator();
                     ui.label(format!("step 2^{}", s.step_exponent));
                 }
+                if let Some(r) = s.repeat {
+                    ui.separator();
+                    ui.label(
+                        egui::RichText::new(r.to_string())
+                            .color(egui::Color32::from_rgb(150, 220, 150)),
+                    )
+                    .on_hover_text(
+                        "The whole universe repeats (from the census of every generation)",
+                    );
+                } else if s.watch_repeats {
+                    ui.separator();
+                    ui.label(egui::RichText::new("watching for a repeat").weak());
+                }
             }
         }
         ui.separator();
