@@ -428,6 +428,9 @@ fn display() -> Option<Display> {
     let mut last_error = String::new();
     for n in (base..base + 40).filter(|n| !Path::new(&format!("/tmp/.X{n}-lock")).exists()) {
         let name = format!(":{n}");
+        // A socket without a lock is left over from a server that died: it would look ready.
+        let socket = format!("/tmp/.X11-unix/X{n}");
+        let _ = std::fs::remove_file(&socket);
         let mut child = match Process::new("Xvfb")
             .args([
                 name.as_str(),
@@ -436,6 +439,9 @@ fn display() -> Option<Display> {
                 "1280x800x24",
                 "-nolisten",
                 "tcp",
+                // Without it the server resets when its last client leaves (the readiness
+                // probe below), and refuses the next connection meanwhile.
+                "-noreset",
             ])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -452,7 +458,8 @@ fn display() -> Option<Display> {
             }
         };
         for _ in 0..200 {
-            if Path::new(&format!("/tmp/.X11-unix/X{n}")).exists() {
+            // Ready once it accepts a connection, not merely once the socket exists.
+            if std::os::unix::net::UnixStream::connect(&socket).is_ok() {
                 return Some(Display {
                     name,
                     server: Some(child),
@@ -729,4 +736,568 @@ fn the_space_time_diagram_is_one_bounded_picture_with_the_newest_row_at_the_bott
             );
         }
     }
+}
+
+// ---- Issue 15: undo, editing, paste, keys, info, autosave, plot, repeats, follow, hexagons.
+
+/// A key press as the window would receive it.
+fn key(key: egui::Key, modifiers: egui::Modifiers) -> egui::Event {
+    egui::Event::Key {
+        key,
+        physical_key: None,
+        pressed: true,
+        repeat: false,
+        modifiers,
+    }
+}
+
+/// One frame's input: the events, and the modifiers held (the window reports both).
+fn keys(events: Vec<egui::Event>) -> egui::RawInput {
+    let modifiers = events
+        .iter()
+        .find_map(|e| match e {
+            egui::Event::Key { modifiers, .. } => Some(*modifiers),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let mut all = vec![egui::Event::ModifiersChanged(modifiers)];
+    all.extend(events);
+    egui::RawInput {
+        events: all,
+        ..Default::default()
+    }
+}
+
+fn ctrl() -> egui::Modifiers {
+    egui::Modifiers {
+        ctrl: true,
+        command: true,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn undo_and_redo_take_back_every_kind_of_change_in_order() {
+    let Some((mut app, ctx)) = app(options("glider", "32x32")) else {
+        return;
+    };
+    let start = app.cells().unwrap();
+    // A stroke, a fill, a rule change, a resize, then ten steps.
+    for (i, cell) in [(2, 2), (3, 2)].into_iter().enumerate() {
+        app.command(
+            &ctx,
+            Command::DrawAt {
+                cell,
+                begin: i == 0,
+            },
+        );
+    }
+    app.command(&ctx, Command::EndStroke);
+    let drawn = app.cells().unwrap();
+    assert_eq!(drawn.population(), 7);
+    app.command(
+        &ctx,
+        Command::RandomFill {
+            density: 1.0,
+            seed: 3,
+            region: Some(CellRect::new(24, 24, 4, 4)),
+        },
+    );
+    let filled = app.cells().unwrap();
+    assert_eq!(filled.population(), 7 + 16);
+    app.command(&ctx, Command::SetRule("B36/S23".parse().unwrap()));
+    app.command(
+        &ctx,
+        Command::Resize {
+            width: 40,
+            height: 40,
+        },
+    );
+    let resized = app.cells().unwrap();
+    assert_eq!(app.status().size, (40, 40));
+    app.command(&ctx, Command::Step(10));
+    let stepped = app.cells().unwrap();
+    assert_eq!(app.undo_labels(), (Some("step"), None));
+
+    // Back, one step at a time.
+    app.command(&ctx, Command::Undo);
+    assert_eq!(app.cells().unwrap(), resized);
+    assert_eq!(app.status().generation, 0);
+    app.command(&ctx, Command::Undo);
+    assert_eq!(app.cells().unwrap(), filled);
+    assert_eq!(app.status().size, (32, 32));
+    assert_eq!(app.status().rule.to_string(), "B36/S23");
+    app.command(&ctx, Command::Undo);
+    app.settle();
+    assert_eq!(app.status().rule.to_string(), "B3/S23");
+    app.command(&ctx, Command::Undo);
+    assert_eq!(app.cells().unwrap(), drawn);
+    app.command(&ctx, Command::Undo);
+    assert_eq!(app.cells().unwrap(), start);
+    app.command(&ctx, Command::Undo);
+    assert_eq!(app.notice(), Some("nothing to undo"));
+    assert_eq!(app.notice_is_error(), Some(false));
+
+    // And forward again, to the stepped torus.
+    for _ in 0..5 {
+        app.command(&ctx, Command::Redo);
+        app.settle();
+    }
+    assert_eq!(app.status().size, (40, 40));
+    assert_eq!(app.status().generation, 10);
+    assert_eq!(app.cells().unwrap(), stepped);
+    assert_eq!(app.undo_labels().1, None);
+}
+
+#[test]
+fn undo_after_a_run_goes_back_to_where_it_started() {
+    let Some((mut app, ctx)) = app(options("r-pentomino", "128x128")) else {
+        return;
+    };
+    let before = app.cells().unwrap();
+    app.command(&ctx, Command::SetSpeed(lifelab::session::worker::Pace::Max));
+    app.command(&ctx, Command::Play);
+    for _ in 0..500 {
+        app.tick().unwrap();
+        if app.status().generation >= 30 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    app.command(&ctx, Command::Pause);
+    app.settle();
+    assert!(app.status().generation >= 30);
+    assert_eq!(app.undo_labels().0, Some("run"));
+    app.command(&ctx, Command::Undo);
+    assert_eq!(app.cells().unwrap(), before);
+    assert_eq!(app.status().generation, 0);
+}
+
+#[test]
+fn clear_inside_and_outside_the_selection_and_delete_keys() {
+    let Some((mut app, ctx)) = app(options("glider", "32x32")) else {
+        return;
+    };
+    let glider = glider_on(32, 32);
+    let corner = CellRect::new(0, 0, 4, 4);
+    app.command(
+        &ctx,
+        Command::RandomFill {
+            density: 1.0,
+            seed: 1,
+            region: Some(corner),
+        },
+    );
+    app.command(&ctx, Command::Select(Some(corner)));
+    app.command(&ctx, Command::ClearOutside);
+    let kept = app.cells().unwrap();
+    assert_eq!(kept.population(), 16);
+    assert!(kept.get(0, 0) && kept.get(3, 3));
+    app.command(&ctx, Command::Undo);
+    assert_eq!(app.cells().unwrap().population(), 5 + 16);
+    // Delete clears the selection only; Shift+Delete what is outside it.
+    let shift = egui::Modifiers {
+        shift: true,
+        ..Default::default()
+    };
+    let cmds = app.keyboard(&ctx, keys(vec![key(egui::Key::Delete, Default::default())]));
+    assert!(matches!(cmds[..], [Command::Clear]), "{cmds:?}");
+    let cmds = app.keyboard(&ctx, keys(vec![key(egui::Key::Delete, shift)]));
+    assert!(matches!(cmds[..], [Command::ClearOutside]), "{cmds:?}");
+    app.command(&ctx, Command::Select(Some(corner)));
+    app.command(&ctx, Command::Clear);
+    assert_eq!(app.cells().unwrap(), glider);
+}
+
+#[test]
+fn a_paste_floats_turns_mirrors_and_lands_where_clicked() {
+    let Some((mut app, ctx)) = app(options("block", "32x32")) else {
+        return;
+    };
+    let before = app.cells().unwrap();
+    let glider = library::get("glider").unwrap();
+    app.command(&ctx, Command::BeginPaste(glider.clone()));
+    assert_eq!(app.floating_paste(), Some(&glider.cells));
+    assert_eq!(app.notice_is_error(), Some(false));
+    // The keys, in the order pressed: > turns it clockwise, X mirrors it.
+    let cmds = app.keyboard(
+        &ctx,
+        keys(vec![
+            egui::Event::Text(">".into()),
+            key(egui::Key::X, Default::default()),
+        ]),
+    );
+    for c in cmds {
+        app.command(&ctx, c);
+    }
+    // .o.      o..    ..o
+    // ..o  cw  o.o lr o.o
+    // ooo      oo.    .oo
+    let want = Grid::from_text("..o\no.o\n.oo");
+    assert_eq!(app.floating_paste(), Some(&want));
+    // Nothing changes until the click; then it lands centred on the clicked cell.
+    assert_eq!(app.cells().unwrap(), before);
+    app.command(&ctx, Command::PlacePaste { at: (5, 6) });
+    assert!(app.floating_paste().is_none());
+    let mut expected = before.clone();
+    expected.combine(&want, 4, 5, |o, n| o | n);
+    assert_eq!(app.cells().unwrap(), expected);
+    // Undo takes the paste back; Esc drops a floating one.
+    app.command(&ctx, Command::Undo);
+    assert_eq!(app.cells().unwrap(), before);
+    app.command(&ctx, Command::BeginPaste(glider));
+    let cmds = app.keyboard(&ctx, keys(vec![key(egui::Key::Escape, Default::default())]));
+    assert!(matches!(cmds[..], [Command::CancelPaste]), "{cmds:?}");
+}
+
+#[test]
+fn keys_work_whatever_has_the_focus_and_tab_steps() {
+    let Some((mut app, ctx)) = app(options("glider", "32x32")) else {
+        return;
+    };
+    // Two Tabs in one frame are one job of two steps (a second job would find the first
+    // busy), and egui never sees them (it would move the focus into the widgets).
+    let tab = key(egui::Key::Tab, Default::default());
+    let cmds = app.keyboard(&ctx, keys(vec![tab.clone(), tab]));
+    assert!(matches!(cmds[..], [Command::Step(2)]), "{cmds:?}");
+    let shift_ctrl = egui::Modifiers {
+        shift: true,
+        ..ctrl()
+    };
+    for (event, want) in [
+        (key(egui::Key::Space, Default::default()), "TogglePlay"),
+        (key(egui::Key::N, Default::default()), "Step(1)"),
+        (key(egui::Key::Z, ctrl()), "Undo"),
+        (key(egui::Key::Z, shift_ctrl), "Redo"),
+        (key(egui::Key::Y, ctrl()), "Redo"),
+        (key(egui::Key::A, ctrl()), "SelectAll"),
+        (key(egui::Key::T, Default::default()), "SetFollow(true)"),
+        (
+            key(egui::Key::CloseBracket, Default::default()),
+            "Zoom(2.0)",
+        ),
+    ] {
+        let cmds = app.keyboard(&ctx, keys(vec![event]));
+        assert_eq!(format!("{cmds:?}"), format!("[{want}]"));
+    }
+    assert!(!app.help_open());
+    app.keyboard(&ctx, keys(vec![key(egui::Key::F1, Default::default())]));
+    assert!(app.help_open());
+}
+
+#[test]
+fn readme_lists_every_shortcut_of_the_help_window() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    for (keys, what) in lifelab::app::help::SHORTCUTS {
+        assert!(
+            readme.contains(keys),
+            "README.md does not list {keys} ({what})"
+        );
+    }
+}
+
+#[test]
+fn pattern_info_shows_the_files_comments_and_save_keeps_them() {
+    let Some((mut app, ctx)) = app(options("glider", "32x32")) else {
+        return;
+    };
+    let dir = data_dir("info");
+    let file = dir.join("named.rle");
+    std::fs::write(
+        &file,
+        "#N Blinker pair\n#O A. Author\n#C two blinkers\n#C period 2\nx = 5, y = 1, rule = B3/S23\n3o2bo!\n",
+    )
+    .unwrap();
+    app.command(&ctx, Command::LoadFile(file.clone()));
+    app.settle();
+    let info = app.pattern_info().clone();
+    assert_eq!(info.name.as_deref(), Some("Blinker pair"));
+    assert_eq!(info.author.as_deref(), Some("A. Author"));
+    assert_eq!(info.comments, ["two blinkers", "period 2"]);
+    assert_eq!(info.format.as_deref(), Some("rle"));
+    assert_eq!(app.title_text(), "lifelab — Blinker pair");
+    app.command(
+        &ctx,
+        Command::DrawAt {
+            cell: (1, 1),
+            begin: true,
+        },
+    );
+    app.command(&ctx, Command::EndStroke);
+    assert_eq!(app.title_text(), "lifelab — Blinker pair *");
+    let saved = dir.join("saved.rle");
+    app.command(
+        &ctx,
+        Command::Save {
+            path: saved.clone(),
+            format: lifelab::pattern::Format::Rle,
+        },
+    );
+    let back = lifelab::pattern::load_file(&saved).unwrap();
+    assert_eq!(back.name.as_deref(), Some("Blinker pair"));
+    assert_eq!(back.author.as_deref(), Some("A. Author"));
+    assert!(
+        back.comments.iter().any(|c| c == "two blinkers"),
+        "{back:?}"
+    );
+    assert!(back.comments.iter().any(|c| c == "period 2"), "{back:?}");
+}
+
+#[test]
+fn loading_clears_what_belonged_to_the_last_pattern() {
+    let Some((mut app, ctx)) = app(options("glider", "64x64")) else {
+        return;
+    };
+    app.command(&ctx, Command::Analyze);
+    let found = (0..500).find_map(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        app.analysis_findings()
+    });
+    assert!(found.is_some());
+    app.command(
+        &ctx,
+        Command::Load {
+            pattern: library::get("gosper-glider-gun").unwrap(),
+            source: "gosper-glider-gun".into(),
+        },
+    );
+    app.settle();
+    assert!(
+        app.analysis_findings().is_none(),
+        "the glider's analysis is gone"
+    );
+    assert!(app.title_text().contains("Gosper"), "{}", app.title_text());
+    // Elementary mode: the rule box and the status line speak of the elementary rule.
+    let mut start = Grid::new(64, 1);
+    start.set(32, 0, true);
+    app.command(
+        &ctx,
+        Command::EnterElementary {
+            rule: lifelab::rule::ElementaryRule(90),
+            start,
+            capacity: 8,
+        },
+    );
+    assert_eq!(app.notice(), None);
+    assert_eq!(app.status().rule.to_string(), "W90");
+    app.command(&ctx, Command::SetRule("W30".parse().unwrap()));
+    assert_eq!(app.status().rule.to_string(), "W30");
+}
+
+#[test]
+fn the_plot_has_the_population_of_every_generation_of_a_step_n() {
+    let Some((mut app, ctx)) = app(options("r-pentomino", "64x64")) else {
+        return;
+    };
+    app.command(&ctx, Command::Step(50));
+    app.settle();
+    let history = app.population_history();
+    // The reference engine's populations, generation by generation.
+    let mut reference =
+        lifelab::cpu::ReferenceEngine::empty(lifelab::rule::Rule::life(), 64, 64, 0).unwrap();
+    use lifelab::engine::Engine;
+    let start = app.status();
+    assert_eq!(start.generation, 50);
+    let mut g = Grid::new(64, 64);
+    let r = library::get("r-pentomino").unwrap().cells;
+    g.paste(&r, (64 - r.width()) / 2, (64 - r.height()) / 2);
+    reference.set_grid(&g, 0).unwrap();
+    for g in 1..=50u64 {
+        reference.step(1).unwrap();
+        let want = reference.population().unwrap();
+        assert!(
+            history.contains(&(g, want)),
+            "generation {g}: want population {want}, history {history:?}"
+        );
+    }
+}
+
+#[test]
+fn the_status_line_says_when_the_whole_torus_repeats() {
+    let Some((mut app, ctx)) = app(options("blinker", "16x16")) else {
+        return;
+    };
+    app.command(&ctx, Command::Step(4));
+    app.settle();
+    assert_eq!(app.status().repeat, None, "not watched: nothing said");
+    app.command(&ctx, Command::SetWatchRepeats(true));
+    app.command(&ctx, Command::Step(6));
+    app.settle();
+    let r = app.status().repeat.expect("a blinker repeats");
+    assert_eq!(r.period, 2);
+    assert!(
+        r.to_string()
+            .starts_with("stable with period 2 since generation"),
+        "{r}"
+    );
+    // A block is still; after an edit, the watch knows where the state began.
+    app.command(&ctx, Command::Clear);
+    for (i, cell) in [(4, 4), (5, 4), (4, 5), (5, 5)].into_iter().enumerate() {
+        app.command(
+            &ctx,
+            Command::DrawAt {
+                cell,
+                begin: i == 0,
+            },
+        );
+    }
+    app.command(&ctx, Command::EndStroke);
+    app.command(&ctx, Command::Step(3));
+    app.settle();
+    let r = app.status().repeat.expect("a block repeats");
+    assert_eq!(r.to_string(), "still since generation 1");
+    // A stochastic rule is refused with the reason.
+    app.command(&ctx, Command::SetWatchRepeats(false));
+    app.command(&ctx, Command::SetRule("B3/S2(1/2)3".parse().unwrap()));
+    app.settle();
+    app.command(&ctx, Command::SetWatchRepeats(true));
+    assert!(
+        app.notice().unwrap().contains("stochastic"),
+        "{:?}",
+        app.notice()
+    );
+}
+
+#[test]
+fn following_publishes_the_live_cells_box() {
+    let Some((mut app, ctx)) = app(options("glider", "64x64")) else {
+        return;
+    };
+    assert_eq!(app.status().bounds, None);
+    app.command(&ctx, Command::SetFollow(true));
+    app.command(&ctx, Command::Step(8));
+    app.settle();
+    // The glider moved two cells down and right from its centred start (30..33).
+    let b = app
+        .status()
+        .bounds
+        .expect("the box is published while following");
+    assert_eq!((b.left, b.top, b.width(), b.height()), (32, 32, 3, 3));
+}
+
+#[test]
+fn lifelabs_own_file_dialog_opens_when_asked() {
+    let Some((mut app, ctx)) = app(options("glider", "32x32")) else {
+        return;
+    };
+    app.set_own_file_dialog(true);
+    app.command(&ctx, Command::OpenDialog);
+    assert!(app.file_dialog_open());
+}
+
+#[test]
+fn a_large_torus_is_autosaved_compactly_and_restored_whole() {
+    let Some(ctx) = gpu() else { return };
+    let egui_ctx = egui::Context::default();
+    let mut opts = options("glider", "8192x8192");
+    opts.engine = "cpu".into();
+    let dir = opts.data_dir.clone().unwrap();
+    let mut first = LifelabApp::headless(Some(ctx.clone()), &egui_ctx, opts.clone()).unwrap();
+    first.command(
+        &egui_ctx,
+        Command::RandomFill {
+            density: 0.5,
+            seed: 9,
+            region: None,
+        },
+    );
+    let work = first.cells().unwrap();
+    first.autosave_now();
+    drop(first);
+    // About one bit per cell: 8 MiB of cells, not the 20 MiB or more of RLE.
+    let size = std::fs::metadata(dir.join("autosave.lifelab"))
+        .unwrap()
+        .len();
+    assert!(size < 9 << 20, "{size} bytes");
+    let mut second = LifelabApp::headless(Some(ctx), &egui_ctx, opts).unwrap();
+    assert!(second.pending_restore().is_some());
+    second.command(&egui_ctx, Command::RestoreAutosave);
+    assert_eq!(second.cells().unwrap(), work);
+}
+
+#[test]
+fn hexagonal_rules_are_drawn_as_hexagons_around_each_cell() {
+    let Some(display) = display() else { return };
+    let dir = data_dir("hex-window");
+    let file = dir.join("one.rle");
+    // One live cell under a hexagonal rule, centred on a 16x16 torus: at (7, 7).
+    std::fs::write(&file, "x = 1, y = 1, rule = B2/S34H:T16,16\no!\n").unwrap();
+    let (image, info) = screenshot(
+        &display,
+        &[
+            "--pattern",
+            file.to_str().unwrap(),
+            "--zoom",
+            "32",
+            "--after-gens",
+            "0",
+        ],
+        "hexagons",
+    );
+    let v = &info["view"];
+    assert_eq!(v["hex"], true);
+    let f = |p: &serde_json::Value, i: usize| p[i].as_f64().unwrap();
+    let (rx, ry, rw, rh) = (
+        f(&v["rect"], 0),
+        f(&v["rect"], 1),
+        f(&v["rect"], 2),
+        f(&v["rect"], 3),
+    );
+    let (ox, oy) = (f(&v["origin"], 0), f(&v["origin"], 1));
+    let ppc = v["pixels_per_cell"].as_f64().unwrap();
+    // Where the centre of cell (x, y) is drawn: each row half a cell left of the row above,
+    // rows sqrt(3)/2 apart; of the copies of the torus (16 cells across, and 16 rows down
+    // shifted 8 left), the first inside the view.
+    let row = 3f64.sqrt() / 2.0;
+    let centre = |x: f64, y: f64| -> (u32, u32) {
+        for m in -3..=3 {
+            for k in -3..=3 {
+                let (cx, cy) = (x + 0.5 + 16.0 * k as f64, y + 0.5 + 16.0 * m as f64);
+                let px = rx + (cx - cy / 2.0 - ox) * ppc;
+                let py = ry + (cy * row - oy) * ppc;
+                if px > rx + ppc && py > ry + ppc && px < rx + rw - ppc && py < ry + rh - ppc {
+                    return (px as u32, py as u32);
+                }
+            }
+        }
+        panic!("no copy of ({x}, {y}) in view");
+    };
+    let live = |(px, py): (u32, u32)| is_live(image.get_pixel(px, py));
+    assert!(live(centre(7.0, 7.0)), "the cell's hexagon is live");
+    // Its six hexagonal neighbours touch it and are dead.
+    for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1)] {
+        let c = centre(7.0 + dx as f64, 7.0 + dy as f64);
+        assert!(!live(c), "neighbour ({dx}, {dy}) at {c:?}");
+    }
+    // Halfway from the cell's centre towards each neighbour's is still the cell (the
+    // hexagons tile with no gaps): a square grid would put (1, 1)'s direction in a corner.
+    let (x0, y0) = centre(7.0, 7.0);
+    for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1)] {
+        let (x1, y1) = centre(7.0 + dx as f64, 7.0 + dy as f64);
+        let mid = ((x0 * 3 + x1) / 4, (y0 * 3 + y1) / 4);
+        assert!(live(mid), "a quarter of the way to ({dx}, {dy}): {mid:?}");
+    }
+}
+
+#[test]
+fn a_mistyped_adapter_name_opens_in_cpu_mode_and_says_which() {
+    let Some(display) = display() else { return };
+    let (_, info) = screenshot_env(
+        &display,
+        &[
+            "--pattern",
+            "glider",
+            "--size",
+            "16x16",
+            "--after-gens",
+            "1",
+        ],
+        "mistyped-adapter",
+        &[("LIFELAB_ADAPTER", "no-such-gpu")],
+    );
+    assert_eq!(info["cpu_mode"], true);
+    let text = info["cpu_mode_text"].as_str().unwrap();
+    assert!(text.contains("no-such-gpu"), "{text}");
+    assert_eq!(info["generation"], 1);
 }

@@ -606,7 +606,8 @@ impl LifelabApp {
     }
 
     /// The state now, as an undo step keeps it.
-    fn snapshot(&self) -> anyhow::Result<Snapshot> {
+    fn snapshot(&mut self) -> anyhow::Result<Snapshot> {
+        self.life.land_rebuild();
         let (cells, generation) = self.life.export_now()?;
         Ok(Snapshot {
             cells,

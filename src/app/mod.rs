@@ -452,10 +452,7 @@ impl LifelabApp {
             self.life.export_now()?
         };
         Ok(autosave::Saved {
-            rule: match (&self.elementary, self.mode) {
-                (Some((e, _)), Mode::Elementary) => e.rule.into(),
-                _ => self.life.rule,
-            },
+            rule: self.life.rule,
             universe: self.life.universe,
             generation,
             cells,
@@ -506,7 +503,10 @@ impl LifelabApp {
                 _ => self.life.pace(),
             },
             step_exponent: self.life.step_exponent(),
-            rule: self.life.rule,
+            rule: match (&self.elementary, self.mode) {
+                (Some((e, _)), Mode::Elementary) => e.rule.into(),
+                _ => self.life.rule,
+            },
             universe: self.life.universe,
             size: self.life.size().unwrap_or((0, 0)),
             generations_per_second: match (self.mode, &self.elementary) {
@@ -552,6 +552,60 @@ impl LifelabApp {
     /// Shows a message that is not an error ("copied 19x14 as RLE").
     fn note_info(&mut self, message: impl Into<String>) {
         self.notice = Some((message.into(), Instant::now(), false));
+    }
+
+    /// (generation, population) as the plot shows them.
+    pub fn population_history(&self) -> Vec<(u64, u64)> {
+        self.life.history()
+    }
+
+    /// Whether the Help window shows.
+    pub fn help_open(&self) -> bool {
+        self.help != help::Help::Closed
+    }
+
+    /// The loaded pattern's own name, author and comments (Pattern info).
+    pub fn pattern_info(&self) -> &PatternInfo {
+        &self.info
+    }
+
+    /// Whether lifelab's own file dialog is open.
+    pub fn file_dialog_open(&self) -> bool {
+        self.file_dialog.is_some()
+    }
+
+    /// Use lifelab's own file dialog instead of the system's (File menu).
+    pub fn set_own_file_dialog(&mut self, own: bool) {
+        self.own_file_dialog = own;
+    }
+
+    /// Whether the last message reports an error (red) rather than news (blue).
+    pub fn notice_is_error(&self) -> Option<bool> {
+        self.notice.as_ref().map(|(_, _, e)| *e)
+    }
+
+    /// The floating paste's cells, while one follows the mouse.
+    pub fn floating_paste(&self) -> Option<&Grid> {
+        self.paste.as_ref().map(|p| &p.cells)
+    }
+
+    /// The window's title: what is shown, and a mark while there are unsaved edits.
+    pub fn title_text(&self) -> String {
+        let what = self
+            .info
+            .name
+            .clone()
+            .unwrap_or_else(|| self.source.clone());
+        format!("lifelab — {what}{}", if self.dirty { " *" } else { "" })
+    }
+
+    /// The commands one frame of keyboard input makes, as the window reads it (the Tab
+    /// taken from egui first): tests drive the keys through here.
+    pub fn keyboard(&mut self, ctx: &egui::Context, mut raw: egui::RawInput) -> Vec<Command> {
+        self.take_tab(ctx, &mut raw);
+        let mut out = Vec::new();
+        let _ = ctx.run_ui(raw, |ui| self.shortcuts(ui.ctx(), &mut out));
+        out
     }
 
     /// What Edit → Undo and Redo would take back or do again (tests and the menu).
@@ -609,22 +663,29 @@ impl LifelabApp {
                     self.help = help::Help::Shortcuts;
                 }
                 if pasting {
-                    for (key, t) in [
-                        (egui::Key::X, command::Transform::FlipLeftRight),
-                        (egui::Key::Y, command::Transform::FlipTopBottom),
-                    ] {
-                        if pressed(key) {
-                            out.push(Command::TransformPaste(t));
-                        }
-                    }
+                    // In the order pressed: turns and mirrors do not commute.
                     for e in &i.events {
-                        match e {
-                            egui::Event::Text(t) if t == ">" || t == "." => out
-                                .push(Command::TransformPaste(command::Transform::RotateClockwise)),
-                            egui::Event::Text(t) if t == "<" || t == "," => out.push(
-                                Command::TransformPaste(command::Transform::RotateAnticlockwise),
-                            ),
-                            _ => {}
+                        let t = match e {
+                            egui::Event::Text(t) if t == ">" || t == "." => {
+                                Some(command::Transform::RotateClockwise)
+                            }
+                            egui::Event::Text(t) if t == "<" || t == "," => {
+                                Some(command::Transform::RotateAnticlockwise)
+                            }
+                            egui::Event::Key {
+                                key: egui::Key::X,
+                                pressed: true,
+                                ..
+                            } => Some(command::Transform::FlipLeftRight),
+                            egui::Event::Key {
+                                key: egui::Key::Y,
+                                pressed: true,
+                                ..
+                            } => Some(command::Transform::FlipTopBottom),
+                            _ => None,
+                        };
+                        if let Some(t) = t {
+                            out.push(Command::TransformPaste(t));
                         }
                     }
                 }

@@ -71,6 +71,7 @@ impl LifelabApp {
                     "frame_ms": self.frame_ms,
                     "adapter": self.ctx.as_ref().map(|c| c.name().to_string()),
                     "cpu_mode": self.cpu_mode.is_some(),
+                    "cpu_mode_text": self.cpu_mode.clone(),
                     "image": [image.size[0], image.size[1]],
                 });
                 let sidecar = PathBuf::from(format!("{}.json", path.display()));

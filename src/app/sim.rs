@@ -312,16 +312,8 @@ impl LifeSim {
             self.poll();
         }
         self.worker.wait_idle();
-        // One more look, so that published figures follow the last piece.
-        self.worker.with_engine(|_| ());
-        for _ in 0..200 {
-            std::thread::sleep(Duration::from_millis(1));
-            let f = self.worker.figures();
-            if f.busy.is_none() {
-                break;
-            }
-        }
-        std::thread::sleep(Duration::from_millis(2));
+        // The figures published after everything done so far.
+        self.worker.sync();
         self.poll();
     }
 
@@ -381,6 +373,15 @@ impl LifeSim {
                 std::thread::sleep(Duration::from_millis(1));
                 self.poll();
             }
+        }
+    }
+
+    /// Waits for a new engine in flight to land (a load, a rule change, a resize: quick
+    /// jobs), so that what is read next is the state the user asked for.
+    pub fn land_rebuild(&mut self) {
+        while matches!(self.job, Some((_, Landing::Engine(_)))) {
+            std::thread::sleep(Duration::from_millis(1));
+            self.poll();
         }
     }
 

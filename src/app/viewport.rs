@@ -276,6 +276,25 @@ impl Viewport {
         self.centre_on(size, centre);
     }
 
+    /// Following a pattern: when any corner of `rect` is out of a `size`-point view, fits the
+    /// view to it again (Golly's autofit). Whether the view moved.
+    pub fn keep_in_view(&mut self, size: (f64, f64), rect: CellRect) -> bool {
+        let inside = |x: i64, y: i64| {
+            // On a torus, the copy of the cell nearest the view's top-left.
+            let (sx, sy) = self.cell_to_screen((x, y));
+            sx >= 0.0 && sy >= 0.0 && sx + self.zoom <= size.0 && sy + self.zoom <= size.1
+        };
+        let (right, bottom) = (
+            rect.x + rect.width as i64 - 1,
+            rect.y + rect.height as i64 - 1,
+        );
+        if inside(rect.x, rect.y) && inside(right, bottom) {
+            return false;
+        }
+        self.fit(size, Some(rect));
+        true
+    }
+
     /// Puts cell coordinates `centre` at the middle of a `size`-point view.
     pub fn centre_on(&mut self, size: (f64, f64), centre: (f64, f64)) {
         let centre = self.display_of(centre);
@@ -474,6 +493,20 @@ mod tests {
         let (dx, dy) = hex_display(25.0, 34.0);
         let want = ((dx - v.origin.0) * v.zoom, (dy - v.origin.1) * v.zoom);
         assert!((corner.0 - want.0).abs() < 1e-6 && (corner.1 - want.1).abs() < 1e-6);
+    }
+
+    #[test]
+    fn following_refits_only_when_the_pattern_leaves_the_view() {
+        let mut v = Viewport::of(Universe::Plane);
+        v.zoom = 4.0;
+        v.origin = (0.0, 0.0);
+        // 100 x 50 cells are visible in a 400 x 200 view.
+        assert!(!v.keep_in_view((400.0, 200.0), CellRect::new(10, 10, 20, 20)));
+        assert_eq!(v.origin, (0.0, 0.0));
+        // A glider that has flown to (150, 60) brings the view along, and fits it.
+        assert!(v.keep_in_view((400.0, 200.0), CellRect::new(150, 60, 3, 3)));
+        let (x, y) = v.cell_to_screen((150, 60));
+        assert!(x >= 0.0 && y >= 0.0 && x < 400.0 && y < 200.0, "{x}, {y}");
     }
 
     #[test]

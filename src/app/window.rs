@@ -399,12 +399,7 @@ impl LifelabApp {
 
     /// The window's title names what is shown, with a mark while there are unsaved edits.
     fn update_title(&mut self, ctx: &egui::Context) {
-        let what = self
-            .info
-            .name
-            .clone()
-            .unwrap_or_else(|| self.source.clone());
-        let title = format!("lifelab — {what}{}", if self.dirty { " *" } else { "" });
+        let title = self.title_text();
         if title != self.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
             self.title = title;
@@ -483,20 +478,9 @@ impl LifelabApp {
         };
         let Some(r) = b.rect() else { return };
         let size = ui.available_size();
-        let v = &self.canvas.viewport;
-        let (w, h) = (size.x as f64, size.y as f64);
-        let inside = |x: i64, y: i64| {
-            // On a torus, the copy of the cell nearest the view's top-left.
-            let (sx, sy) = v.cell_to_screen((x, y));
-            sx >= 0.0 && sy >= 0.0 && sx + v.zoom <= w && sy + v.zoom <= h
-        };
-        let right = r.x + r.width as i64 - 1;
-        let bottom = r.y + r.height as i64 - 1;
-        if !(inside(r.x, r.y) && inside(right, bottom)) {
-            self.canvas
-                .viewport
-                .fit((size.x as f64, size.y as f64), Some(r));
-        }
+        self.canvas
+            .viewport
+            .keep_in_view((size.x as f64, size.y as f64), r);
     }
 
     /// The Life view: the GPU engine's buffers drawn directly, or the cells under the view

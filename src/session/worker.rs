@@ -638,6 +638,23 @@ impl Worker {
         }
     }
 
+    /// Waits until the worker has published its figures after everything asked of it so far
+    /// (tests; a window never waits). Gives up after two seconds.
+    pub fn sync(&self) {
+        let before = lock(&self.shared.status).version;
+        self.control().refresh = true;
+        self.poke();
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_secs(2) {
+            let s = lock(&self.shared.status);
+            if s.version > before && s.busy.is_none() && !self.control().refresh {
+                return;
+            }
+            drop(s);
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
+
     /// Waits until no job is queued or running (tests, shutdown).
     pub fn wait_idle(&self) {
         loop {
