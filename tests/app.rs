@@ -980,6 +980,9 @@ fn keys_work_whatever_has_the_focus_and_tab_steps() {
         let cmds = app.keyboard(&ctx, keys(vec![event]));
         assert_eq!(format!("{cmds:?}"), format!("[{want}]"));
     }
+    assert!(!app.info_open());
+    app.keyboard(&ctx, keys(vec![key(egui::Key::I, ctrl())]));
+    assert!(app.info_open());
     assert!(!app.help_open());
     app.keyboard(&ctx, keys(vec![key(egui::Key::F1, Default::default())]));
     assert!(app.help_open());
@@ -1300,4 +1303,40 @@ fn a_mistyped_adapter_name_opens_in_cpu_mode_and_says_which() {
     let text = info["cpu_mode_text"].as_str().unwrap();
     assert!(text.contains("no-such-gpu"), "{text}");
     assert_eq!(info["generation"], 1);
+}
+
+#[test]
+fn a_long_run_keeps_points_all_along_the_plot() {
+    let Some((mut app, ctx)) = app(options("r-pentomino", "96x96")) else {
+        return;
+    };
+    // With the repeat watch on, as the census then also carries the hash.
+    app.command(&ctx, Command::SetWatchRepeats(true));
+    app.command(&ctx, Command::SetSpeed(lifelab::session::worker::Pace::Max));
+    app.command(&ctx, Command::Play);
+    for _ in 0..3000 {
+        app.tick().unwrap();
+        if app.status().generation >= 200_000 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    app.command(&ctx, Command::Pause);
+    app.settle();
+    let h = app.population_history();
+    let last = h.last().unwrap().0;
+    assert!(last >= 200_000, "{last}");
+    // Thinned to a bounded number of points, but evenly: no gap wider than a few hundredths
+    // of the run, and the first generations (the R-pentomino's growth) are there.
+    let widest = h.windows(2).map(|w| w[1].0 - w[0].0).max().unwrap();
+    assert!(
+        widest <= last / 50,
+        "a gap of {widest} generations in {last}: {:?}",
+        &h[..h.len().min(20)]
+    );
+    assert!(
+        h.iter().any(|&(g, _)| g > 0 && g < 200),
+        "{:?}",
+        &h[..h.len().min(20)]
+    );
 }

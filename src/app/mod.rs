@@ -273,7 +273,7 @@ impl LifelabApp {
             help: help::Help::Closed,
             show_info: false,
             tab_steps: 0,
-            info: PatternInfo::default(),
+            info: initial.info.clone(),
             own_file_dialog: false,
             file_dialog: None,
             title: String::new(),
@@ -559,6 +559,11 @@ impl LifelabApp {
         self.life.history()
     }
 
+    /// Whether the Pattern info window shows.
+    pub fn info_open(&self) -> bool {
+        self.show_info
+    }
+
     /// Whether the Help window shows.
     pub fn help_open(&self) -> bool {
         self.help != help::Help::Closed
@@ -619,116 +624,35 @@ impl LifelabApp {
         // Several presses in one frame make one step job (a second would find the first busy).
         let mut steps = std::mem::take(&mut self.tab_steps) as u64;
         if ctx.text_edit_focused() {
+            if steps > 0 {
+                out.push(Command::Step(steps));
+            }
             return;
         }
         let pasting = self.paste.is_some();
         let busy = self.life.busy().is_some();
         ctx.input(|i| {
-            let cmd = i.modifiers.command;
-            let shift = i.modifiers.shift;
-            let plain = !cmd && !i.modifiers.alt;
-            let pressed = |k: egui::Key| i.key_pressed(k);
-            if plain {
-                steps += i
-                    .events
-                    .iter()
-                    .filter(|e| {
-                        matches!(
-                            e,
-                            egui::Event::Key {
-                                key: egui::Key::N,
-                                pressed: true,
-                                ..
-                            }
-                        )
-                    })
-                    .count() as u64;
-                for (key, command) in [
-                    (egui::Key::Space, Command::TogglePlay),
-                    (egui::Key::F, Command::Fit),
-                    (egui::Key::C, Command::Centre),
-                    (egui::Key::R, Command::Reset),
-                    (egui::Key::Plus, Command::Faster),
-                    (egui::Key::Equals, Command::Faster),
-                    (egui::Key::Minus, Command::Slower),
-                    (egui::Key::OpenBracket, Command::Zoom(0.5)),
-                    (egui::Key::CloseBracket, Command::Zoom(2.0)),
-                    (egui::Key::T, Command::SetFollow(!self.follow)),
-                ] {
-                    if pressed(key) {
-                        out.push(command);
-                    }
-                }
-                if pressed(egui::Key::F1) {
-                    self.help = help::Help::Shortcuts;
-                }
-                if pasting {
-                    // In the order pressed: turns and mirrors do not commute.
-                    for e in &i.events {
-                        let t = match e {
-                            egui::Event::Text(t) if t == ">" || t == "." => {
-                                Some(command::Transform::RotateClockwise)
-                            }
-                            egui::Event::Text(t) if t == "<" || t == "," => {
-                                Some(command::Transform::RotateAnticlockwise)
-                            }
-                            egui::Event::Key {
-                                key: egui::Key::X,
-                                pressed: true,
-                                ..
-                            } => Some(command::Transform::FlipLeftRight),
-                            egui::Event::Key {
-                                key: egui::Key::Y,
-                                pressed: true,
-                                ..
-                            } => Some(command::Transform::FlipTopBottom),
-                            _ => None,
-                        };
-                        if let Some(t) = t {
-                            out.push(Command::TransformPaste(t));
-                        }
-                    }
-                }
-                if pressed(egui::Key::Escape) {
-                    // Esc drops the floating paste, else stops a job, else drops the selection.
-                    if pasting {
-                        out.push(Command::CancelPaste);
-                    } else if busy {
-                        out.push(Command::Cancel);
-                    } else {
-                        out.push(Command::Select(None));
-                    }
-                }
-            }
-            if !cmd && pressed(egui::Key::Delete) {
-                out.push(if shift {
-                    Command::ClearOutside
-                } else {
-                    Command::Clear
-                });
-            }
-            if cmd {
-                if pressed(egui::Key::Z) {
-                    out.push(if shift { Command::Redo } else { Command::Undo });
-                }
-                if pressed(egui::Key::Y) {
-                    out.push(Command::Redo);
-                }
-                if pressed(egui::Key::A) {
-                    out.push(Command::SelectAll);
-                }
-                if pressed(egui::Key::O) {
-                    out.push(Command::OpenDialog);
-                }
-                if pressed(egui::Key::S) {
-                    out.push(Command::SaveDialog(Format::Rle));
-                }
-                if pressed(egui::Key::I) {
-                    self.show_info = !self.show_info;
-                }
-            }
+            // Each key with the modifiers it was pressed with: a quick Ctrl+I can be over
+            // (Ctrl released) before the frame ends.
             for e in &i.events {
                 match e {
+                    egui::Event::Key {
+                        key,
+                        pressed: true,
+                        modifiers,
+                        ..
+                    } => {
+                        let (cmd, shift) = (modifiers.command, modifiers.shift);
+                        let plain = !cmd && !modifiers.alt;
+                        self.key(*key, plain, cmd, shift, pasting, busy, &mut steps, out);
+                    }
+                    // Turns of a floating paste, in the order pressed (they do not commute).
+                    egui::Event::Text(t) if pasting && (t == ">" || t == ".") => {
+                        out.push(Command::TransformPaste(command::Transform::RotateClockwise))
+                    }
+                    egui::Event::Text(t) if pasting && (t == "<" || t == ",") => out.push(
+                        Command::TransformPaste(command::Transform::RotateAnticlockwise),
+                    ),
                     egui::Event::Paste(_) => out.push(Command::Paste),
                     egui::Event::Copy => out.push(Command::CopySelection),
                     _ => {}
@@ -741,6 +665,66 @@ impl LifelabApp {
         if steps > 0 {
             out.push(Command::Step(steps));
         }
+    }
+
+    /// One key press, as a command (or a window of the app's own).
+    #[allow(clippy::too_many_arguments)]
+    fn key(
+        &mut self,
+        key: egui::Key,
+        plain: bool,
+        cmd: bool,
+        shift: bool,
+        pasting: bool,
+        busy: bool,
+        steps: &mut u64,
+        out: &mut Vec<Command>,
+    ) {
+        use egui::Key;
+        let command = match key {
+            Key::N if plain => {
+                *steps += 1;
+                None
+            }
+            Key::Space if plain => Some(Command::TogglePlay),
+            Key::F if plain => Some(Command::Fit),
+            Key::C if plain => Some(Command::Centre),
+            Key::R if plain => Some(Command::Reset),
+            Key::Plus | Key::Equals if plain => Some(Command::Faster),
+            Key::Minus if plain => Some(Command::Slower),
+            Key::OpenBracket if plain => Some(Command::Zoom(0.5)),
+            Key::CloseBracket if plain => Some(Command::Zoom(2.0)),
+            Key::T if plain => Some(Command::SetFollow(!self.follow)),
+            Key::X if plain && pasting => {
+                Some(Command::TransformPaste(command::Transform::FlipLeftRight))
+            }
+            Key::Y if plain && pasting => {
+                Some(Command::TransformPaste(command::Transform::FlipTopBottom))
+            }
+            // Esc drops the floating paste, else stops a job, else drops the selection.
+            Key::Escape if plain && pasting => Some(Command::CancelPaste),
+            Key::Escape if plain && busy => Some(Command::Cancel),
+            Key::Escape if plain => Some(Command::Select(None)),
+            Key::F1 if plain => {
+                self.help = help::Help::Shortcuts;
+                None
+            }
+            Key::Delete if !cmd && shift => Some(Command::ClearOutside),
+            Key::Delete if !cmd => Some(Command::Clear),
+            Key::Z if cmd && shift => Some(Command::Redo),
+            Key::Z if cmd => Some(Command::Undo),
+            Key::Y if cmd => Some(Command::Redo),
+            Key::A if cmd => Some(Command::SelectAll),
+            Key::O if cmd => Some(Command::OpenDialog),
+            Key::S if cmd => Some(Command::SaveDialog(Format::Rle)),
+            // X11 keyboards may report Ctrl+I as Ctrl+Tab (Tab is I's control character).
+            Key::I | Key::Tab if cmd => {
+                self.show_info = !self.show_info;
+                None
+            }
+            _ => None,
+        };
+        out.extend(command);
     }
 
     /// Takes Tab away from egui, which would move the keyboard focus into the widgets (and

@@ -91,6 +91,8 @@ pub(super) struct Initial {
     /// The pattern's box, to fit the view to.
     pub fit: Option<CellRect>,
     pub elementary: Option<(ElementaryRule, Grid)>,
+    /// The pattern's own name, author and comments.
+    pub info: super::PatternInfo,
 }
 
 impl AppOptions {
@@ -131,6 +133,7 @@ pub(super) fn initial_state(o: &AppOptions) -> anyhow::Result<Initial> {
             source: format!("{}", sim.rule),
             fit: None,
             elementary: Some((e, start)),
+            info: Default::default(),
         });
     }
     let fit = match &sim.start {
@@ -149,6 +152,19 @@ pub(super) fn initial_state(o: &AppOptions) -> anyhow::Result<Initial> {
     let (mut e, _) = crate::registry::create("auto", &request)?;
     sim.load_into(e.as_mut())?;
     let cells = e.export()?;
+    let info = sim
+        .pattern
+        .as_ref()
+        .map(|p| super::PatternInfo {
+            name: p.name.clone(),
+            author: p.author.clone(),
+            comments: p.comments.clone(),
+            format: std::path::Path::new(&sim.source)
+                .extension()
+                .and_then(|e| e.to_str())
+                .map(|e| e.to_ascii_lowercase()),
+        })
+        .unwrap_or_default();
     Ok(Initial {
         rule: sim.rule,
         universe: sim.universe,
@@ -161,5 +177,6 @@ pub(super) fn initial_state(o: &AppOptions) -> anyhow::Result<Initial> {
         },
         fit,
         elementary: None,
+        info,
     })
 }

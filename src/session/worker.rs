@@ -147,7 +147,7 @@ pub struct Status {
     /// Why the last piece of work failed.
     pub error: Option<String>,
     /// (generation, population) as the run went, for the plot.
-    pub history: Vec<(u64, u64)>,
+    pub history: Thinned,
     /// Counts every change, so that the owner knows when to look again.
     pub version: u64,
     /// When a `stop_at` generation was reached, and how long after the run started.
@@ -334,7 +334,7 @@ impl Shared {
         s.generation = generation;
         s.population = population;
         if let Some(p) = population {
-            record(&mut s.history, generation, p, force_point);
+            s.history.record(generation, p, force_point);
         }
         self.bump(&mut s);
         lock(&self.control).view_dirty = true;
@@ -373,28 +373,60 @@ fn advance(
     if watch.populations {
         let mut s = lock(&shared.status);
         for (g, p) in points {
-            record(&mut s.history, g, p, false);
+            s.history.record(g, p, false);
         }
     }
     Ok(n)
 }
 
-/// Appends a point to the plot's history, thinning it when it grows long.
-fn record(history: &mut Vec<(u64, u64)>, generation: u64, population: u64, force: bool) {
-    if history.last().is_some_and(|&(g, _)| g > generation) {
-        history.retain(|&(g, _)| g < generation);
+/// The plot's history: (generation, population) at generations that are multiples of a
+/// stride, which doubles whenever the points pass a bound, so that a long run keeps evenly
+/// spread points from its first generation to its last (and always the latest).
+#[derive(Clone, Debug, Default)]
+pub struct Thinned {
+    points: Vec<(u64, u64)>,
+    stride: u64,
+}
+
+impl Thinned {
+    /// The most points kept.
+    pub const MAX: usize = 20_000;
+
+    pub fn points(&self) -> &[(u64, u64)] {
+        &self.points
     }
-    if !force && history.last().is_some_and(|&(g, _)| g == generation) {
-        return;
+
+    pub fn clear(&mut self) {
+        self.points.clear();
+        self.stride = 1;
     }
-    history.retain(|&(g, _)| g != generation);
-    history.push((generation, population));
-    if history.len() > 20_000 {
-        let mut keep = false;
-        history.retain(|_| {
-            keep = !keep;
-            keep
-        });
+
+    /// Adds the population of `generation` (replacing a point there only when `force`).
+    pub fn record(&mut self, generation: u64, population: u64, force: bool) {
+        let stride = self.stride.max(1);
+        if self.points.last().is_some_and(|&(g, _)| g > generation) {
+            // Back in time (a reset, an undo): what came after is no longer this history.
+            self.points.retain(|&(g, _)| g < generation);
+        }
+        if let Some(&(last, _)) = self.points.last() {
+            if last == generation {
+                if !force {
+                    return;
+                }
+                self.points.pop();
+            } else if last % stride != 0 && self.points.len() > 1 {
+                // The latest point off the stride was kept only while it was the latest.
+                self.points.pop();
+            }
+        }
+        self.points.push((generation, population));
+        if self.points.len() > Self::MAX {
+            self.stride = stride * 2;
+            let s = self.stride;
+            let (first, last) = (self.points[0].0, generation);
+            self.points
+                .retain(|&(g, _)| g == first || g == last || g % s == 0);
+        }
     }
 }
 
@@ -448,7 +480,7 @@ impl Worker {
     pub fn figures(&self) -> Status {
         let s = lock(&self.shared.status);
         Status {
-            history: Vec::new(),
+            history: Thinned::default(),
             busy: s.busy.clone(),
             error: s.error.clone(),
             ..*s
@@ -456,7 +488,7 @@ impl Worker {
     }
 
     pub fn history(&self) -> Vec<(u64, u64)> {
-        lock(&self.shared.status).history.clone()
+        lock(&self.shared.status).history.points().to_vec()
     }
 
     pub fn set_running(&self, running: bool) {
@@ -851,6 +883,24 @@ fn read_view(shared: &Arc<Shared>, request: ViewRequest) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_history_stays_evenly_spread() {
+        let mut h = Thinned::default();
+        for g in 0..=1_000_000u64 {
+            h.record(g, g % 7, false);
+        }
+        let p = h.points();
+        assert!(p.len() <= Thinned::MAX);
+        assert_eq!(p.first().unwrap().0, 0);
+        assert_eq!(p.last().unwrap().0, 1_000_000);
+        // Every gap is the stride (the last one may be shorter).
+        let widest = p.windows(2).map(|w| w[1].0 - w[0].0).max().unwrap();
+        assert!(widest <= 64, "{widest}");
+        // Back in time: later points go.
+        h.record(10, 3, false);
+        assert_eq!(h.points().last(), Some(&(10, 3)));
+    }
     use crate::engine::Universe;
     use crate::registry::{Request, create};
     use crate::rule::Rule;

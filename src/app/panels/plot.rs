@@ -36,6 +36,10 @@ impl PlotPanel {
                 "population"
             })
             .y_axis_min_width(44.0)
+            // From generation 0, and at least ten generations wide (a single point would
+            // otherwise sit in the middle of -20..20).
+            .include_x(0.0)
+            .include_x(10.0)
             .allow_scroll(false)
             .x_grid_spacer(nice_marks)
             .x_axis_formatter(|m, _| number(m.value, m.step_size))
