@@ -1249,6 +1249,8 @@ fn hexagonal_rules_are_drawn_as_hexagons_around_each_cell() {
     );
     let (ox, oy) = (f(&v["origin"], 0), f(&v["origin"], 1));
     let ppc = v["pixels_per_cell"].as_f64().unwrap();
+    // The side panel has a fixed width: the view starts at 300 points.
+    assert_eq!(rx, 300.0);
     // Where the centre of cell (x, y) is drawn: each row half a cell left of the row above,
     // rows sqrt(3)/2 apart; of the copies of the torus (16 cells across, and 16 rows down
     // shifted 8 left), the first inside the view.

@@ -384,7 +384,7 @@ impl LifelabApp {
             }
             Command::BeginPaste(p) => {
                 if self.mode != Mode::Life {
-                    anyhow::bail!("paste into the Life view (Mode → Life-like)");
+                    anyhow::bail!("paste into the Life view (Mode > Life-like)");
                 }
                 if let Some((w, h)) = self.life.size()
                     && (p.width() > w || p.height() > h)

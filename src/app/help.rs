@@ -84,7 +84,7 @@ pub const PANELS: &[(&str, &str)] = &[
         "Wolfram's rules 0–255 as a scrolling space-time diagram.",
     ),
     (
-        "Games (View → Games panel)",
+        "Games (View > Games panel)",
         "Nim, Sprague–Grundy values, game trees, tic-tac-toe and the untouchable king, each \
          solved and playable against the solver.",
     ),

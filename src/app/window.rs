@@ -247,7 +247,7 @@ impl eframe::App for LifelabApp {
                                 ui.label(
                                     egui::RichText::new(
                                         "The space-time diagram is the elementary rule's history; \
-                                         the plot follows the Life-like universe (Mode → Life-like).",
+                                         the plot follows the Life-like universe (Mode > Life-like).",
                                     )
                                     .weak(),
                                 );
