@@ -366,6 +366,7 @@ fn unsaved_work_is_autosaved_and_offered_back_at_the_next_start() {
             format: lifelab::pattern::Format::Rle,
         },
     );
+    second.settle();
     assert!(!opts.data_dir.unwrap().join("autosave.lifelab").exists());
 }
 
@@ -1037,6 +1038,9 @@ fn pattern_info_shows_the_files_comments_and_save_keeps_them() {
             format: lifelab::pattern::Format::Rle,
         },
     );
+    // Saving is a job on the worker (with progress, as a large torus takes a while).
+    app.settle();
+    assert!(!app.status().dirty);
     let back = lifelab::pattern::load_file(&saved).unwrap();
     assert_eq!(back.name.as_deref(), Some("Blinker pair"));
     assert_eq!(back.author.as_deref(), Some("A. Author"));

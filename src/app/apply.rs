@@ -13,7 +13,7 @@ use crate::engine::{CellRect, EngineResult, Put, Universe};
 use crate::grid::Grid;
 use crate::pattern::{self, Format, Pattern};
 use crate::rule::Rule;
-use crate::session::save::{self, Meta};
+use crate::session::save::Meta;
 use crate::session::undo::{Change, Snapshot};
 use crate::session::worker::Pace;
 use crate::tiles::TileMap;
@@ -364,15 +364,7 @@ impl LifelabApp {
                     author: self.info.author.clone(),
                     comments: self.info.comments.clone(),
                 };
-                let written = self.life.with_engine(|e| save::text_of(e, &meta, format))?;
-                std::fs::write(&path, written.text)
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-                if !written.warnings.is_empty() {
-                    self.note(written.warnings.join("; "));
-                }
-                self.dirty = false;
-                self.autosave.clear();
-                self.source = path.display().to_string();
+                self.life.save(path, meta, format)?;
             }
             Command::Paste => {
                 let text = arboard::Clipboard::new()

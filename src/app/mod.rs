@@ -383,6 +383,25 @@ impl LifelabApp {
     pub fn settle(&mut self) {
         self.life.settle();
         self.bind_gpu_view();
+        self.land();
+    }
+
+    /// What finished jobs mean for the app: a save that landed clears the unsaved mark.
+    fn land(&mut self) {
+        match self.life.saved.take() {
+            Some(Ok((path, warnings))) => {
+                self.dirty = false;
+                self.autosave.clear();
+                self.source = path.display().to_string();
+                if warnings.is_empty() {
+                    self.note_info(format!("saved {}", path.display()));
+                } else {
+                    self.note_info(warnings.join("; "));
+                }
+            }
+            Some(Err(e)) => self.note(format!("{e:#}")),
+            None => {}
+        }
     }
 
     /// The current cells of the Life torus, once the work asked for is done.
@@ -395,6 +414,7 @@ impl LifelabApp {
     pub fn tick(&mut self) -> anyhow::Result<()> {
         self.life.poll();
         self.bind_gpu_view();
+        self.land();
         if let Some((e, _)) = &mut self.elementary {
             e.tick()?;
         }

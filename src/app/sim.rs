@@ -35,6 +35,8 @@ enum Landing {
     Engine(Box<Rebuilt>),
     /// A checkpoint of the running GPU engine.
     Checkpoint,
+    /// The cells written to this file.
+    Saved(std::path::PathBuf),
 }
 
 /// What a new engine brings when its job lands.
@@ -68,6 +70,8 @@ pub struct LifeSim {
     job: Option<(JobHandle, Landing)>,
     /// The outcome of the last job that failed (shown as a notice).
     pub job_error: Option<String>,
+    /// The outcome of the last save: the file and what its format could not keep.
+    pub saved: Option<anyhow::Result<(std::path::PathBuf, Vec<String>)>>,
     figures: Status,
     /// Counts engine replacements, so that the viewer knows to rebind GPU buffers.
     pub engine_version: u64,
@@ -159,6 +163,7 @@ impl LifeSim {
             failure: None,
             job: None,
             job_error: None,
+            saved: None,
             figures,
             engine_version: 0,
         })
@@ -232,6 +237,14 @@ impl LifeSim {
                         self.checkpoint_at = Instant::now();
                     }
                 }
+                (Ok(value), Landing::Saved(path)) => {
+                    let warnings = value
+                        .downcast::<Vec<String>>()
+                        .map(|w| *w)
+                        .unwrap_or_default();
+                    self.saved = Some(Ok((path, warnings)));
+                }
+                (Err(e), Landing::Saved(_)) => self.saved = Some(Err(e)),
                 (Ok(_), Landing::Cells { mark_start }) => {
                     if mark_start {
                         self.mark_start();
@@ -383,6 +396,27 @@ impl LifeSim {
             std::thread::sleep(Duration::from_millis(1));
             self.poll();
         }
+    }
+
+    /// Writes the cells to `path` in a job (a large torus takes a while, and the window goes
+    /// on meanwhile); the outcome comes back in `saved`.
+    pub fn save(
+        &mut self,
+        path: std::path::PathBuf,
+        meta: crate::session::save::Meta,
+        format: crate::pattern::Format,
+    ) -> anyhow::Result<()> {
+        self.refuse_if_busy()?;
+        let label = format!("saving {}", path.display());
+        let file = path.clone();
+        let h = self.worker.submit(label, 0, move |access, _| {
+            let written = access.with(|e| crate::session::save::text_of(e, &meta, format))?;
+            std::fs::write(&file, &written.text)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            Ok(Box::new(written.warnings))
+        });
+        self.job = Some((h, Landing::Saved(path)));
+        Ok(())
     }
 
     /// Steps `gens` generations as a job with progress.

@@ -198,6 +198,7 @@ impl eframe::App for LifelabApp {
         // What the worker did since the last frame.
         self.life.poll();
         self.bind_gpu_view();
+        self.land();
         if let Some(e) = self.life.job_error.take() {
             self.note(e);
         }
