@@ -8,6 +8,7 @@ use lifelab::games::grundy::{self, Grundy, SubtractionGame, Sum, TakeSet};
 use lifelab::games::kqk::{self, Position};
 use lifelab::games::matches::{EvenWins, Matches};
 use lifelab::games::nim::{self, NimMove};
+use lifelab::games::octal::{self, HeapGame, HeapMove};
 use lifelab::games::retro::{self, PositionSet, Value};
 use lifelab::games::search::{IntTree, alphabeta, minimax};
 use lifelab::games::tictactoe::{self, Eval, PositionError};
@@ -578,4 +579,66 @@ fn retrograde_analysis_scales_to_a_million_positions() {
             .all(|(v, &g)| (v.value == Value::Loss) == (g == 0))
     );
     eprintln!("a million positions in {:?}", started.elapsed());
+}
+
+// ---- Octal games, Grundy's game ----
+
+#[test]
+fn kayles_has_period_12_and_its_last_exceptional_value_at_70() {
+    // Winning Ways, chapter 4: Kayles (0.77) is periodic with period 12 from n = 71; the last
+    // exceptional value is at n = 70.
+    let game = HeapGame::parse("kayles").unwrap();
+    let (values, p) = game.search_period(100, 10_000_000);
+    let p = p.unwrap();
+    assert!(p.certified, "{p:?}");
+    assert_eq!((p.period, p.last_exception), (12, Some(70)));
+    assert_eq!(p.preperiod, 71);
+    // The theorem's check reaches 2*71 + 12 + 2.
+    assert_eq!(p.needed, 156);
+    // The first values, from Winning Ways' table: 0 1 2 3 1 4 3 2 1 4 2 6.
+    assert_eq!(values[..12], [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
+}
+
+#[test]
+fn dawsons_chess_has_period_34_and_its_last_exceptional_value_at_51() {
+    let game = HeapGame::parse("0.137").unwrap();
+    let (_, p) = game.search_period(100, 10_000_000);
+    let p = p.unwrap();
+    assert!(p.certified, "{p:?}");
+    assert_eq!((p.period, p.last_exception), (34, Some(51)));
+    assert_eq!(game, HeapGame::parse("dawsons-chess").unwrap());
+}
+
+#[test]
+fn grundys_game_starts_as_in_the_literature() {
+    let values = HeapGame::Grundys.values(19);
+    assert_eq!(
+        values,
+        [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3]
+    );
+    // Not octal, no theorem: never certified.
+    let (_, p) = HeapGame::Grundys.search_period(200, 10_000_000);
+    assert!(p.is_none_or(|p| !p.certified));
+}
+
+#[test]
+fn kayles_winning_moves_from_7_5_3() {
+    // g(7) = 2, g(5) = 4, g(3) = 3 (Winning Ways' table): the sum is 2^4^3 = 5. Heap 7 must go
+    // to 2^5 = 7, heap 5 to 4^5 = 1, heap 3 to 3^5 = 6; by hand over the table 0 1 2 3 1 4 3 2:
+    // from 5 (take 1 or 2, maybe splitting): 4 -> 1, 3 -> 3, 1+3 -> 1^3 = 2, 2+2 -> 0, 1+2 -> 3,
+    // 2+1... value 1 comes from 4 (take 1 from the end) only; the heaps 7 and 3 cannot reach
+    // values 7 and 6 (too small).
+    let game = HeapGame::parse("kayles").unwrap();
+    let values = game.values(7);
+    let (total, moves) = octal::winning_moves(&game, &values, &[7, 5, 3]);
+    assert_eq!(total, 5);
+    assert_eq!(
+        moves,
+        [HeapMove {
+            heap: 1,
+            take: 1,
+            leaves: 4,
+            into: None
+        }]
+    );
 }
