@@ -421,6 +421,9 @@ impl HeapGame {
             // Room for the window the certificate needs, and a period as long as it.
             len = len.max(t.max().saturating_mul(4).min(1 << 24));
         }
+        while len > upto + 1 && self.cost(len - 1) > budget {
+            len = (len / 2).max(upto + 1);
+        }
         loop {
             let values = self.values(len - 1);
             let found = self.periodicity(&values);
