@@ -290,31 +290,32 @@ impl GrundyTab {
     }
 }
 
-/// The sequence as coloured boxes with their values; 0 (lost positions) stands out.
+/// The sequence as coloured boxes with their values; 0 (lost positions) stands out. Each box
+/// is allocated on its own, so that the row wraps at the panel's edge instead of widening it.
 pub(crate) fn strip(ui: &mut egui::Ui, values: &[u32]) {
     let top = values.iter().copied().max().unwrap_or(0) + 1;
     ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing = egui::vec2(2.0, 2.0);
         for (n, &v) in values.iter().enumerate() {
             let [r, g, b] = crate::games::grundy::value_colour(v, top.max(4));
-            let fill = if v == 0 {
-                egui::Color32::from_gray(30)
+            let (fill, ink) = if v == 0 {
+                (egui::Color32::from_gray(30), egui::Color32::WHITE)
             } else {
-                egui::Color32::from_rgb(r, g, b)
+                (egui::Color32::from_rgb(r, g, b), egui::Color32::BLACK)
             };
-            let text = egui::RichText::new(format!("{v}"))
-                .monospace()
-                .color(if v == 0 {
-                    egui::Color32::WHITE
-                } else {
-                    egui::Color32::BLACK
-                });
-            egui::Frame::new()
-                .fill(fill)
-                .inner_margin(3.0)
-                .show(ui, |ui| {
-                    ui.label(text).on_hover_text(format!("g({n}) = {v}"));
-                });
+            let text = v.to_string();
+            let width = 8.0 * text.len() as f32 + 8.0;
+            let (rect, response) =
+                ui.allocate_exact_size(egui::vec2(width, 18.0), egui::Sense::hover());
+            ui.painter().rect_filled(rect, 2.0, fill);
+            ui.painter().text(
+                rect.center(),
+                egui::Align2::CENTER_CENTER,
+                text,
+                egui::FontId::monospace(12.0),
+                ink,
+            );
+            response.on_hover_text(format!("g({n}) = {v}"));
         }
     });
 }

@@ -34,6 +34,12 @@ impl Default for HackenbushTab {
     }
 }
 
+/// An edge as the drawing numbers it (from 1), with its ends.
+fn edge(h: &Hackenbush, e: usize) -> String {
+    let (a, b) = h.edges[e].ends;
+    format!("edge {} ({}–{})", e + 1, h.names[a], h.names[b])
+}
+
 impl HackenbushTab {
     fn picture(&mut self) -> &Result<Hackenbush, String> {
         if self.parsed.as_ref().is_none_or(|(t, _)| *t != self.text) {
@@ -69,17 +75,13 @@ impl HackenbushTab {
             ));
         }
         if !alive[e] {
-            return self.log.refuse(format!(
-                "edge {} ({}) is already gone",
-                e + 1,
-                h.describe(e)
-            ));
+            return self.log.refuse(format!("{} is already gone", edge(h, e)));
         }
         let (h, mut alive) = (h.clone(), alive.clone());
         alive = h.cut(&alive, e);
         self.log.push(format!(
-            "you: {}; value now {}",
-            h.describe(e),
+            "you cut {}; value now {}",
+            edge(&h, e),
             h.value(&alive)
         ));
         if !alive.contains(&true) {
@@ -102,7 +104,7 @@ impl HackenbushTab {
         };
         alive = h.cut(&alive, reply);
         self.log
-            .push(format!("the computer: {}; {why}", h.describe(reply)));
+            .push(format!("the computer cuts {}; {why}", edge(&h, reply)));
         if !alive.contains(&true) {
             self.log.push("the computer cut the last edge: it wins");
             self.over = true;
@@ -180,7 +182,7 @@ impl GameTab for HackenbushTab {
         } else {
             shown.cuts_to(&alive, 0)
         };
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label(format!(
                 "value {value}: {}",
                 if value == 0 {
@@ -192,10 +194,10 @@ impl GameTab for HackenbushTab {
             if ui.button("Play").clicked() {
                 let _ = self.act("play");
             }
-            ui.checkbox(&mut self.hints, "show the winning cuts");
+            ui.checkbox(&mut self.hints, "show the winning cuts (in gold)");
         });
         if !winning.is_empty() {
-            let w: Vec<String> = winning.iter().map(|&e| shown.describe(e)).collect();
+            let w: Vec<String> = winning.iter().map(|&e| edge(&shown, e)).collect();
             ui.label(format!("winning cuts: {}", w.join(", ")));
         }
         let clicked = draw(ui, &shown, &alive, if self.hints { &winning } else { &[] });
@@ -247,13 +249,15 @@ fn layout(h: &Hackenbush) -> Vec<egui::Pos2> {
         order.push(v);
         stack.extend(children[v].iter().rev());
     }
-    for &v in order.iter().rev() {
+    for &v in &order {
         if children[v].is_empty() {
             x[v] = next;
             next += 1.0;
-        } else {
-            let c = &children[v];
-            x[v] = (x[c[0]] + x[c[c.len() - 1]]) / 2.0;
+        }
+    }
+    for &v in order.iter().rev() {
+        if let [first, .., last] | [first @ last] = children[v].as_slice() {
+            x[v] = (x[*first] + x[*last]) / 2.0;
         }
     }
     (0..n)
@@ -263,14 +267,17 @@ fn layout(h: &Hackenbush) -> Vec<egui::Pos2> {
 
 /// Draws the picture; returns the edge clicked, if any.
 fn draw(ui: &mut egui::Ui, h: &Hackenbush, alive: &[bool], winning: &[usize]) -> Option<usize> {
-    let pos = layout(h);
+    let mut pos = layout(h);
     let (min, max) = pos
         .iter()
         .fold((pos[0], pos[0]), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
-    let size = egui::vec2(
-        (max.x - min.x + 80.0).max(ui.available_width().min(400.0)),
-        max.y - min.y + 70.0,
-    );
+    // Never wider than the panel: a wide picture is drawn smaller.
+    let available = ui.available_width().max(100.0);
+    let scale = (available / (max.x - min.x + 80.0)).min(1.0);
+    for p in &mut pos {
+        *p = egui::pos2((p.x - min.x) * scale + min.x, p.y * scale);
+    }
+    let size = egui::vec2(available, (max.y - min.y) * scale + 70.0);
     let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click());
     let painter = ui.painter_at(rect);
     let ground_y = rect.max.y - 20.0;
@@ -293,14 +300,14 @@ fn draw(ui: &mut egui::Ui, h: &Hackenbush, alive: &[bool], winning: &[usize]) ->
     let mut nearest: Option<(usize, f32)> = None;
     let pointer = response.interact_pointer_pos();
     for (i, e) in h.edges.iter().enumerate() {
-        let colour = if !alive[i] {
-            egui::Color32::from_gray(60)
+        let (colour, width) = if !alive[i] {
+            (egui::Color32::from_gray(70), 1.0)
         } else if winning.contains(&i) {
-            egui::Color32::from_rgb(90, 230, 120)
+            (egui::Color32::from_rgb(255, 200, 40), 4.0)
         } else {
-            egui::Color32::from_rgb(60, 170, 70)
+            (egui::Color32::from_rgb(60, 170, 70), 3.0)
         };
-        let stroke = egui::Stroke::new(if alive[i] { 3.0 } else { 1.0 }, colour);
+        let stroke = egui::Stroke::new(width, colour);
         let (a, b) = (at(e.ends.0, e.ends.1), at(e.ends.1, e.ends.0));
         let (mid, dist) = if e.ends.0 == e.ends.1 {
             // A loop: a small circle above its vertex.
@@ -316,9 +323,19 @@ fn draw(ui: &mut egui::Ui, h: &Hackenbush, alive: &[bool], winning: &[usize]) ->
             });
             (a + seg * 0.5, d)
         };
+        // Beside a steep edge, above a flat one.
+        let flat = (b - a).x.abs() > (b - a).y.abs();
         painter.text(
-            mid + egui::vec2(6.0, 0.0),
-            egui::Align2::LEFT_CENTER,
+            mid + if flat {
+                egui::vec2(0.0, -9.0)
+            } else {
+                egui::vec2(6.0, 0.0)
+            },
+            if flat {
+                egui::Align2::CENTER_CENTER
+            } else {
+                egui::Align2::LEFT_CENTER
+            },
             (i + 1).to_string(),
             egui::FontId::proportional(10.0),
             egui::Color32::GRAY,

@@ -298,7 +298,7 @@ impl GameTab for KingTab {
             if report.all_won { " (all)" } else { "" },
             report.longest_mate
         ));
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("a click places:");
             ui.radio_value(&mut self.placing, Placing::King, "the white king");
             ui.radio_value(&mut self.placing, Placing::Queen, "the queen");
@@ -308,11 +308,12 @@ impl GameTab for KingTab {
                 "the black king (and play)",
             );
         });
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("colours for");
             ui.radio_value(&mut self.white_to_move, true, "White to move");
             ui.radio_value(&mut self.white_to_move, false, "Black to move");
-            ui.separator();
+        });
+        ui.horizontal_wrapped(|ui| {
             ui.label("you play");
             ui.radio_value(&mut self.you_are_white, true, "White");
             ui.radio_value(&mut self.you_are_white, false, "Black");
@@ -331,7 +332,7 @@ impl GameTab for KingTab {
             }
             let _ = self.act(&action);
         }
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             if self.play.is_some() && ui.button("Back to the board").clicked() {
                 self.play = None;
                 self.over = false;

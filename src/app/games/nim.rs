@@ -159,9 +159,9 @@ impl GameTab for NimTab {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("heaps");
-            ui.text_edit_singleline(&mut self.text);
+            ui.add(egui::TextEdit::singleline(&mut self.text).desired_width(160.0));
             if ui
                 .checkbox(&mut self.misere, "misère (the last stone loses)")
                 .changed()
@@ -222,7 +222,7 @@ impl GameTab for NimTab {
         });
         let mut chosen = None;
         for (i, &h) in self.game.iter().enumerate() {
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.monospace(format!(
                     "heap {}: {h:>3} {}",
                     i + 1,

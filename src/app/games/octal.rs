@@ -247,7 +247,7 @@ impl GameTab for OctalTab {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("game");
             ui.add(egui::TextEdit::singleline(&mut self.code).desired_width(90.0));
             egui::ComboBox::from_id_salt("octal names")
@@ -309,9 +309,9 @@ impl GameTab for OctalTab {
             }
         }
         ui.separator();
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("heaps");
-            ui.text_edit_singleline(&mut self.heaps);
+            ui.add(egui::TextEdit::singleline(&mut self.heaps).desired_width(160.0));
             ui.checkbox(&mut self.misere, "misère (the last move loses)");
         });
         match parse_heaps(&self.heaps) {

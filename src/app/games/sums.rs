@@ -208,7 +208,7 @@ impl GameTab for SumsTab {
                 .desired_rows(4)
                 .code_editor(),
         );
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.checkbox(&mut self.misere, "misère (by direct search)");
             if ui.button("Play").clicked() {
                 let _ = self.act("play");
@@ -270,12 +270,15 @@ impl GameTab for SumsTab {
             for (k, c) in components.iter().enumerate() {
                 ui.horizontal_wrapped(|ui| {
                     ui.monospace(format!("{}: {}", k + 1, c.describe()));
+                    // "heap 1 (of 5): take 2, leaving 3" is "take 2, leaving 3" when there is
+                    // one heap.
+                    let single = matches!(c, Component::Heaps { heaps, .. } if heaps.len() == 1);
                     for (m, (text, _)) in c.options().iter().enumerate().take(MAX_BUTTONS) {
-                        if ui
-                            .small_button(format!("{}", m + 1))
-                            .on_hover_text(text)
-                            .clicked()
-                        {
+                        let label = match text.split_once("): ") {
+                            Some((_, rest)) if single => rest,
+                            _ => text.as_str(),
+                        };
+                        if ui.small_button(format!("{}. {label}", m + 1)).clicked() {
                             chosen = Some(format!("move {} {}", k + 1, m + 1));
                         }
                     }

@@ -130,7 +130,7 @@ impl GameTab for TicTacToeTab {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             if ui.button("New game as X").clicked() {
                 let _ = self.act("new x");
             }

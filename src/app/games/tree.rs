@@ -357,8 +357,13 @@ fn end_message(misere: bool, you_moved_last: bool) -> String {
 const MAX_DRAWN_VERTICES: usize = 5_000;
 
 /// The disc of a vertex; arrows stop short of it.
-const RADIUS: f32 = 15.0;
+const RADIUS: f32 = 13.0;
 const GAP: f32 = 3.0;
+/// Between leaves side by side, and between levels.
+const ACROSS: f32 = 31.0;
+const DOWN: f32 = 58.0;
+/// Room on the left for the levels' numbers.
+const MARGIN: f32 = 44.0;
 
 /// A tidy layout: leaves side by side, each vertex above the middle of its children.
 fn layout(t: &Tree) -> Vec<egui::Pos2> {
@@ -385,7 +390,12 @@ fn layout(t: &Tree) -> Vec<egui::Pos2> {
         }
     }
     (0..n)
-        .map(|v| egui::pos2(x[v] * 46.0 + 70.0, t.vertices[v].depth as f32 * 70.0 + 20.0))
+        .map(|v| {
+            egui::pos2(
+                x[v] * ACROSS + MARGIN + RADIUS,
+                t.vertices[v].depth as f32 * DOWN + 30.0,
+            )
+        })
         .collect()
 }
 
@@ -430,7 +440,7 @@ fn drawing(t: &Tree, a: &Analysis) -> Drawing {
         .map(|v| {
             (
                 v,
-                egui::Rect::from_center_size(pos[v] + egui::vec2(0.0, 6.0), egui::vec2(14.0, 9.0)),
+                egui::Rect::from_center_size(pos[v] + egui::vec2(0.0, 5.5), egui::vec2(14.0, 9.0)),
             )
         })
         .collect();
@@ -438,7 +448,7 @@ fn drawing(t: &Tree, a: &Analysis) -> Drawing {
         pos,
         arrows,
         labels,
-        size: max.to_vec2() + egui::vec2(60.0, 60.0),
+        size: max.to_vec2() + egui::vec2(RADIUS + 8.0, RADIUS + 8.0),
     }
 }
 
@@ -475,13 +485,21 @@ fn draw_tree(ui: &mut egui::Ui, t: &Tree, a: &Analysis, current: Option<usize>) 
     }
     // The levels, down the left side.
     let depth = t.vertices.iter().map(|v| v.depth).max().unwrap_or(0);
+    let level_colour = egui::Color32::from_rgb(140, 180, 255);
+    painter.text(
+        rect.min + egui::vec2(4.0, 8.0),
+        egui::Align2::LEFT_CENTER,
+        "level",
+        egui::FontId::proportional(11.0),
+        level_colour,
+    );
     for level in 0..=depth {
         painter.text(
-            egui::pos2(rect.min.x + 4.0, rect.min.y + level as f32 * 70.0 + 20.0),
-            egui::Align2::LEFT_CENTER,
-            format!("level {}", level + 1),
-            egui::FontId::proportional(10.0),
-            egui::Color32::from_rgb(140, 180, 255),
+            egui::pos2(rect.min.x + 14.0, rect.min.y + level as f32 * DOWN + 30.0),
+            egui::Align2::CENTER_CENTER,
+            format!("{}", level + 1),
+            egui::FontId::proportional(13.0),
+            level_colour,
         );
     }
     for (v, vx) in t.vertices.iter().enumerate() {
@@ -507,10 +525,10 @@ fn draw_tree(ui: &mut egui::Ui, t: &Tree, a: &Analysis, current: Option<usize>) 
         } else {
             painter.circle_filled(p, RADIUS, colour);
             painter.text(
-                p + egui::vec2(0.0, -4.0),
+                p + egui::vec2(0.0, -4.5),
                 egui::Align2::CENTER_CENTER,
                 a.labels[v].symbol().to_string(),
-                egui::FontId::monospace(13.0),
+                egui::FontId::monospace(14.0),
                 egui::Color32::WHITE,
             );
         }
@@ -528,8 +546,8 @@ fn draw_tree(ui: &mut egui::Ui, t: &Tree, a: &Analysis, current: Option<usize>) 
             r.center() + origin,
             egui::Align2::CENTER_CENTER,
             a.ranks[v].to_string(),
-            egui::FontId::proportional(9.0),
-            egui::Color32::from_rgb(200, 225, 255),
+            egui::FontId::proportional(10.0),
+            egui::Color32::from_rgb(255, 240, 150),
         );
     }
 }

@@ -177,9 +177,20 @@ impl GameTab for WythoffTab {
         }
         let (tex, table) = self.table.get_or_insert_with(|| {
             let t = wythoff::grundy_table(Q, Q);
-            let t2 = t.clone();
-            let tex =
-                super::table_texture(ui.ctx(), "wythoff table", Q as usize, move |x, y| t2[y][x]);
+            // The lost positions (value 0) in white; the others round the colour wheel.
+            let q = Q as usize;
+            let mut image = egui::ColorImage::filled([q, q], egui::Color32::WHITE);
+            for (y, row) in t.iter().enumerate() {
+                for (x, &v) in row.iter().enumerate() {
+                    if v > 0 {
+                        let [r, g, b] = crate::games::grundy::value_colour(v, 2 * Q as u32);
+                        image.pixels[y * q + x] = egui::Color32::from_rgb(r, g, b);
+                    }
+                }
+            }
+            let tex = ui
+                .ctx()
+                .load_texture("wythoff table", image, egui::TextureOptions::NEAREST);
             (tex, t)
         });
         if x < Q && y < Q {
@@ -188,7 +199,10 @@ impl GameTab for WythoffTab {
                 table[y as usize][x as usize]
             ));
         }
-        ui.label("g(x, y) for x, y < 64 (x across, y down; the lost positions are the value 0, two rays at slopes φ and 1/φ):");
+        ui.label(
+            "g(x, y) for x, y < 64, x across and y down; in white the lost positions (value 0), \
+             two rays at slopes φ and 1/φ; the ring is the position",
+        );
         let side = 320.0;
         let response = ui.image((tex.id(), egui::vec2(side, side)));
         // The current position, ringed.
