@@ -134,7 +134,14 @@ pub enum SearchError {
         "more than {limit} positions are reachable: too many for a direct search; try smaller heaps"
     )]
     TooLarge { limit: usize },
+    #[error(
+        "more than {limit} moves between the positions reachable: too many for a direct search; try smaller heaps"
+    )]
+    TooManyMoves { limit: usize },
 }
+
+/// The most moves a direct search keeps per position it may visit: what bounds its time.
+const MOVES_PER_POSITION: usize = 10;
 
 /// Every position reachable from a start, solved.
 pub struct Searched<S> {
@@ -191,7 +198,11 @@ pub fn search<R: Rules>(
     let mut rows = vec![0usize];
     let mut targets = Vec::new();
     let mut at = 0;
+    let move_limit = limit.saturating_mul(MOVES_PER_POSITION);
     while at < states.len() {
+        if targets.len() > move_limit {
+            return Err(SearchError::TooManyMoves { limit: move_limit });
+        }
         for next in rules.options(&states[at]) {
             let i = match index.get(&next) {
                 Some(&i) => i,
@@ -251,8 +262,8 @@ impl Rules for Heaps<'_> {
     }
 }
 
-/// The most positions a direct search visits by default.
-pub const SEARCH_LIMIT: usize = 2_000_000;
+/// The most positions a direct search visits by default (a few seconds at most).
+pub const SEARCH_LIMIT: usize = 1_000_000;
 
 /// A misère heap position: whether the player to move wins, every winning move, and the number of
 /// positions searched.
