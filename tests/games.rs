@@ -1,17 +1,22 @@
 //! The game solvers of SPEC 2, with values worked by hand or taken from the textbook and the
-//! literature, never from the program; and the `nim`, `grundy`, `tree`, `matches`, `evenwins`,
-//! `tictactoe` and `kqk-untouchable` commands. New game tests belong here.
+//! literature, never from the program; and the `nim`, `grundy`, `wythoff`, `hackenbush`, `tree`,
+//! `matches`, `evenwins`, `tictactoe` and `kqk-untouchable` commands. New game tests belong here,
+//! under the heading of their game (the app's games tabs are tested in `app.rs`).
 
 use std::process::Command;
 
+use lifelab::games::graph::{GValue, MoveGraph};
 use lifelab::games::grundy::{self, Grundy, SubtractionGame, Sum, TakeSet};
+use lifelab::games::hackenbush::Hackenbush;
 use lifelab::games::kqk::{self, Position};
 use lifelab::games::matches::{EvenWins, Matches};
 use lifelab::games::nim::{self, NimMove};
+use lifelab::games::octal::{self, HeapGame, HeapMove};
 use lifelab::games::retro::{self, PositionSet, Value};
 use lifelab::games::search::{IntTree, alphabeta, minimax};
 use lifelab::games::tictactoe::{self, Eval, PositionError};
 use lifelab::games::tree::{self, Outcome, Tree, TreeError};
+use lifelab::games::{misere, wythoff};
 use proptest::prelude::*;
 
 fn lifelab(args: &[&str]) -> std::process::Output {
@@ -35,6 +40,33 @@ fn failure(args: &[&str]) -> String {
     let out = lifelab(args);
     assert_eq!(out.status.code(), Some(1), "{args:?} should fail");
     String::from_utf8(out.stderr).unwrap()
+}
+
+/// Runs with `input` on standard input and returns the one JSON object.
+fn json_with_input(args: &[&str], input: &[u8]) -> serde_json::Value {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// A private folder of input files for one test.
+fn files(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("lifelab-games-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }
 
 // ---- Nim ----
@@ -217,9 +249,14 @@ fn heaps_9_6_5_4_take_2_from_the_heap_of_6() {
 #[test]
 fn the_one_sided_rook_is_m_xor_n() {
     let table = grundy::rook_table(64);
+    // The generic engine, from the rook's moves alone, agrees.
+    let mut generic = Grundy::new(grundy::OneSidedRook);
     for (m, row) in table.iter().enumerate() {
         for (n, &v) in row.iter().enumerate() {
             assert_eq!(v as usize, m ^ n);
+            if m < 24 && n < 24 {
+                assert_eq!(generic.value(&(m as u64, n as u64)), v);
+            }
         }
     }
     let dir = std::env::temp_dir().join(format!("lifelab-games-{}", std::process::id()));
@@ -578,4 +615,627 @@ fn retrograde_analysis_scales_to_a_million_positions() {
             .all(|(v, &g)| (v.value == Value::Loss) == (g == 0))
     );
     eprintln!("a million positions in {:?}", started.elapsed());
+}
+
+// ---- Octal games, Grundy's game ----
+
+#[test]
+fn kayles_has_period_12_and_its_last_exceptional_value_at_70() {
+    // Winning Ways, chapter 4: Kayles (0.77) is periodic with period 12 from n = 71; the last
+    // exceptional value is at n = 70.
+    let game = HeapGame::parse("kayles").unwrap();
+    let (values, p) = game.search_period(100, 10_000_000);
+    let p = p.unwrap();
+    assert!(p.certified, "{p:?}");
+    assert_eq!((p.period, p.last_exception), (12, Some(70)));
+    assert_eq!(p.preperiod, 71);
+    // The theorem's check reaches 2*71 + 12 + 2.
+    assert_eq!(p.needed, 156);
+    // The first values, from Winning Ways' table: 0 1 2 3 1 4 3 2 1 4 2 6.
+    assert_eq!(values[..12], [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
+}
+
+#[test]
+fn dawsons_chess_has_period_34_and_its_last_exceptional_value_at_51() {
+    let game = HeapGame::parse("0.137").unwrap();
+    let (_, p) = game.search_period(100, 10_000_000);
+    let p = p.unwrap();
+    assert!(p.certified, "{p:?}");
+    assert_eq!((p.period, p.last_exception), (34, Some(51)));
+    assert_eq!(game, HeapGame::parse("dawsons-chess").unwrap());
+}
+
+#[test]
+fn grundys_game_starts_as_in_the_literature() {
+    let values = HeapGame::Grundys.values(19);
+    assert_eq!(
+        values,
+        [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3]
+    );
+    // Not octal, no theorem: never certified.
+    let (_, p) = HeapGame::Grundys.search_period(200, 10_000_000);
+    assert!(p.is_none_or(|p| !p.certified));
+}
+
+#[test]
+fn kayles_winning_moves_from_7_5_3() {
+    // g(7) = 2, g(5) = 4, g(3) = 3 (Winning Ways' table): the sum is 2^4^3 = 5. Heap 7 must go
+    // to 2^5 = 7, heap 5 to 4^5 = 1, heap 3 to 3^5 = 6; by hand over the table 0 1 2 3 1 4 3 2:
+    // from 5 (take 1 or 2, maybe splitting): 4 -> 1, 3 -> 3, 1+3 -> 1^3 = 2, 2+2 -> 0, 1+2 -> 3,
+    // 2+1... value 1 comes from 4 (take 1 from the end) only; the heaps 7 and 3 cannot reach
+    // values 7 and 6 (too small).
+    let game = HeapGame::parse("kayles").unwrap();
+    let values = game.values(7);
+    let (total, moves) = octal::winning_moves(&game, &values, &[7, 5, 3]);
+    assert_eq!(total, 5);
+    assert_eq!(
+        moves,
+        [HeapMove {
+            heap: 1,
+            take: 1,
+            leaves: 4,
+            into: None
+        }]
+    );
+}
+
+// ---- Hard edges (issue 16) ----
+
+#[test]
+fn a_take_set_up_to_2_64_minus_1_neither_divides_by_zero_nor_overflows() {
+    // Normal play with 11 matches and any amount allowed: take all 11 and win.
+    let v = json(&[
+        "matches",
+        "--count",
+        "11",
+        "--take",
+        "1..18446744073709551615",
+        "--json",
+    ]);
+    assert_eq!(v["first_player_wins"], true);
+    assert_eq!(v["winning_first_moves"], serde_json::json!([11]));
+    // One heap from which any amount may be taken is Nim: g(n) = n, never periodic.
+    let v = json(&[
+        "grundy",
+        "subtract",
+        "--take",
+        "1..18446744073709551615",
+        "--upto",
+        "5",
+        "--json",
+    ]);
+    assert_eq!(v["values"], serde_json::json!([0, 1, 2, 3, 4, 5]));
+    assert_eq!(v["certified"], false);
+}
+
+/// Runs with stdout already closed, as `| head -1` leaves it once head has its line.
+fn with_closed_stdout(args: &[&str]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_closed_stdout_ends_the_program_quietly() {
+    for args in [
+        &["nim", "--lost", "3", "--max", "1000"][..],
+        &["tree", "--matches", "8", "--take", "1..3"],
+        &["kqk-untouchable", "--king", "c3"],
+        &["nim", "3", "5", "7", "--json"],
+        &["grundy", "octal", "kayles", "--upto", "100"],
+    ] {
+        let out = with_closed_stdout(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
+    }
+}
+
+#[test]
+fn the_game_of_100_million_fits_in_constant_memory() {
+    // The generic engine (a hash map over every position) is the independent check for small
+    // targets; from N = 14 on, N and N + 13 agree, and 10^8 = 13 * 7692307 + 9, like 35.
+    let generic = |n: u64| {
+        let mut g = Grundy::new(grundy::Dominoes { target: n });
+        (1..=5u8)
+            .filter(|&d| d as u64 <= n && g.value(&(d as u64, d)) == 0)
+            .collect::<Vec<u8>>()
+    };
+    for n in 1..=120 {
+        assert_eq!(
+            grundy::dominoes(n).winning_first_moves,
+            generic(n),
+            "N = {n}"
+        );
+    }
+    for n in 14..=120 {
+        assert_eq!(generic(n), generic(n + 13), "N = {n}");
+    }
+    assert_eq!(generic(35), [1, 2, 3]);
+    let v = json(&["grundy", "dominoes", "--target", "100000000", "--json"]);
+    assert_eq!(v["winning_first_moves"], serde_json::json!([1, 2, 3]));
+}
+
+#[test]
+fn the_xor_table_of_4096_is_computed_not_refused() {
+    let v = json(&["grundy", "table", "--size", "4096", "--json"]);
+    assert_eq!(v["equals_xor"], true);
+}
+
+#[test]
+fn tree_ranks_by_level_and_by_longest_play_are_both_given() {
+    // The seed: the root is rank 1 and odd ranks are the first player's moves.
+    let t = Tree::parse("((+ -) (- -) (+ +))").unwrap();
+    assert_eq!((t.level(0), t.level(1), t.level(2)), (1, 2, 3));
+    let v = json(&["tree", "((+ -) (- -) (+ +))", "--json"]);
+    assert_eq!(v["vertices"][0]["level"], 1);
+    assert_eq!(v["vertices"][0]["rank"], 2);
+    assert_eq!(v["vertices"][1]["level"], 2);
+    assert_eq!(v["vertices"][2]["level"], 3);
+    let text = String::from_utf8(lifelab(&["tree", "((+ -) (- -) (+ +))"]).stdout).unwrap();
+    assert!(text.contains("rank 2, level 1"), "{text}");
+    assert!(text.contains("longest play"), "{text}");
+}
+
+#[test]
+fn a_drawn_tree_has_a_strategy_for_each_player() {
+    // ((0 +) (- +)): the first player goes left (vertex 1), where the second answers with the
+    // draw (vertex 2); the second player's strategy answers both first moves: 1 -> 2 and
+    // 4 -> 5 (the leaf -).
+    let t = Tree::parse("((0 +) (- +))").unwrap();
+    let a = t.analyse();
+    assert_eq!(a.labels[0], Outcome::Draw);
+    assert_eq!(a.strategies.len(), 2);
+    assert!(a.strategies[0].first_player);
+    assert_eq!(a.strategies[0].arrows, [(0, 1)]);
+    assert!(!a.strategies[1].first_player);
+    assert_eq!(a.strategies[1].arrows, [(1, 2), (4, 5)]);
+    let v = json(&["tree", "((0 +) (- +))", "--json"]);
+    assert_eq!(v["strategies"][1]["player"], "second player");
+}
+
+#[test]
+fn the_tree_parser_takes_the_unicode_minus() {
+    let ascii = Tree::parse("((+ -) (- -) (+ +))").unwrap();
+    let unicode = Tree::parse("((+ \u{2212}) (\u{2212} \u{2212}) (+ +))").unwrap();
+    assert_eq!(unicode.to_notation(), ascii.to_notation());
+}
+
+#[test]
+fn lost_positions_without_empty_heaps_are_the_seeds_45() {
+    let lost = nim::lost_positions_from(3, 1, 20).unwrap();
+    assert_eq!(lost.len(), 45);
+    assert!(lost.iter().all(|p| p[0] >= 1));
+    let v = json(&["nim", "--lost", "3", "--max", "20", "--no-empty", "--json"]);
+    assert_eq!(v["count"], 45);
+}
+
+#[test]
+fn the_period_search_grows_with_the_take_set() {
+    // Take 1..k gives g(n) = n mod (k + 1): period k + 1.
+    let v = json(&[
+        "grundy", "subtract", "--take", "1..5000", "--upto", "3", "--json",
+    ]);
+    assert_eq!(v["period"]["period"], 5001);
+    assert_eq!(v["period"]["preperiod"], 0);
+    assert_eq!(v["certified"], true);
+}
+
+#[test]
+fn tic_tac_toe_counts_are_computed_for_the_position() {
+    // X X O / O O X / X . .: O to move. O at 7 completes 1-4-7; O at 8 leaves X the 7, a full
+    // board. So 4 positions: this one, two after O's moves, one after X's.
+    let v = json(&["tictactoe", "--position", "XOXOOXX..", "--json"]);
+    assert_eq!(v["reachable_positions"], 4);
+    let v = json(&["tictactoe", "--json"]);
+    assert_eq!(v["reachable_positions"], 5478);
+    assert_eq!(v["symmetry_classes"], 765);
+}
+
+#[test]
+fn static_evaluation_at_depth_0_agrees_with_its_moves() {
+    // Each first move evaluated at once by F = M - N: centre 8 - 4 = 4, corner 8 - 5 = 3, edge
+    // 8 - 6 = 2; the root is worth the best, 4.
+    let a = tictactoe::analyse(&[0; 9], Eval::Static, Some(0));
+    let value = |s: usize| a.moves.iter().find(|m| m.square == s).unwrap().value;
+    assert_eq!((value(4), value(0), value(1)), (4, 3, 2));
+    assert_eq!(a.value, 4);
+    let v = json(&["tictactoe", "--eval", "static", "--depth", "0", "--json"]);
+    assert_eq!(v["value"], 4);
+}
+
+#[test]
+fn a_finished_board_says_who_won() {
+    let v = json(&["tictactoe", "--position", "XXXOO....", "--json"]);
+    assert_eq!(v["over"], true);
+    assert_eq!(v["winner"], "X");
+    let text =
+        String::from_utf8(lifelab(&["tictactoe", "--position", "XXXOO...."]).stdout).unwrap();
+    assert!(text.contains("X has three in a row and won"), "{text}");
+    let text =
+        String::from_utf8(lifelab(&["tictactoe", "--position", "XOXXOOOXX"]).stdout).unwrap();
+    assert!(text.contains("the board is full, a draw"), "{text}");
+}
+
+#[test]
+fn no_matches_means_no_move() {
+    let out = lifelab(&["matches", "--count", "0"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("there is no move"), "{text}");
+    let v = json(&["matches", "--count", "0", "--json"]);
+    assert_eq!(v["no_move"], true);
+    assert_eq!(v["first_player_wins"], false);
+}
+
+#[test]
+fn even_wins_with_take_2_can_tie() {
+    // 27 matches, take exactly 2: thirteen takes of 2, one match left that nobody may take.
+    // Both players hold even numbers: a tie, although 27 is odd.
+    let r = EvenWins {
+        count: 27,
+        take: TakeSet::parse("2,2").unwrap(),
+    }
+    .report();
+    assert!(r.ties_possible);
+    // With every match taken and an odd total, exactly one player ends even.
+    let r = EvenWins {
+        count: 27,
+        take: TakeSet::parse("1..4").unwrap(),
+    }
+    .report();
+    assert!(!r.ties_possible);
+}
+
+#[test]
+fn nim_reads_heaps_from_a_file_or_standard_input() {
+    let dir = files("heaps");
+    let path = dir.join("heaps.txt");
+    std::fs::write(&path, "3 5\n  7\n").unwrap();
+    let v = json(&["nim", "--file", path.to_str().unwrap(), "--json"]);
+    assert_eq!(v["heaps"], serde_json::json!([3, 5, 7]));
+    assert_eq!(v["nim_sum"], 1);
+    std::fs::write(&path, "3 5\n7 x\n").unwrap();
+    let err = failure(&["nim", "--file", path.to_str().unwrap()]);
+    assert!(
+        err.contains("heaps.txt:2:3: heap 4: 'x' is not a number of stones"),
+        "{err}"
+    );
+    // A million heaps of 1: an even count, nim-sum 0.
+    let v = json_with_input(&["nim", "--file", "-", "--json"], &b"1\n".repeat(1_000_000));
+    assert_eq!(v["nim_sum"], 0);
+    assert_eq!(v["first_player_wins"], false);
+}
+
+#[test]
+fn limits_that_cannot_finish_are_refused_with_the_estimate() {
+    let err = failure(&["grundy", "octal", "kayles", "--upto", "10000000"]);
+    assert!(err.contains("about") && err.contains("moves"), "{err}");
+    let err = failure(&["evenwins", "--count", "10000000", "--take", "1..10000000"]);
+    assert!(err.contains("moves to try"), "{err}");
+}
+
+// ---- Octal games, Grundy's game: the command ----
+
+#[test]
+fn grundy_octal_reports_values_period_and_certificate() {
+    let v = json(&["grundy", "octal", "0.77", "--upto", "1000", "--json"]);
+    assert_eq!(v["values"].as_array().unwrap().len(), 1001);
+    assert_eq!(v["period"], 12);
+    assert_eq!(v["preperiod"], 71);
+    assert_eq!(v["last_exceptional"], 70);
+    assert_eq!(v["certified"], true);
+    assert!(v["check"].as_str().unwrap().contains("Guy–Smith"));
+    let v = json(&["grundy", "octal", "kayles", "7", "5", "3", "--json"]);
+    assert_eq!(v["position"]["nim_sum"], 5);
+    assert_eq!(
+        v["position"]["winning_moves"],
+        serde_json::json!([{ "heap": 1, "take": 1, "leaves": 4 }])
+    );
+    let v = json(&["grundy", "grundys-game", "--upto", "19", "--json"]);
+    assert_eq!(
+        v["values"],
+        serde_json::json!([0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3])
+    );
+    assert_eq!(v["certified"], false);
+    assert!(failure(&["grundy", "octal", "0.78"]).contains("not an octal code"));
+}
+
+#[test]
+fn dawsons_kayles_is_dawsons_chess_shifted_by_one() {
+    // Winning Ways: 0.07 at n + 1 is 0.137 at n.
+    let a = HeapGame::parse("0.07").unwrap().values(200);
+    let b = HeapGame::parse("0.137").unwrap().values(199);
+    assert_eq!(a[1..], b[..]);
+}
+
+// ---- Wythoff's game ----
+
+#[test]
+fn wythoffs_first_lost_positions() {
+    let want = [(1, 2), (3, 5), (4, 7), (6, 10), (8, 13)];
+    for (n, &p) in want.iter().enumerate() {
+        assert_eq!(wythoff::p_position(n as u64 + 1), p);
+        assert!(wythoff::is_p(p.0, p.1).unwrap() && wythoff::is_p(p.1, p.0).unwrap());
+    }
+    let v = json(&["wythoff", "--p-positions", "5", "--json"]);
+    assert_eq!(
+        v["p_positions"],
+        serde_json::json!([[1, 2], [3, 5], [4, 7], [6, 10], [8, 13]])
+    );
+    let v = json(&["wythoff", "3", "5", "--json"]);
+    assert_eq!(v["first_player_wins"], false);
+}
+
+#[test]
+fn wythoff_is_exact_for_huge_heaps() {
+    // φ = 1.6180339887498948482045868...: ⌊10^18 φ⌋ = 1618033988749894848; floating point
+    // has 53 bits and cannot tell it from its neighbours.
+    let n = 1_000_000_000_000_000_000u64;
+    assert_eq!(
+        wythoff::p_position(n),
+        (1_618_033_988_749_894_848, 2_618_033_988_749_894_848)
+    );
+    assert!(wythoff::is_p(1_618_033_988_749_894_848, 2_618_033_988_749_894_848).unwrap());
+    assert!(!wythoff::is_p(1_618_033_988_749_894_849, 2_618_033_988_749_894_849).unwrap());
+    // One more in the larger heap: the only winning move takes it back.
+    let v = json(&[
+        "wythoff",
+        "1618033988749894848",
+        "2618033988749894849",
+        "--json",
+    ]);
+    assert_eq!(
+        v["winning_moves"],
+        serde_json::json!([{ "take": [0, 1], "leaves": [1618033988749894848u64, 2618033988749894848u64] }])
+    );
+}
+
+#[test]
+fn wythoff_grundy_values_and_winning_moves() {
+    // The table of Wythoff's nim-values (OEIS A004481), rows y = 0..5, columns x = 0..7.
+    let want = [
+        [0, 1, 2, 3, 4, 5, 6, 7],
+        [1, 2, 0, 4, 5, 3, 7, 8],
+        [2, 0, 1, 5, 3, 4, 8, 6],
+        [3, 4, 5, 6, 2, 0, 1, 9],
+        [4, 5, 3, 2, 7, 6, 9, 0],
+        [5, 3, 4, 0, 6, 8, 10, 1],
+    ];
+    let t = wythoff::grundy_table(8, 6);
+    for (y, row) in want.iter().enumerate() {
+        assert_eq!(t[y], row, "row {y}");
+    }
+    // From (4, 5): to (3, 5) taking 1 from the first heap, or to (1, 2) taking 3 from both.
+    let moves: Vec<[u64; 2]> = wythoff::winning_moves(4, 5)
+        .unwrap()
+        .iter()
+        .map(|m| m.leaves)
+        .collect();
+    assert_eq!(moves, [[3, 5], [1, 2]]);
+    let dir = files("wythoff");
+    let png = dir.join("wythoff.png");
+    let v = json(&[
+        "wythoff",
+        "--table",
+        "32",
+        "--png",
+        png.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(v["values"][2][1], 0);
+    let img = image::open(&png).unwrap().to_rgb8();
+    let cell = img.width() / 32;
+    let px = |x: u32, y: u32| *img.get_pixel(x * cell + cell / 2, y * cell + cell / 2);
+    // Lost positions (value 0) share a colour: (1, 2), (5, 3) and (0, 0).
+    assert_eq!(px(1, 2), px(0, 0));
+    assert_eq!(px(5, 3), px(0, 0));
+    assert_ne!(px(1, 1), px(0, 0));
+}
+
+// ---- Misère play ----
+
+#[test]
+fn misere_nim_by_boutons_rule() {
+    assert!(!misere::nim_first_player_wins(&[1, 1, 1]));
+    assert!(misere::nim_first_player_wins(&[2, 1, 1]));
+    // From (2, 1, 1) the only winning move leaves (1, 1, 1).
+    let moves = misere::nim_winning_moves(&[2, 1, 1]);
+    assert_eq!(moves.len(), 1);
+    assert_eq!(
+        moves[0].m,
+        NimMove {
+            heap: 0,
+            take: 1,
+            leaves: 1
+        }
+    );
+    assert!(moves[0].reason.contains("odd"));
+    let v = json(&["nim", "--misere", "1", "1", "1", "--json"]);
+    assert_eq!(v["first_player_wins"], false);
+    let v = json(&["nim", "--misere", "2", "1", "1", "--json"]);
+    assert_eq!(v["first_player_wins"], true);
+    assert_eq!(v["winning_moves"][0]["leaves"], 1);
+    assert!(v["winning_moves"][0]["reason"].is_string());
+}
+
+proptest! {
+    #[test]
+    fn boutons_misere_rule_agrees_with_direct_search(heaps in prop::collection::vec(0u64..6, 1..5)) {
+        let (wins, moves, _) =
+            misere::heaps_misere(&HeapGame::Nim, &heaps, misere::SEARCH_LIMIT).unwrap();
+        prop_assert_eq!(wins, misere::nim_first_player_wins(&heaps));
+        let rule: Vec<(usize, u64)> = misere::nim_winning_moves(&heaps)
+            .iter()
+            .map(|m| (m.m.heap, m.m.leaves))
+            .collect();
+        let searched: Vec<(usize, u64)> = moves.iter().map(|m| (m.heap, m.leaves)).collect();
+        prop_assert_eq!(rule, searched);
+    }
+}
+
+#[test]
+fn misere_subtraction_and_octal_games_by_direct_search() {
+    // Misère take 1..3: lost when 1 more than a multiple of 4 is left (eleven matches).
+    let v = json(&[
+        "grundy", "subtract", "--take", "1..3", "--upto", "12", "--misere", "--json",
+    ]);
+    assert_eq!(v["misere_lost"], serde_json::json!([1, 5, 9]));
+    // Misère Kayles by hand: 0 is won (the opponent moved last); 1 must be taken; 2 and 3 win
+    // by leaving 1; every move from 4 leaves 3, 2, 1+2 or 1+1, each won for the opponent; 5 and 6
+    // win by leaving 4.
+    let v = json(&[
+        "grundy", "octal", "kayles", "--upto", "6", "--misere", "--json",
+    ]);
+    assert_eq!(v["misere_lost"], serde_json::json!([1, 4]));
+    // A position of several heaps: (1, 1) is won (take one, leaving the last to the
+    // opponent).
+    let v = json(&["grundy", "octal", "kayles", "1", "1", "--misere", "--json"]);
+    assert_eq!(v["position"]["first_player_wins"], true);
+}
+
+// ---- Green Hackenbush ----
+
+#[test]
+fn hackenbush_trees_by_the_colon_principle() {
+    // A stalk of 3 is *3; g-a with branches b and c-d: at a, (0 + 1) XOR (1 + 1) = 3, and the
+    // stalk below adds 1: 4. The tree g-a, a-b, a-c: 1 + (1 XOR 1) = 1.
+    let value = |t: &str| {
+        let h = Hackenbush::parse(t).unwrap();
+        h.value(&h.all())
+    };
+    assert_eq!(value("g a; a b; b c"), 3);
+    assert_eq!(value("g a; a b; a c; c d"), 4);
+    assert_eq!(value("g a; a b; a c"), 1);
+    // Two trees on the ground add up by XOR: 3 XOR 1 = 2.
+    assert_eq!(value("g a; a b; b c\ng x"), 2);
+}
+
+#[test]
+fn hackenbush_cycles_by_the_fusion_principle() {
+    let value = |t: &str| {
+        let h = Hackenbush::parse(t).unwrap();
+        h.value(&h.all())
+    };
+    // A triangle through the ground: three loops, 1 XOR 1 XOR 1 = 1; a square: 0.
+    assert_eq!(value("g a; a b; b g"), 1);
+    assert_eq!(value("g a; a b; b c; c g"), 0);
+    // A triangle on a stalk (a lollipop): the triangle is a loop's worth, 1, on top of one
+    // edge: 2. A loop drawn as such counts the same.
+    assert_eq!(value("g a; a b; b c; c a"), 2);
+    assert_eq!(value("g a; a a"), 2);
+    // Parallel edges between the same vertices form a cycle: two edges g-a fuse to 0.
+    assert_eq!(value("g a; g a"), 0);
+}
+
+#[test]
+fn hackenbush_winning_cuts_from_a_file() {
+    // The lollipop (value 2): cutting the stalk leaves nothing (0); cutting a-b leaves the stalk
+    // g-a-c-b of 3; cutting b-c leaves a with two twigs, 1. Only the stalk's cut wins.
+    let dir = files("hackenbush");
+    let path = dir.join("tree.txt");
+    std::fs::write(&path, "# a lollipop\ng a\na b\nb c\nc a\n").unwrap();
+    let v = json(&["hackenbush", "--file", path.to_str().unwrap(), "--json"]);
+    assert_eq!(v["value"], 2);
+    assert_eq!(
+        v["winning_moves"],
+        serde_json::json!([{ "edge": 0, "ends": ["g", "a"], "line": 2, "leaves": 0 }])
+    );
+    std::fs::write(&path, "g a\na b c\n").unwrap();
+    let err = failure(&["hackenbush", "--file", path.to_str().unwrap()]);
+    assert!(
+        err.contains("tree.txt:2:5: line 2, column 5: 'c' names a third end"),
+        "{err}"
+    );
+}
+
+// ---- Games given by their move graph; sums of different games ----
+
+/// A 2-cycle x <-> y with an exit y -> w -> v: worked by hand, v is 0, w is 1, and x, y can only
+/// run round the cycle (leaving it at y hands the opponent the win): ∞ with K = {} and {1}.
+const LOOPY: &str = "x: y\ny: x w\nw: v\nv:\n";
+
+#[test]
+fn a_loopy_graph_has_draws_with_smiths_infinite_values() {
+    let g = MoveGraph::parse(LOOPY).unwrap();
+    assert_eq!(
+        g.values(),
+        [
+            GValue::Infinite(vec![]),
+            GValue::Infinite(vec![1]),
+            GValue::Finite(1),
+            GValue::Finite(0)
+        ]
+    );
+    assert_eq!(g.values()[1].outcome(), Value::Draw);
+    // Misère, by hand: at v the player to move has won; w must move to v and loses; y wins by
+    // moving to w; x must move to y and loses.
+    let m: Vec<Value> = g.misere().iter().map(|s| s.value).collect();
+    assert_eq!(m, [Value::Loss, Value::Win, Value::Loss, Value::Win]);
+    let dir = files("graph");
+    let path = dir.join("loopy.txt");
+    std::fs::write(&path, LOOPY).unwrap();
+    let v = json(&[
+        "grundy",
+        "graph",
+        "--file",
+        path.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(v["vertices"][1]["value"], "∞{1}");
+    assert_eq!(v["vertices"][1]["outcome"], "draw");
+    std::fs::write(&path, "x: y\ny x\n").unwrap();
+    let err = failure(&["grundy", "graph", "--file", path.to_str().unwrap()]);
+    assert!(
+        err.contains("loopy.txt:2:1: line 2, column 1: 'y x' has no ':'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn sums_of_different_games() {
+    // Nim 3 (g 3), Kayles 5 (g 4), Wythoff (1, 2) (g 0): 3 XOR 4 XOR 0 = 7. Kayles 5 must go to
+    // g 3: take 2 leaving 3 (g 3), or take 2 from the middle leaving 1 and 2 (1 XOR 2 = 3). The
+    // Nim heap would need 4 > 3, and (1, 2) reaches 1 and 2 only.
+    let v = json(&["grundy", "sum", "3", "kayles:5", "wythoff:1,2", "--json"]);
+    assert_eq!(v["values"], serde_json::json!([3, 4, 0]));
+    assert_eq!(v["value"], 7);
+    let moves = v["winning_moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 2, "{moves:?}");
+    assert!(moves.iter().all(|m| m["component"] == 1));
+    let leaves: Vec<&str> = moves
+        .iter()
+        .map(|m| m["leaves"].as_str().unwrap())
+        .collect();
+    assert_eq!(leaves, ["0.77:3", "0.77:1,2"]);
+}
+
+#[test]
+fn a_sum_with_a_loopy_component_is_won_or_drawn_by_smiths_rule() {
+    let dir = files("sum");
+    let path = dir.join("loopy.txt");
+    std::fs::write(&path, LOOPY).unwrap();
+    let graph = format!("graph:{}:y", path.display());
+    // y is ∞{1}: with a Nim heap of 1, moving y to w (value 1) makes 1 XOR 1 = 0: a win.
+    let v = json(&["grundy", "sum", &graph, "1", "--json"]);
+    assert_eq!(v["first_player_wins"], true);
+    assert_eq!(v["winning_moves"][0]["component"], 0);
+    assert_eq!(v["winning_moves"][0]["move"], "move to w");
+    // With a heap of 2, K XOR 2 = {3} lacks 0: a draw.
+    let v = json(&["grundy", "sum", &graph, "2", "--json"]);
+    assert_eq!(v["draw"], true);
+}
+
+#[test]
+fn misere_sums_by_direct_search() {
+    // Nim heaps as a sum of components: Bouton's misère rule says (1, 1, 1) is lost and
+    // (2, 1, 1) won.
+    let v = json(&["grundy", "sum", "1", "1", "1", "--misere", "--json"]);
+    assert_eq!(v["first_player_wins"], false);
+    let v = json(&["grundy", "sum", "2", "1", "1", "--misere", "--json"]);
+    assert_eq!(v["first_player_wins"], true);
+    assert_eq!(v["winning_moves"][0]["component"], 0);
 }

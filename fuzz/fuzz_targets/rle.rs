@@ -4,7 +4,7 @@ use libfuzzer_sys::fuzz_target;
 use lifelab::pattern::{self, Format};
 
 fuzz_target!(|data: &[u8]| {
-    lifelab::grid::set_memory_limit(64 << 20);
+    lifelab::memory::set_limit(64 << 20);
     let Ok(text) = std::str::from_utf8(data) else { return };
     if let Ok(p) = pattern::parse(text, Format::Rle) {
         let written = pattern::write(&p, Format::Rle);

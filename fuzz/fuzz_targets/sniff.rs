@@ -5,7 +5,7 @@ use libfuzzer_sys::fuzz_target;
 use lifelab::pattern::{self, Format};
 
 fuzz_target!(|data: &[u8]| {
-    lifelab::grid::set_memory_limit(64 << 20);
+    lifelab::memory::set_limit(64 << 20);
     match pattern::parse_bytes(data, None) {
         Ok(p) => {
             let again = pattern::parse(&pattern::write(&p, Format::Rle), Format::Rle)

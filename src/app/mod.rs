@@ -241,7 +241,19 @@ impl LifelabApp {
         }
         let mut games = GamesPanel::new(tabs);
         if let Some(tab) = &options.games_tab {
-            games.select(tab);
+            if !games.select(tab) {
+                anyhow::bail!(
+                    "--games-tab {tab}: no such tab (nim, grundy, octal, wythoff, hackenbush, sums, tree, tictactoe, kqk)"
+                );
+            }
+            // A refused move is part of what the tab then shows; an action the tab does not
+            // know is a mistake on the command line.
+            if let Some(script) = &options.games_do
+                && let Err(e) = games.act(script)
+                && GamesPanel::is_unknown(&e)
+            {
+                anyhow::bail!("--games-do: {e}");
+            }
         }
         life.poll();
         let mut app = Self {

@@ -68,9 +68,15 @@ pub struct AppOptions {
     #[arg(long, value_name = "WxH", default_value = "1280x800")]
     pub window: String,
 
-    /// Open the games panel on this tab (nim, grundy, tree, tictactoe).
+    /// Open the games panel on this tab (nim, grundy, octal, wythoff, hackenbush, sums, tree,
+    /// tictactoe, kqk).
     #[arg(long, value_name = "TAB")]
     pub games_tab: Option<String>,
+
+    /// With --games-tab: actions on that tab, separated by ';', as its buttons make them (for
+    /// example `take 2 1; take 1 3` on Nim), to show a position in a screenshot.
+    #[arg(long, value_name = "ACTIONS", requires = "games_tab")]
+    pub games_do: Option<String>,
 
     /// Seed of random fills and stochastic rules.
     #[arg(long, default_value_t = 1)]

@@ -30,7 +30,7 @@ pub fn execute(args: KqkArgs) -> anyhow::Result<ExitCode> {
         if args.json {
             super::print_json(&serde_json::json!({ "squares": reports, "seconds": seconds }))?;
         } else {
-            println!("white king fixed on each square: all won? longest mate (White's moves)");
+            outln!("white king fixed on each square: all won? longest mate (White's moves)")?;
             for rank in (0..8).rev() {
                 let row: Vec<String> = (0..8)
                     .map(|file| {
@@ -42,10 +42,10 @@ pub fn execute(args: KqkArgs) -> anyhow::Result<ExitCode> {
                         }
                     })
                     .collect();
-                println!("  {} {}", rank + 1, row.join(" "));
+                outln!("  {} {}", rank + 1, row.join(" "))?;
             }
-            println!("     a   b   c   d   e   f   g   h");
-            println!("('-': some positions are draws)  {seconds:.2} s");
+            outln!("     a   b   c   d   e   f   g   h")?;
+            outln!("('-': some positions are draws)  {seconds:.2} s")?;
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -62,18 +62,18 @@ pub fn execute(args: KqkArgs) -> anyhow::Result<ExitCode> {
         v["seconds"] = seconds.into();
         super::print_json(&v)?;
     } else {
-        println!(
+        outln!(
             "white king {}: {} legal positions with White to move, {} won{}",
             r.king,
             r.positions,
             r.won,
             if r.all_won { " (all of them)" } else { "" }
-        );
+        )?;
         if let Some((wk, q, bk)) = &r.longest_example {
-            println!(
+            outln!(
                 "longest forced mate: {} moves (for example white king {wk}, queen {q}, black king {bk}); {seconds:.3} s",
                 r.longest_mate
-            );
+            )?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -38,6 +38,9 @@ fn check_count(count: u64) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The most moves "even wins" looks at (it tries every amount at every count).
+const MAX_EVEN_WORK: u128 = 400_000_000;
+
 pub fn execute(args: MatchesArgs) -> anyhow::Result<ExitCode> {
     check_count(args.count)?;
     let game = Matches {
@@ -50,19 +53,30 @@ pub fn execute(args: MatchesArgs) -> anyhow::Result<ExitCode> {
         super::print_json(&r)?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
+    outln!(
         "{} matches, take {}, whoever takes the last one {}",
         r.count,
         r.take,
         if r.misere { "loses" } else { "wins" }
-    );
+    )?;
+    if r.no_move {
+        // Nobody moves: the game is over before it starts, as if the opponent had moved last.
+        outln!(
+            "there is no move: {} matches are too few to take any amount of {}, so the first \
+             player {} at once",
+            r.count,
+            r.take,
+            if r.first_player_wins { "wins" } else { "loses" }
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if r.first_player_wins {
         let s: Vec<String> = r.winning_first_moves.iter().map(u64::to_string).collect();
-        println!("the first player wins by taking {}", s.join(" or "));
+        outln!("the first player wins by taking {}", s.join(" or "))?;
     } else {
-        println!("the second player wins");
+        outln!("the second player wins")?;
     }
-    println!("rule: {}", r.rule);
+    outln!("rule: {}", r.rule)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -72,20 +86,38 @@ pub fn execute_even(args: EvenWinsArgs) -> anyhow::Result<ExitCode> {
         count: args.count,
         take: super::grundy::parse_take(&args.take)?,
     };
+    let work = (args.count as u128 + 1) * game.take.count().min(args.count.max(1)) as u128;
+    if work > MAX_EVEN_WORK {
+        bail!(
+            "--count {} --take {}: about {work} moves to try, more than {MAX_EVEN_WORK}; choose \
+             fewer matches or a smaller take-set",
+            args.count,
+            args.take
+        );
+    }
     let r = game.report();
     if args.json {
         super::print_json(&r)?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
+    outln!(
         "even wins: {} matches, take {}; whoever ends holding an even number wins",
-        r.count, r.take
-    );
+        r.count,
+        r.take
+    )?;
     if r.first_player_wins {
         let s: Vec<String> = r.winning_first_moves.iter().map(u64::to_string).collect();
-        println!("the first player wins by taking {}", s.join(" or "));
+        outln!("the first player wins by taking {}", s.join(" or "))?;
     } else {
-        println!("the first player cannot force a win");
+        outln!("the first player cannot force a win")?;
     }
+    outln!(
+        "{}",
+        if r.ties_possible {
+            "a tie (both even or both odd) is possible"
+        } else {
+            "no tie is possible: exactly one player ends even"
+        }
+    )?;
     Ok(ExitCode::SUCCESS)
 }

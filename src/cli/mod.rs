@@ -1,11 +1,23 @@
 //! The command line: `lifelab` alone opens the app; subcommands run headless. Each subcommand
 //! lives in its own file; with `--json` each prints exactly one JSON object on stdout.
 
+/// `println!` for subcommands: `outln!(...)?`. Unlike `println!`, a closed stdout is an error to
+/// return (which `main_with` ends on quietly) rather than a panic.
+macro_rules! outln {
+    () => {
+        $crate::cli::write_line(format_args!(""))
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::write_line(format_args!($($arg)*))
+    };
+}
+
 mod analyze;
 mod bench;
 mod check;
 mod gpus;
 mod grundy;
+mod hackenbush;
 mod kqk;
 mod matches;
 mod nim;
@@ -13,6 +25,7 @@ mod run;
 pub mod setup;
 mod tictactoe;
 mod tree;
+mod wythoff;
 
 use std::process::ExitCode;
 
@@ -59,8 +72,13 @@ pub enum Command {
     Gpus(gpus::GpusArgs),
     /// Nim: the nim-sum, the outcome and every winning move; or --lost N --max M, a listing.
     Nim(nim::NimArgs),
-    /// Sprague–Grundy values: subtraction games, sums, the game of N, the XOR table.
+    /// Sprague–Grundy values: subtraction and octal games, Grundy's game, sums of different
+    /// games, games given by their move graph, the game of N, the XOR table.
     Grundy(grundy::GrundyArgs),
+    /// Wythoff's game: the lost positions, the Grundy values, and the winning moves.
+    Wythoff(wythoff::WythoffArgs),
+    /// Green Hackenbush: the value of a picture and every winning cut.
+    Hackenbush(hackenbush::HackenbushArgs),
     /// A game tree: backward induction, ranks and the winning strategy.
     Tree(tree::TreeArgs),
     /// Match games (take from a heap, normal or misère): who wins and how.
@@ -100,11 +118,21 @@ pub fn main_with(cli: Cli) -> ExitCode {
     let json = command.json();
     match command.execute() {
         Ok(code) => code,
+        // A closed stdout (`| head -1`): the reader has all it wants, so end quietly, as Unix
+        // tools do.
+        Err(e) if closed_stdout(&e) => ExitCode::SUCCESS,
         Err(e) => {
             report_error(&e, json);
             ExitCode::FAILURE
         }
     }
+}
+
+fn closed_stdout(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// A command line clap could not take: help and version print as usual (exit 0); any other
@@ -151,6 +179,8 @@ impl Command {
             Command::Gpus(a) => a.json,
             Command::Nim(a) => a.json,
             Command::Grundy(a) => a.json(),
+            Command::Wythoff(a) => a.json,
+            Command::Hackenbush(a) => a.json,
             Command::Tree(a) => a.json,
             Command::Matches(a) => a.json,
             Command::Evenwins(a) => a.json,
@@ -168,6 +198,8 @@ impl Command {
             Command::Gpus(a) => gpus::execute(a),
             Command::Nim(a) => nim::execute(a),
             Command::Grundy(a) => grundy::execute(a),
+            Command::Wythoff(a) => wythoff::execute(a),
+            Command::Hackenbush(a) => hackenbush::execute(a),
             Command::Tree(a) => tree::execute(a),
             Command::Matches(a) => matches::execute(a),
             Command::Evenwins(a) => matches::execute_even(a),
@@ -187,6 +219,29 @@ pub(crate) fn engine_options(memory_mb: Option<u64>) -> crate::registry::Options
 
 /// Prints a serialisable value as the one JSON object of a `--json` run.
 pub(crate) fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
-    println!("{}", serde_json::to_string(value)?);
+    outln!("{}", serde_json::to_string(value)?)?;
     Ok(())
+}
+
+/// One line on stdout (see `outln!`).
+pub(crate) fn write_line(args: std::fmt::Arguments) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_fmt(args)?;
+    out.write_all(b"\n")
+}
+
+/// Reads a text file named on the command line, `-` being standard input; errors name the file.
+pub(crate) fn read_text(path: &std::path::Path) -> anyhow::Result<String> {
+    let bytes = if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)?;
+        bytes
+    } else {
+        crate::pattern::read_file(path)?
+    };
+    let name = path.display();
+    let text = crate::pattern::utf8(&bytes)
+        .map_err(|e| anyhow::anyhow!("{name}:{}:{}: {}", e.line, e.column, e.message))?;
+    Ok(text.to_string())
 }

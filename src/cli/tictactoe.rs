@@ -29,15 +29,24 @@ pub fn execute(args: TicTacToeArgs) -> anyhow::Result<ExitCode> {
     };
     let a = tictactoe::analyse(&board, args.eval, depth);
     if args.json {
+        let (reachable, classes) = tictactoe::counts(&board);
         let mut v = serde_json::to_value(&a)?;
-        v["reachable_positions"] = 5478.into();
-        v["symmetry_classes"] = 765.into();
+        v["reachable_positions"] = reachable.into();
+        v["symmetry_classes"] = classes.into();
         super::print_json(&v)?;
         return Ok(ExitCode::SUCCESS);
     }
+    // The board, and the squares' numbers beside it (moves are named by them).
     for row in 0..3 {
         let cells: String = a.position[row * 3..row * 3 + 3].chars().collect();
-        println!("  {cells}");
+        outln!("  {cells}    {} {} {}", row * 3, row * 3 + 1, row * 3 + 2)?;
+    }
+    if a.over {
+        match a.winner {
+            Some(w) => outln!("the game is over: {w} has three in a row and won")?,
+            None => outln!("the game is over: the board is full, a draw")?,
+        }
+        return Ok(ExitCode::SUCCESS);
     }
     let method = match (args.eval, depth) {
         (Eval::Exact, None) => "retrograde analysis".to_string(),
@@ -45,18 +54,20 @@ pub fn execute(args: TicTacToeArgs) -> anyhow::Result<ExitCode> {
         (Eval::Static, Some(d)) => format!("minimax to depth {d}, F = M - N at the horizon"),
         (Eval::Static, None) => unreachable!("static has a depth"),
     };
-    println!(
+    outln!(
         "{} to move; value {} for X ({method}, {} positions)",
-        a.to_move, a.value, a.positions
-    );
+        a.to_move,
+        a.value,
+        a.positions
+    )?;
     for m in &a.moves {
-        println!(
+        outln!(
             "  square {} (row {}, column {}): {}",
             m.square,
             m.square / 3 + 1,
             m.square % 3 + 1,
             m.value
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -49,9 +49,20 @@ struct VertexReport {
     #[serde(skip_serializing_if = "String::is_empty")]
     r#move: String,
     label: Outcome,
+    /// The longest play from the vertex.
     rank: u32,
+    /// The seed's rank by level: the root is 1, odd levels are the first player's.
+    level: u32,
     first_to_move: bool,
     leaf: bool,
+}
+
+#[derive(Serialize)]
+struct StrategyReport {
+    player: &'static str,
+    /// The result it guarantees at least, from the first player's point of view.
+    secures: Outcome,
+    arrows: Vec<Arrow>,
 }
 
 #[derive(Serialize)]
@@ -69,6 +80,20 @@ struct TreeReport {
     vertices: Vec<VertexReport>,
     strategy: Vec<Arrow>,
     strategy_for: &'static str,
+    /// For a draw, one for each player.
+    strategies: Vec<StrategyReport>,
+    ranks: &'static str,
+}
+
+const RANKS: &str = "rank: the longest play from a vertex (0 at a leaf); level: the seed's rank \
+     by level from the root (the root is level 1, odd levels are the first player's moves)";
+
+fn player(first: bool) -> &'static str {
+    if first {
+        "first player"
+    } else {
+        "second player"
+    }
 }
 
 /// The largest tree the text report lists vertex by vertex.
@@ -81,18 +106,10 @@ pub fn execute(args: TreeArgs) -> anyhow::Result<ExitCode> {
             Tree::parse(text).map_err(|e| anyhow::anyhow!("tree '{text}': {e}"))?
         }
         (None, Some(path), _) => {
-            let bytes = if path.as_os_str() == "-" {
-                let mut bytes = Vec::new();
-                std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)?;
-                bytes
-            } else {
-                crate::pattern::read_file(path)?
-            };
+            let text = super::read_text(path)?;
             let name = path.display();
             // file:line:column, as for pattern files.
-            let text = crate::pattern::utf8(&bytes)
-                .map_err(|e| anyhow::anyhow!("{name}:{}:{}: {}", e.line, e.column, e.message))?;
-            Tree::parse(text).map_err(|e| match e {
+            Tree::parse(&text).map_err(|e| match e {
                 TreeError::Syntax {
                     line,
                     column,
@@ -114,11 +131,7 @@ pub fn execute(args: TreeArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let a = tree.analyse();
-    let strategy_for = if a.labels[0] == Outcome::SecondWins {
-        "second player"
-    } else {
-        "first player"
-    };
+    let strategy_for = player(a.strategies[0].first_player);
     let report = TreeReport {
         label: a.labels[0],
         rank: a.ranks[0],
@@ -132,6 +145,7 @@ pub fn execute(args: TreeArgs) -> anyhow::Result<ExitCode> {
                 r#move: tree.vertices[v].label.clone(),
                 label: a.labels[v],
                 rank: a.ranks[v],
+                level: tree.level(v),
                 first_to_move: tree.first_to_move(v),
                 leaf: tree.vertices[v].leaf.is_some(),
             })
@@ -142,6 +156,20 @@ pub fn execute(args: TreeArgs) -> anyhow::Result<ExitCode> {
             .map(|&(from, to)| Arrow { from, to })
             .collect(),
         strategy_for,
+        strategies: a
+            .strategies
+            .iter()
+            .map(|s| StrategyReport {
+                player: player(s.first_player),
+                secures: s.secures,
+                arrows: s
+                    .arrows
+                    .iter()
+                    .map(|&(from, to)| Arrow { from, to })
+                    .collect(),
+            })
+            .collect(),
+        ranks: RANKS,
     };
     if args.json {
         super::print_json(&report)?;
@@ -152,46 +180,65 @@ pub fn execute(args: TreeArgs) -> anyhow::Result<ExitCode> {
         Outcome::SecondWins => "the second player wins",
         Outcome::Draw => "a draw",
     };
-    println!(
+    outln!(
         "value {} ({winner}), rank {}",
         report.label.symbol(),
         report.rank
-    );
+    )?;
     if report.depth > MAX_LISTED_DEPTH || report.vertex_count > MAX_LISTED_VERTICES {
         // Indentation and paths grow with depth: a listing of a very deep tree would be
         // quadratic in its size.
-        println!(
+        outln!(
             "{} vertices, {} deep: too large to list (at most {MAX_LISTED_VERTICES} vertices, \
              {MAX_LISTED_DEPTH} deep); --json reports every vertex",
-            report.vertex_count, report.depth
-        );
+            report.vertex_count,
+            report.depth
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!("strategy of the {strategy_for}: arrows marked ==>");
-    let arrows: std::collections::HashSet<usize> = a.strategy.iter().map(|&(_, t)| t).collect();
+    outln!("({RANKS})")?;
+    // Each strategy's arrows are marked with its own sign.
+    let marks = ["==>", "~~>"];
+    let mut arrows: std::collections::HashMap<usize, String> = Default::default();
+    for (s, mark) in a.strategies.iter().zip(marks) {
+        let guarantee = match (s.secures, s.first_player) {
+            (Outcome::Draw, _) => "at least a draw",
+            _ => "the win",
+        };
+        outln!(
+            "strategy of the {} ({guarantee}): arrows marked {mark}",
+            player(s.first_player)
+        )?;
+        for &(_, t) in &s.arrows {
+            arrows.insert(t, mark.to_string());
+        }
+    }
     // Depth-first, children in order.
     let mut stack = vec![0usize];
     while let Some(v) = stack.pop() {
         let vx = &tree.vertices[v];
         let indent = "  ".repeat(vx.depth as usize);
-        let arrow = if arrows.contains(&v) { "==> " } else { "    " };
-        let who = if tree.first_to_move(v) {
-            "first"
-        } else {
-            "second"
-        };
+        let arrow = arrows
+            .get(&v)
+            .map_or("    ".to_string(), |m| format!("{m} "));
         let name = if vx.label.is_empty() {
             tree.path(v)
         } else {
             vx.label.clone()
         };
         match vx.leaf {
-            Some(o) => println!("{indent}{arrow}{name}: leaf {}", o.symbol()),
-            None => println!(
-                "{indent}{arrow}{name}: {} rank {} ({who} to move)",
+            Some(o) => outln!("{indent}{arrow}{name}: leaf {}", o.symbol())?,
+            None => outln!(
+                "{indent}{arrow}{name}: {} rank {}, level {} ({} to move)",
                 a.labels[v].symbol(),
-                a.ranks[v]
-            ),
+                a.ranks[v],
+                tree.level(v),
+                if tree.first_to_move(v) {
+                    "first"
+                } else {
+                    "second"
+                },
+            )?,
         }
         stack.extend(vx.children.iter().rev());
     }

@@ -6,6 +6,8 @@ use std::hash::Hash;
 
 use serde::Serialize;
 
+use super::octal::HeapGame;
+
 /// An impartial game given by its moves. Positions with no moves are lost for the player to
 /// move (normal play).
 pub trait Game {
@@ -68,7 +70,7 @@ impl<G: Game> Grundy<G> {
 }
 
 /// Which amounts a subtraction game lets a player take from the heap.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum TakeSet {
     /// Any number from `min` to `max`.
     Range { min: u64, max: u64 },
@@ -133,6 +135,14 @@ impl TakeSet {
         }
     }
 
+    /// How many amounts there are.
+    pub fn count(&self) -> u64 {
+        match self {
+            TakeSet::Range { min, max } => (max - min).saturating_add(1),
+            TakeSet::Set(v) => v.len() as u64,
+        }
+    }
+
     /// The largest amount.
     pub fn max(&self) -> u64 {
         match self {
@@ -177,42 +187,21 @@ pub struct Period {
 impl SubtractionGame {
     /// g(0), ..., g(upto), by the recurrence.
     pub fn values(&self, upto: u64) -> Vec<u32> {
-        let mut g = Vec::with_capacity(upto as usize + 1);
-        for n in 0..=upto {
-            let v = mex(self
-                .take
-                .amounts(n)
-                .into_iter()
-                .map(|a| g[(n - a) as usize]));
-            g.push(v);
-        }
-        g
+        HeapGame::Subtraction(self.take.clone()).values(upto)
     }
 
     /// The period of g, certified: g(n) depends only on the `k` values before it (k the largest
     /// amount), so once k consecutive values repeat after `period` steps, they repeat forever.
-    /// `None` when no period shows within the first `search` values.
+    /// `None` when no certified period shows within the first `search` values.
     pub fn period(&self, search: u64) -> Option<Period> {
-        let k = self.take.max().max(1);
-        let g = self.values(search);
-        let len = g.len() as u64;
-        // The smallest preperiod, then the smallest period for it.
-        for start in 0..len {
-            for p in 1..=len {
-                if start + p + k > len {
-                    break;
-                }
-                let window_repeats =
-                    (start..start + k).all(|n| g[n as usize] == g[(n + p) as usize]);
-                if window_repeats {
-                    return Some(Period {
-                        preperiod: start,
-                        period: p,
-                    });
-                }
-            }
-        }
-        None
+        let values = self.values(search);
+        HeapGame::Subtraction(self.take.clone())
+            .periodicity(&values)
+            .filter(|p| p.certified)
+            .map(|p| Period {
+                preperiod: p.preperiod,
+                period: p.period,
+            })
     }
 }
 
@@ -285,12 +274,34 @@ impl Game for OneSidedRook {
     }
 }
 
-/// The table v(m, n) of the one-sided rook for m, n < q, by the generic engine.
+/// The table v(m, n) of the one-sided rook for m, n < q, by the mex rule: v(m, n) is the least
+/// value missing from the row to its left and the column below it, kept as bitsets so that
+/// q = 4096 takes about a second (the generic engine, with a hash map and every move listed,
+/// would take hours).
 pub fn rook_table(q: u64) -> Vec<Vec<u32>> {
-    let mut g = Grundy::new(OneSidedRook);
-    (0..q)
-        .map(|m| (0..q).map(|n| g.value(&(m, n))).collect())
-        .collect()
+    let q = q as usize;
+    // Values stay below the next power of two above q.
+    let words = q.next_power_of_two().div_ceil(64) + 1;
+    let mut rows = vec![0u64; q * words];
+    let mut cols = vec![0u64; q * words];
+    let mut table = vec![vec![0u32; q]; q];
+    for m in 0..q {
+        for n in 0..q {
+            let (row, col) = (&rows[m * words..][..words], &cols[n * words..][..words]);
+            let (w, free) = row
+                .iter()
+                .zip(col)
+                .map(|(a, b)| !(a | b))
+                .enumerate()
+                .find(|&(_, free)| free != 0)
+                .expect("a free value below the bound");
+            let v = w * 64 + free.trailing_zeros() as usize;
+            table[m][n] = v as u32;
+            rows[m * words + v / 64] |= 1 << (v % 64);
+            cols[n * words + v / 64] |= 1 << (v % 64);
+        }
+    }
+    table
 }
 
 /// "The game of N": five dominoes worth 1..5 and one coin. The first move puts the coin on any
@@ -319,16 +330,55 @@ pub struct DominoesResult {
     pub winning_first_moves: Vec<u8>,
 }
 
+/// The game of N solved from the end: with r still to go and the coin on domino `on`, the
+/// player to move wins when some domino d != on with d <= r leaves the opponent lost. A row
+/// depends only on the five before it, so the rows repeat once five in a row repeat: memory
+/// and time stay constant whatever N is.
 pub fn dominoes(target: u64) -> DominoesResult {
-    let mut g = Grundy::new(Dominoes { target });
+    let (rows, start, period) = dominoes_rows();
+    let row = |r: u64| {
+        let r = if r < rows.len() as u64 {
+            r
+        } else {
+            start + (r - start) % period
+        };
+        rows[r as usize]
+    };
     let winning: Vec<u8> = (1..=5u8)
-        .filter(|&d| d as u64 <= target && g.value(&(d as u64, d)) == 0)
+        .filter(|&d| d as u64 <= target && !row(target - d as u64)[d as usize])
         .collect();
     DominoesResult {
         target,
         first_player_wins: !winning.is_empty(),
         winning_first_moves: winning,
     }
+}
+
+/// `rows[r][on]`: the player to move wins with r to go and the coin on `on` (0: not placed);
+/// computed until five consecutive rows repeat. Returns the rows and the periodic part's start
+/// and length.
+fn dominoes_rows() -> (Vec<[bool; 6]>, u64, u64) {
+    let mut rows: Vec<[bool; 6]> = Vec::new();
+    let mut seen = std::collections::HashMap::new();
+    let bits = |row: &[bool; 6]| row.iter().fold(0u32, |acc, &b| acc << 1 | b as u32);
+    for r in 0u64.. {
+        let mut row = [false; 6];
+        for (on, cell) in row.iter_mut().enumerate() {
+            *cell = (1..=5usize).any(|d| d != on && d as u64 <= r && !rows[r as usize - d][d]);
+        }
+        rows.push(row);
+        if r >= 5 {
+            let window = rows[r as usize - 4..]
+                .iter()
+                .fold(0u32, |acc, row| acc << 6 | bits(row));
+            if let Some(first) = seen.insert(window, r) {
+                // Rows first-4..=first equal rows r-4..=r, and each row follows from the five
+                // before it: row r+1+i = row first+1+i for every i.
+                return (rows, first - 4, r - first);
+            }
+        }
+    }
+    unreachable!("finitely many windows")
 }
 
 /// A colour per value: hues around the wheel, so equal values share a colour.

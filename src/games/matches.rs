@@ -30,6 +30,8 @@ pub struct MatchesReport {
     /// Counts at which the player to move loses, up to the count.
     pub lost_positions: Vec<u64>,
     pub rule: String,
+    /// True when the first player has no move at all (too few matches for any amount).
+    pub no_move: bool,
 }
 
 impl Matches {
@@ -52,27 +54,45 @@ impl Matches {
     /// `wins[n]`: the player to move with n matches left wins.
     pub fn wins(&self) -> Vec<bool> {
         let mut wins: Vec<bool> = Vec::with_capacity(self.count as usize + 1);
+        // For a range of amounts, lost counts so far (a prefix sum): whether the window of
+        // counts a move can reach holds a lost one costs O(1), whatever the range's width.
+        let mut lost_before = vec![0u64];
         for n in 0..=self.count {
-            let amounts = self.take.amounts(n);
-            let w = if amounts.is_empty() {
-                // The game is over: the previous player moved last.
-                self.misere
-            } else {
-                amounts.iter().any(|&a| !wins[(n - a) as usize])
+            let w = match &self.take {
+                TakeSet::Range { min, .. } if *min > n => self.misere,
+                TakeSet::Range { min, max } => {
+                    // Counts n - min(max, n) ..= n - min.
+                    let (lo, hi) = (n - (*max).min(n), n - min);
+                    lost_before[hi as usize + 1] > lost_before[lo as usize]
+                }
+                TakeSet::Set(v) if v.first().is_none_or(|&a| a > n) => self.misere,
+                TakeSet::Set(v) => v
+                    .iter()
+                    .take_while(|&&a| a <= n)
+                    .any(|&a| !wins[(n - a) as usize]),
             };
+            // No move at all: the game is over, and the previous player moved last.
             wins.push(w);
+            lost_before.push(lost_before[n as usize] + u64::from(!w));
         }
         wins
     }
 
     pub fn report(&self) -> MatchesReport {
         let wins = self.wins();
-        let winning: Vec<u64> = self
-            .take
-            .amounts(self.count)
-            .into_iter()
-            .filter(|&a| !wins[(self.count - a) as usize])
-            .collect();
+        let no_move = match &self.take {
+            TakeSet::Range { min, .. } => *min > self.count,
+            TakeSet::Set(v) => v.first().is_none_or(|&a| a > self.count),
+        };
+        let winning: Vec<u64> = if no_move {
+            Vec::new()
+        } else {
+            self.take
+                .amounts(self.count)
+                .into_iter()
+                .filter(|&a| !wins[(self.count - a) as usize])
+                .collect()
+        };
         let lost: Vec<u64> = (0..=self.count).filter(|&n| !wins[n as usize]).collect();
         MatchesReport {
             count: self.count,
@@ -82,6 +102,7 @@ impl Matches {
             winning_first_moves: winning,
             lost_positions: lost.clone(),
             rule: self.rule(&lost),
+            no_move,
         }
     }
 
@@ -89,7 +110,8 @@ impl Matches {
     fn rule(&self, lost: &[u64]) -> String {
         match self.take {
             TakeSet::Range { min: 1, max: k } => {
-                let m = k + 1;
+                // In 128 bits: k + 1 and count + m overflow 64 for a take-set up to 2^64 - 1.
+                let m = k as u128 + 1;
                 let (target, what) = if self.misere {
                     (
                         1,
@@ -98,7 +120,7 @@ impl Matches {
                 } else {
                     (0, format!("leave your opponent a multiple of {m} matches"))
                 };
-                let first = (self.count + m - target) % m;
+                let first = (self.count as u128 + m - target) % m;
                 let opening = if first == 0 {
                     "the first player cannot do that now: the second player wins with the rule"
                         .to_string()
@@ -207,7 +229,40 @@ impl EvenWins {
             take: self.take.to_string(),
             first_player_wins: t[n as usize][0][0] == 1,
             winning_first_moves: winning,
-            ties_possible: n.is_multiple_of(2),
+            ties_possible: self.ties_possible(),
         }
+    }
+
+    /// Whether some play ends with both players' holdings of the same parity: with every
+    /// match taken that needs an even total, but a take-set like {2} can leave matches nobody
+    /// may take.
+    fn ties_possible(&self) -> bool {
+        // reach[n]: bit (a * 2 + b) * 2 + turn for the first player's parity a, the second's
+        // b, and whose turn (0: the first player's).
+        let mut reach = vec![0u8; self.count as usize + 1];
+        reach[self.count as usize] = 1;
+        for n in (0..=self.count).rev() {
+            let states = reach[n as usize];
+            let amounts = self.take.amounts(n);
+            for s in (0..8).filter(|s| states & (1 << s) != 0) {
+                let (a, b, turn) = (s >> 2, (s >> 1) & 1, s & 1);
+                if amounts.is_empty() {
+                    if a == b {
+                        return true;
+                    }
+                    continue;
+                }
+                for &k in &amounts {
+                    let odd = (k % 2) as usize;
+                    let (a, b) = if turn == 0 {
+                        (a ^ odd, b)
+                    } else {
+                        (a, b ^ odd)
+                    };
+                    reach[(n - k) as usize] |= 1 << ((a << 2) | (b << 1) | (1 - turn));
+                }
+            }
+        }
+        false
     }
 }

@@ -29,18 +29,60 @@ pub fn parse_heaps<S: AsRef<str>>(words: &[S]) -> Result<Vec<u64>, HeapError> {
     words
         .iter()
         .enumerate()
-        .map(|(i, w)| {
-            let text = w.as_ref().trim().to_string();
-            let negative = text.len() > 1
-                && text.starts_with('-')
-                && text[1..].chars().all(|c| c.is_ascii_digit());
-            if negative {
-                return Err(HeapError::Negative { index: i + 1, text });
-            }
-            text.parse::<u64>()
-                .map_err(|_| HeapError::NotANumber { index: i + 1, text })
-        })
+        .map(|(i, w)| parse_heap(i + 1, w.as_ref()))
         .collect()
+}
+
+/// Heap `index` (counted from 1) as typed.
+pub fn parse_heap(index: usize, word: &str) -> Result<u64, HeapError> {
+    let text = word.trim().to_string();
+    // '-' or the Unicode minus, then digits.
+    let digits = text
+        .strip_prefix('-')
+        .or_else(|| text.strip_prefix('\u{2212}'));
+    let negative = digits.is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()));
+    if negative {
+        return Err(HeapError::Negative { index, text });
+    }
+    text.parse::<u64>()
+        .map_err(|_| HeapError::NotANumber { index, text })
+}
+
+/// A heap in a text of heaps, with where it was written.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{line}:{column}: {error}")]
+pub struct TextHeapError {
+    pub line: usize,
+    pub column: usize,
+    pub error: HeapError,
+}
+
+/// Heaps separated by white space (or commas) over any number of lines, as from a file: a
+/// million heaps do not fit on a command line. `#` starts a comment.
+pub fn parse_heaps_text(text: &str) -> Result<Vec<u64>, TextHeapError> {
+    let mut heaps = Vec::new();
+    for (l, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("");
+        let mut start = None;
+        for (column, c) in line.chars().chain([' ']).enumerate() {
+            let sep = c.is_whitespace() || c == ',';
+            match (sep, start) {
+                (false, None) => start = Some(column),
+                (true, Some(s)) => {
+                    let word: String = line.chars().skip(s).take(column - s).collect();
+                    let h = parse_heap(heaps.len() + 1, &word).map_err(|error| TextHeapError {
+                        line: l + 1,
+                        column: s + 1,
+                        error,
+                    })?;
+                    heaps.push(h);
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(heaps)
 }
 
 /// The XOR of the heaps.
@@ -84,14 +126,17 @@ pub fn all_moves(heaps: &[u64]) -> impl Iterator<Item = NimMove> + '_ {
 
 /// The computer's reply and why: a winning move when there is one (the one that takes the
 /// fewest stones), otherwise one stone from the largest heap, which keeps the game long and
-/// leaves the opponent the most chances to go wrong.
+/// leaves the opponent the most chances to go wrong. Heaps are counted from 1 in the words.
 pub fn reply(heaps: &[u64]) -> Option<(NimMove, String)> {
     let s = nim_sum(heaps);
     if let Some(m) = winning_moves(heaps).into_iter().min_by_key(|m| m.take) {
         let why = format!(
-            "nim-sum {s} = {s:b} in binary; heap {} of {} becomes {} = {} XOR {s}, so the nim-sum \
-             becomes 0 and the opponent is left in a lost position",
-            m.heap, heaps[m.heap], m.leaves, heaps[m.heap]
+            "nim-sum {s} = {s:b} in binary; heap {} goes from {} to {} = {} XOR {s}, so the \
+             nim-sum becomes 0 and the opponent is left in a lost position",
+            m.heap + 1,
+            heaps[m.heap],
+            m.leaves,
+            heaps[m.heap]
         );
         return Some((m, why));
     }
@@ -133,6 +178,12 @@ pub const LISTING_LIMIT: u128 = 10_000_000;
 /// unordered, so each position is listed once, as a non-decreasing tuple, and the list is
 /// sorted; empty heaps count, so (0, 0, 0) and (0, k, k) are included.
 pub fn lost_positions(n: usize, max: u64) -> Result<Vec<Vec<u64>>, ListingError> {
+    lost_positions_from(n, 0, max)
+}
+
+/// The same with every heap between `min` and `max`: `min` 1 leaves out empty heaps, the
+/// convention that counts 45 lost positions of three heaps up to 20.
+pub fn lost_positions_from(n: usize, min: u64, max: u64) -> Result<Vec<Vec<u64>>, ListingError> {
     if n == 0 || n > 8 {
         return Err(ListingError::Heaps(n));
     }
@@ -149,25 +200,25 @@ pub fn lost_positions(n: usize, max: u64) -> Result<Vec<Vec<u64>>, ListingError>
     }
     let mut out = Vec::new();
     let mut prefix = Vec::with_capacity(n);
-    extend(&mut prefix, n, max, &mut out);
+    extend(&mut prefix, n, (min, max), &mut out);
     Ok(out)
 }
 
 /// Depth-first over non-decreasing prefixes; the last heap is the XOR of the others.
-fn extend(prefix: &mut Vec<u64>, n: usize, max: u64, out: &mut Vec<Vec<u64>>) {
+fn extend(prefix: &mut Vec<u64>, n: usize, (min, max): (u64, u64), out: &mut Vec<Vec<u64>>) {
     if prefix.len() == n - 1 {
         let last = nim_sum(prefix);
-        if last <= max && prefix.last().is_none_or(|&p| last >= p) {
+        if last <= max && last >= min && prefix.last().is_none_or(|&p| last >= p) {
             let mut p = prefix.clone();
             p.push(last);
             out.push(p);
         }
         return;
     }
-    let from = prefix.last().copied().unwrap_or(0);
+    let from = prefix.last().copied().unwrap_or(min);
     for h in from..=max {
         prefix.push(h);
-        extend(prefix, n, max, out);
+        extend(prefix, n, (min, max), out);
         prefix.pop();
     }
 }

@@ -139,8 +139,13 @@ pub struct Reachable {
 
 impl Reachable {
     pub fn new() -> Self {
-        let mut boards = vec![[0u8; 9]];
-        let mut index = HashMap::from([(0u32, 0usize)]);
+        Self::from_board([0; 9])
+    }
+
+    /// Every position reachable from `start` by legal play.
+    pub fn from_board(start: Board) -> Self {
+        let mut boards = vec![start];
+        let mut index = HashMap::from([(code(&start), 0usize)]);
         let mut at = 0;
         while at < boards.len() {
             let b = boards[at];
@@ -285,6 +290,17 @@ pub struct Analysis {
     /// The value of each move, from X's point of view.
     pub moves: Vec<MoveValue>,
     pub to_move: char,
+    /// Whether the game is over, and who has three in a row ('X', 'O'; none for a full board
+    /// or a game going on).
+    pub over: bool,
+    pub winner: Option<char>,
+}
+
+/// The positions reachable from `b` (itself included) and their classes under the board's
+/// symmetries, counted.
+pub fn counts(b: &Board) -> (usize, usize) {
+    let reach = Reachable::from_board(*b);
+    (reach.boards.len(), reach.symmetry_classes())
 }
 
 /// The whole game, solved once per process: the app asks every frame.
@@ -342,8 +358,20 @@ pub fn analyse(b: &Board, eval: Eval, depth: Option<u32>) -> Analysis {
                     });
                 }
             }
-            let r = alphabeta(&searcher, b, depth);
-            (r.value, nodes + r.nodes)
+            // The root is worth its best move, so that the two always agree (at depth 0 too,
+            // where each move is evaluated at once).
+            let x = to_move(b) == 1;
+            let best = moves
+                .iter()
+                .map(|m| if x { m.value } else { -m.value })
+                .max();
+            match best {
+                Some(v) => (if x { v } else { -v }, nodes + 1),
+                None => {
+                    let r = alphabeta(&searcher, b, depth);
+                    (r.value, r.nodes)
+                }
+            }
         }
     };
     Analysis {
@@ -352,6 +380,8 @@ pub fn analyse(b: &Board, eval: Eval, depth: Option<u32>) -> Analysis {
         positions,
         moves,
         to_move: if to_move(b) == 1 { 'X' } else { 'O' },
+        over: is_over(b),
+        winner: winner(b).map(|w| if w == 1 { 'X' } else { 'O' }),
     }
 }
 

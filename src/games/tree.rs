@@ -3,9 +3,13 @@
 //!
 //! Notation: a leaf is `+` (the first player wins), `-` (the second player wins) or `0` (a
 //! draw); a vertex with choices is a parenthesised list of its subtrees, as in
-//! `((+ -) (- -) (+ +))`. The first player moves at the root, and the turn alternates with each
-//! level. The rank of a vertex is the length of the longest play from it (0 at a leaf); the
-//! rank of the tree is the rank of its root.
+//! `((+ -) (- -) (+ +))`; the Unicode minus − reads as `-`. The first player moves at the root,
+//! and the turn alternates with each level.
+//!
+//! Two ranks are in use. The *rank* of a vertex here is the length of the longest play from it
+//! (0 at a leaf), and the rank of the tree is the rank of its root. The seed's textbook numbers
+//! ranks by level instead: the root is on level 1, its children on level 2, and so on, so the
+//! odd levels are the first player's moves; [`Tree::level`] gives that number.
 //!
 //! Trees live in an arena (children after their parent), so that every pass is a loop, and
 //! trees nested 10^5 deep neither overflow the stack nor the drop.
@@ -81,6 +85,18 @@ pub struct Analysis {
     /// The strategy's arrows (from, to): the moves of the player who secures the root's value,
     /// at every vertex of theirs the strategy can reach, answering every move of the opponent.
     pub strategy: Vec<(usize, usize)>,
+    /// Every player's strategy that secures the root's value: the winner's alone, or for a draw
+    /// one for each player, each guaranteeing at least a draw.
+    pub strategies: Vec<Strategy>,
+}
+
+/// A strategy: the moves of `first_player` (or the second) at every vertex of theirs it
+/// reaches, answering every move of the opponent, that keep the root's value `secures`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Strategy {
+    pub first_player: bool,
+    pub secures: Outcome,
+    pub arrows: Vec<(usize, usize)>,
 }
 
 impl Tree {
@@ -106,6 +122,8 @@ impl Tree {
             }
             let parent = open.last().map(|&(v, _)| v);
             let depth = open.len() as u32;
+            // Word processors turn '-' into the Unicode minus.
+            let c = if c == '\u{2212}' { '-' } else { c };
             match c {
                 '(' | '[' => {
                     let v = push(&mut vertices, parent, None, depth);
@@ -176,8 +194,32 @@ impl Tree {
             };
             ranks[v] = 1 + vx.children.iter().map(|&c| ranks[c]).max().unwrap_or(0);
         }
-        // The player who secures the root's value: the first player unless the second wins.
-        let first = labels[0] != Outcome::SecondWins;
+        // The player who secures the root's value: the first player unless the second wins;
+        // in a draw each player has a strategy that keeps it.
+        let players: &[bool] = match labels[0] {
+            Outcome::FirstWins => &[true],
+            Outcome::SecondWins => &[false],
+            Outcome::Draw => &[true, false],
+        };
+        let strategies: Vec<Strategy> = players
+            .iter()
+            .map(|&first| Strategy {
+                first_player: first,
+                secures: labels[0],
+                arrows: self.strategy_for(first, &labels),
+            })
+            .collect();
+        Analysis {
+            strategy: strategies[0].arrows.clone(),
+            labels,
+            ranks,
+            strategies,
+        }
+    }
+
+    /// The arrows of `first`'s (or the second player's) strategy: at each of their vertices one
+    /// move that keeps the vertex's value, which never gets worse for them than the root's.
+    fn strategy_for(&self, first: bool, labels: &[Outcome]) -> Vec<(usize, usize)> {
         let mut strategy = Vec::new();
         let mut stack = vec![0usize];
         while let Some(v) = stack.pop() {
@@ -186,7 +228,6 @@ impl Tree {
                 continue;
             }
             if self.first_to_move(v) == first {
-                // One move that keeps the value.
                 let best = *vx
                     .children
                     .iter()
@@ -200,11 +241,12 @@ impl Tree {
             }
         }
         strategy.sort_unstable();
-        Analysis {
-            labels,
-            ranks,
-            strategy,
-        }
+        strategy
+    }
+
+    /// The seed's rank by level: the root is 1, and odd levels are the first player's moves.
+    pub fn level(&self, v: usize) -> u32 {
+        self.vertices[v].depth + 1
     }
 
     /// The path of child indices from the root to `v`, as `0.2.1` (the root is `root`).

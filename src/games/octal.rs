@@ -1,0 +1,572 @@
+//! Heap games: octal games given by their Guy–Smith code, subtraction games, Nim and Grundy's
+//! game. A position is a list of heaps; a move takes some tokens from one heap and may split what
+//! is left into two heaps. Their nim-sequences, periods certified by a theorem, and the winning
+//! moves of a sum of heaps.
+//!
+//! An octal code `d0.d1d2d3...` says, for each number r of tokens taken, what may be left of the
+//! heap: digit d_r is a sum of 1 (nothing: only when the whole heap is taken), 2 (one heap) and
+//! 4 (two non-empty heaps). Kayles is 0.77, Dawson's Kayles 0.07, Dawson's chess 0.137. The digit
+//! before the point is for r = 0: only 4 (split without taking) makes sense there.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::grundy::TakeSet;
+
+/// An octal code: `digits[r]` is the digit for taking r tokens (`digits[0]` the one before the
+/// point).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct OctalCode {
+    digits: Vec<u8>,
+}
+
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OctalError {
+    #[error(
+        "'{text}' is not an octal code: write digits 0-7 after a point, like 0.77 (Kayles) or 4.7, or a name ({names})"
+    )]
+    Syntax { text: String, names: String },
+    #[error(
+        "'{text}': the digit before the point may only be 0 or 4 (4: split a heap in two without taking); {digit} would let a player pass"
+    )]
+    Leading { text: String, digit: u8 },
+    #[error("'{text}' allows no move at all: give at least one non-zero digit")]
+    NoMove { text: String },
+    #[error("'{text}': at most {max} digits after the point")]
+    TooLong { text: String, max: usize },
+}
+
+/// The longest code taken: a move takes at most this many tokens.
+pub const MAX_DIGITS: usize = 64;
+
+impl OctalCode {
+    /// `0.77`, `.77`, `4.7`, `0·137`.
+    pub fn parse(text: &str) -> Result<Self, OctalError> {
+        let t = text.trim();
+        let syntax = || OctalError::Syntax {
+            text: text.to_string(),
+            names: NAMES.iter().map(|n| n.name).collect::<Vec<_>>().join(", "),
+        };
+        let (whole, frac) = t
+            .split_once('.')
+            .or_else(|| t.split_once('·'))
+            .ok_or_else(syntax)?;
+        let octal = |c: char| c.to_digit(8).map(|d| d as u8);
+        let lead = match whole {
+            "" => 0,
+            w if w.chars().count() == 1 => w.chars().next().and_then(octal).ok_or_else(syntax)?,
+            _ => return Err(syntax()),
+        };
+        if lead != 0 && lead != 4 {
+            return Err(OctalError::Leading {
+                text: text.to_string(),
+                digit: lead,
+            });
+        }
+        let mut digits = vec![lead];
+        for c in frac.chars() {
+            digits.push(octal(c).ok_or_else(syntax)?);
+        }
+        while digits.len() > 1 && digits.last() == Some(&0) {
+            digits.pop();
+        }
+        if digits.len() - 1 > MAX_DIGITS {
+            return Err(OctalError::TooLong {
+                text: text.to_string(),
+                max: MAX_DIGITS,
+            });
+        }
+        if digits.iter().all(|&d| d == 0) {
+            return Err(OctalError::NoMove {
+                text: text.to_string(),
+            });
+        }
+        Ok(Self { digits })
+    }
+
+    /// The most tokens a move takes (t in the periodicity theorem).
+    pub fn max_take(&self) -> u64 {
+        (self.digits.len() - 1) as u64
+    }
+
+    pub fn digit(&self, r: usize) -> u8 {
+        self.digits.get(r).copied().unwrap_or(0)
+    }
+
+    /// Whether some move splits a heap in two.
+    pub fn splits(&self) -> bool {
+        self.digits.iter().any(|d| d & 4 != 0)
+    }
+}
+
+impl fmt::Display for OctalCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.", self.digits[0])?;
+        if self.digits.len() == 1 {
+            write!(f, "0")?;
+        }
+        for d in &self.digits[1..] {
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A game played on heaps.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum HeapGame {
+    /// Take any number of tokens from one heap.
+    Nim,
+    Octal(OctalCode),
+    /// Take an amount in the set from one heap (never split).
+    Subtraction(TakeSet),
+    /// Split a heap into two unequal non-empty heaps (not an octal game).
+    Grundys,
+}
+
+/// A named game, for `lifelab grundy octal kayles` and the app.
+pub struct Named {
+    pub name: &'static str,
+    pub code: &'static str,
+    pub about: &'static str,
+}
+
+/// Names of well-known heap games (Winning Ways, chapter 4).
+pub const NAMES: &[Named] = &[
+    Named {
+        name: "kayles",
+        code: "0.77",
+        about: "knock down one pin or two adjacent pins from a row",
+    },
+    Named {
+        name: "dawsons-kayles",
+        code: "0.07",
+        about: "knock down two adjacent pins",
+    },
+    Named {
+        name: "dawsons-chess",
+        code: "0.137",
+        about: "pawns on a 3 x n board; 0.137",
+    },
+    Named {
+        name: "treblecross",
+        code: "0.007",
+        about: "one-dimensional tic-tac-toe with crosses only",
+    },
+    Named {
+        name: "guiles",
+        code: "0.15",
+        about: "take 1 token from a heap of 1, or 2 leaving 0, 1 or 2 heaps",
+    },
+    Named {
+        name: "officers",
+        code: "0.6",
+        about: "take 1 token, leaving one or two non-empty heaps",
+    },
+    Named {
+        name: "grundys-game",
+        code: "",
+        about: "split a heap into two unequal heaps",
+    },
+    Named {
+        name: "nim",
+        code: "",
+        about: "take any number from one heap",
+    },
+];
+
+impl HeapGame {
+    /// A name from [`NAMES`] or an octal code.
+    pub fn parse(text: &str) -> Result<Self, OctalError> {
+        let key: String = text
+            .trim()
+            .chars()
+            .filter(|c| c.is_alphanumeric() || *c == '.' || *c == '·')
+            .flat_map(char::to_lowercase)
+            .collect();
+        match key.as_str() {
+            "grundysgame" | "grundys" | "grundy" => return Ok(HeapGame::Grundys),
+            "nim" => return Ok(HeapGame::Nim),
+            _ => {}
+        }
+        if let Some(n) = NAMES
+            .iter()
+            .find(|n| !n.code.is_empty() && n.name.replace('-', "") == key)
+        {
+            return OctalCode::parse(n.code).map(HeapGame::Octal);
+        }
+        OctalCode::parse(text).map(HeapGame::Octal)
+    }
+
+    /// The game's name, when it has one, else its code.
+    pub fn name(&self) -> String {
+        match self {
+            HeapGame::Nim => "Nim".into(),
+            HeapGame::Grundys => "Grundy's game".into(),
+            HeapGame::Subtraction(t) => format!("subtraction game, take {t}"),
+            HeapGame::Octal(code) => {
+                let c = code.to_string();
+                match NAMES.iter().find(|n| n.code == c) {
+                    Some(n) => format!("{} ({c})", n.name),
+                    None => c,
+                }
+            }
+        }
+    }
+
+    /// Every move from a heap of `n`: `f(taken, a, b)` leaves heaps `a <= b`, 0 meaning no
+    /// heap (an empty heap has no moves, so it is the same as none).
+    pub fn for_each_option(&self, n: u64, mut f: impl FnMut(u64, u64, u64)) {
+        match self {
+            HeapGame::Nim => (1..=n).for_each(|r| f(r, 0, n - r)),
+            HeapGame::Subtraction(take) => {
+                for r in take.amounts(n) {
+                    f(r, 0, n - r);
+                }
+            }
+            HeapGame::Grundys => {
+                for a in 1..n.div_ceil(2) {
+                    f(0, a, n - a);
+                }
+            }
+            HeapGame::Octal(code) => {
+                for r in 0..=code.max_take().min(n) {
+                    let d = code.digit(r as usize);
+                    let left = n - r;
+                    if d & 1 != 0 && left == 0 {
+                        f(r, 0, 0);
+                    }
+                    if d & 2 != 0 && left > 0 && r > 0 {
+                        f(r, 0, left);
+                    }
+                    if d & 4 != 0 && left >= 2 {
+                        for a in 1..=left / 2 {
+                            f(r, a, left - a);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// About how many options `values(upto)` looks at: what its time grows with.
+    pub fn cost(&self, upto: u64) -> u128 {
+        let n = upto as u128 + 1;
+        match self {
+            HeapGame::Nim => n,
+            HeapGame::Subtraction(t) => n * (t.count().min(upto) as u128 + 1),
+            HeapGame::Grundys => n * n / 4 + n,
+            HeapGame::Octal(code) => {
+                let splits = code.digits.iter().filter(|d| **d & 4 != 0).count() as u128;
+                n * n / 4 * splits + n * (code.max_take() as u128 + 1)
+            }
+        }
+    }
+
+    /// g(0), ..., g(upto): the nim-sequence, each value the mex of its options'.
+    pub fn values(&self, upto: u64) -> Vec<u32> {
+        if *self == HeapGame::Nim {
+            return (0..=upto).map(|n| n.min(u32::MAX as u64) as u32).collect();
+        }
+        let mut g: Vec<u32> = Vec::with_capacity(upto as usize + 1);
+        let mut mex = Mex::default();
+        for n in 0..=upto {
+            mex.clear();
+            self.for_each_option(n, |_, a, b| mex.insert(g[a as usize] ^ g[b as usize]));
+            g.push(mex.value());
+        }
+        g
+    }
+}
+
+/// The mex of a set of small numbers, with a stamp per value so that clearing costs nothing.
+#[derive(Default)]
+pub struct Mex {
+    stamp: Vec<u32>,
+    now: u32,
+}
+
+impl Mex {
+    pub fn clear(&mut self) {
+        self.now = self.now.wrapping_add(1);
+        if self.now == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.now = 1;
+        }
+    }
+
+    pub fn insert(&mut self, v: u32) {
+        let v = v as usize;
+        if v >= self.stamp.len() {
+            self.stamp.resize(v + 1, 0);
+        }
+        self.stamp[v] = self.now;
+    }
+
+    pub fn value(&self) -> u32 {
+        self.stamp
+            .iter()
+            .position(|&s| s != self.now)
+            .unwrap_or(self.stamp.len()) as u32
+    }
+}
+
+/// A period of the nim-sequence and how it was established.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Periodicity {
+    /// g(n + period) = g(n) for every n >= preperiod.
+    pub preperiod: u64,
+    pub period: u64,
+    /// Proved by the theorem named in `theorem`: the values checked reach `needed`.
+    pub certified: bool,
+    /// The last n with g(n) != g(n + period), if any: the last exceptional value.
+    pub last_exception: Option<u64>,
+    /// g(n + period) = g(n) was checked for every n in preperiod..checked_to.
+    pub checked_to: u64,
+    /// The theorem asks for the check up to here.
+    pub needed: u64,
+    pub theorem: String,
+}
+
+impl HeapGame {
+    /// The theorem that certifies a period, and the n up to which it asks g(n + p) = g(n) to be
+    /// checked, from n0 = preperiod.
+    fn needed(&self, n0: u64, p: u64) -> Option<(u64, String)> {
+        match self {
+            HeapGame::Octal(code) => {
+                // Guy and Smith: with moves taking at most t tokens, g(n + p) = g(n) for
+                // n0 <= n < 2 n0 + p + t implies it for every n >= n0. (t at least 1, which only
+                // asks for more: it keeps the proof's heaps non-empty when a split takes none.)
+                let t = code.max_take().max(1);
+                Some((
+                    2 * n0 + p + t,
+                    format!(
+                        "Guy–Smith periodicity theorem: t = {t} (the most tokens a move takes); \
+                         g(n + {p}) = g(n) for {n0} <= n < 2*{n0} + {p} + {t} = {} implies it \
+                         for all n >= {n0}",
+                        2 * n0 + p + t
+                    ),
+                ))
+            }
+            HeapGame::Subtraction(take) => {
+                // g(n) depends only on the k values before it (k the largest amount), so k
+                // consecutive values that repeat repeat forever.
+                let k = take.max();
+                let end = n0.checked_add(k)?;
+                Some((
+                    end,
+                    format!(
+                        "g(n) is the mex of the {k} values before it, so once g(n + {p}) = g(n) \
+                         for {k} consecutive n ({n0} <= n < {end}) it holds for all n >= {n0}"
+                    ),
+                ))
+            }
+            HeapGame::Nim | HeapGame::Grundys => None,
+        }
+    }
+
+    /// The period of `values`, certified when the values reach what the theorem asks. The
+    /// smallest period is found first; its preperiod is the smallest there is. `None` when no
+    /// period shows at least three times.
+    pub fn periodicity(&self, values: &[u32]) -> Option<Periodicity> {
+        let len = values.len() as u64;
+        let mut apparent = None;
+        for p in 1..=len / 2 {
+            // The last n with g(n) != g(n + p).
+            let mut n = len - p;
+            while n > 0 && values[(n - 1) as usize] == values[(n - 1 + p) as usize] {
+                n -= 1;
+            }
+            let n0 = n;
+            let checked_to = len - p;
+            let Some((needed, theorem)) = self.needed(n0, p) else {
+                if apparent.is_none() && checked_to >= n0 + 3 * p {
+                    apparent = Some(Periodicity {
+                        preperiod: n0,
+                        period: p,
+                        certified: false,
+                        last_exception: n0.checked_sub(1),
+                        checked_to,
+                        needed: u64::MAX,
+                        theorem: "no periodicity theorem applies to this game".into(),
+                    });
+                }
+                continue;
+            };
+            let found = Periodicity {
+                preperiod: n0,
+                period: p,
+                certified: checked_to >= needed,
+                last_exception: n0.checked_sub(1),
+                checked_to,
+                needed,
+                theorem,
+            };
+            if found.certified {
+                return Some(found);
+            }
+            if apparent.is_none() && checked_to >= n0 + 3 * p {
+                apparent = Some(found);
+            }
+        }
+        apparent
+    }
+
+    /// Values up to at least `upto`, grown (doubling) until a period is certified or the work
+    /// would exceed `budget` options; with the periodicity found.
+    pub fn search_period(&self, upto: u64, budget: u128) -> (Vec<u32>, Option<Periodicity>) {
+        let mut len = (upto + 1).max(256);
+        if let HeapGame::Subtraction(t) = self {
+            // Room for the window the certificate needs, and a period as long as it.
+            len = len.max(t.max().saturating_mul(4).min(1 << 24));
+        }
+        while len > upto + 1 && self.cost(len - 1) > budget {
+            len = (len / 2).max(upto + 1);
+        }
+        loop {
+            let values = self.values(len - 1);
+            let found = self.periodicity(&values);
+            let certified = found.as_ref().is_some_and(|p| p.certified);
+            let next = len.saturating_mul(2);
+            if certified
+                || matches!(self, HeapGame::Nim | HeapGame::Grundys)
+                || self.cost(next) > budget
+            {
+                return (values, found);
+            }
+            len = next;
+        }
+    }
+
+    /// g(n), through a certified period where `values` stops short of n.
+    pub fn value_at(values: &[u32], period: Option<&Periodicity>, n: u64) -> Option<u32> {
+        if let Some(&v) = values.get(n as usize) {
+            return Some(v);
+        }
+        let p = period.filter(|p| p.certified)?;
+        let at = p.preperiod + (n - p.preperiod) % p.period;
+        values.get(at as usize).copied()
+    }
+}
+
+/// A move in a sum of heaps: from heap `heap` (counted from 0), take `take` tokens, leaving
+/// `leaves` tokens in it, split `into` two heaps when there are two.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HeapMove {
+    pub heap: usize,
+    pub take: u64,
+    pub leaves: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub into: Option<[u64; 2]>,
+}
+
+impl HeapMove {
+    /// The move in words, heaps counted from 1 as everywhere a person reads them.
+    pub fn describe(&self, heaps: &[u64]) -> String {
+        let from = heaps.get(self.heap).copied().unwrap_or(0);
+        let taking = if self.take == 0 {
+            "take nothing".to_string()
+        } else {
+            format!("take {}", self.take)
+        };
+        let what = match self.into {
+            Some([a, b]) => format!("{taking} and split the rest into {a} and {b}"),
+            None if self.leaves == 0 => format!("{taking}, leaving nothing"),
+            None => format!("{taking}, leaving {}", self.leaves),
+        };
+        format!("heap {} (of {from}): {what}", self.heap + 1)
+    }
+}
+
+/// The position after a move.
+pub fn apply(heaps: &[u64], m: &HeapMove) -> Vec<u64> {
+    let mut out = heaps.to_vec();
+    match m.into {
+        Some([a, b]) => {
+            out[m.heap] = a;
+            out.insert(m.heap + 1, b);
+        }
+        None => out[m.heap] = m.leaves,
+    }
+    out
+}
+
+/// Every legal move from `heaps`, in heap order.
+pub fn moves(game: &HeapGame, heaps: &[u64]) -> Vec<HeapMove> {
+    let mut out = Vec::new();
+    for (i, &h) in heaps.iter().enumerate() {
+        game.for_each_option(h, |take, a, b| {
+            out.push(HeapMove {
+                heap: i,
+                take,
+                leaves: a + b,
+                into: (a > 0).then_some([a, b]),
+            })
+        });
+    }
+    out
+}
+
+/// The value of a sum of heaps (the XOR of the heaps' g) and every move to a sum of value 0.
+/// `values` must reach the largest heap.
+pub fn winning_moves(game: &HeapGame, values: &[u32], heaps: &[u64]) -> (u32, Vec<HeapMove>) {
+    let g = |n: u64| values[n as usize];
+    let total = heaps.iter().fold(0, |acc, &h| acc ^ g(h));
+    let mut out = Vec::new();
+    if total != 0 {
+        for (i, &h) in heaps.iter().enumerate() {
+            let need = g(h) ^ total;
+            game.for_each_option(h, |take, a, b| {
+                if g(a) ^ g(b) == need {
+                    out.push(HeapMove {
+                        heap: i,
+                        take,
+                        leaves: a + b,
+                        into: (a > 0).then_some([a, b]),
+                    });
+                }
+            });
+        }
+    }
+    (total, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_parse_and_print() {
+        assert_eq!(OctalCode::parse("0.77").unwrap().to_string(), "0.77");
+        assert_eq!(OctalCode::parse(".137").unwrap().to_string(), "0.137");
+        assert_eq!(OctalCode::parse("4.70").unwrap().to_string(), "4.7");
+        assert!(matches!(
+            OctalCode::parse("0.78"),
+            Err(OctalError::Syntax { .. })
+        ));
+        assert!(matches!(
+            OctalCode::parse("2.7"),
+            Err(OctalError::Leading { digit: 2, .. })
+        ));
+        assert!(matches!(
+            OctalCode::parse("0.00"),
+            Err(OctalError::NoMove { .. })
+        ));
+        assert_eq!(
+            HeapGame::parse("Kayles").unwrap(),
+            HeapGame::parse("0.77").unwrap()
+        );
+    }
+
+    #[test]
+    fn mex_clears_by_stamp() {
+        let mut m = Mex::default();
+        m.clear();
+        [0, 1, 3].into_iter().for_each(|v| m.insert(v));
+        assert_eq!(m.value(), 2);
+        m.clear();
+        m.insert(1);
+        assert_eq!(m.value(), 0);
+    }
+}
