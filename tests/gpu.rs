@@ -120,6 +120,7 @@ fn an_injected_single_bit_difference_is_caught() {
         seed: 0,
         gens: 10,
         options: Default::default(),
+        stride: 1,
     };
     assert_eq!(check::run_case(GPU, &case, None).unwrap(), None);
     let fault = Fault {

@@ -341,7 +341,7 @@ fn measure(
         gpu: LifeOptions {
             shader: shader.unwrap_or_default(),
             rows_per_invocation: args.rows,
-            max_band_bytes: None,
+            ..Default::default()
         },
         ..Default::default()
     };
