@@ -402,6 +402,34 @@ fn kernel_groups() -> Vec<Group> {
         cases,
     });
 
+    // Debris near the corner of four tiles, where a change reaches one neighbouring tile
+    // only: each seed is one whose run goes wrong if the compaction drops one of the eight
+    // directions (found by a model of the tile kernel; a soup rarely needs them, as a changing
+    // region usually touches a side too).
+    let mut cases = Vec::new();
+    for seed in [1u64, 2, 3, 7, 34, 40, 156] {
+        let mut start = Grid::new(128, 128);
+        let around = crate::grid::Rect {
+            x: 58,
+            y: 58,
+            width: 12,
+            height: 12,
+        };
+        start.fill_random_rect(around, 0.35, seed);
+        let c = case(
+            format!("12x12 random 0.35 seed {seed} round a tile corner"),
+            Rule::life(),
+            start,
+            0,
+            120,
+        );
+        cases.push(with(c, LifeKernel::Sparse, None, None));
+    }
+    groups.push(Group {
+        name: "active tiles: changes across every side and corner",
+        cases,
+    });
+
     // The blocked kernel, several generations per dispatch: a comparison after every 5 (a
     // dispatch of 3 and one of 2) and every 18 (16 and 2), on every kind of torus; in bands,
     // whose rows cap the generations per dispatch.
