@@ -73,7 +73,9 @@ fn main(
         }
         t = tile_list[params.band_first_tile + i];
     }
-    let f = atomicLoad(&tile_state[t * 2u]);
+    // Read and empty the record: the kernel adds to it the next time it computes the tile. A
+    // record left from a generation of every tile that no compaction followed only lists more.
+    let f = atomicExchange(&tile_state[t * 2u], 0u);
     if f == 0u {
         return;
     }

@@ -9,9 +9,10 @@
 // its tile with a halo of one word each side and `block` rows above and below into workgroup
 // memory, steps it there, and writes back only the tile, whose cells the halo kept exact.
 
-// Per tile: the change record of its last computation (FLAG_* bits), and its mark (1: on the
-// list being built, set by the compaction pass and cleared here).
-@group(0) @binding(5) var<storage, read_write> tile_state: array<u32>;
+// Per tile: the change record of its last computation (FLAG_* bits, which each invocation adds
+// its own to, and the compaction pass reads and empties), and its mark (1: on the list being
+// built, set by the compaction pass and cleared here).
+@group(0) @binding(5) var<storage, read_write> tile_state: array<atomic<u32>>;
 // The tiles to compute, band by band from each band's first tile index.
 @group(0) @binding(6) var<storage, read> tile_list: array<u32>;
 // This generation's control words, 8 per band: the kernel's dispatch (x, y, z), the list's
@@ -34,8 +35,6 @@ const FLAG_TOP_LEFT: u32 = 32u;
 const FLAG_TOP_RIGHT: u32 = 64u;
 const FLAG_BOTTOM_LEFT: u32 = 128u;
 const FLAG_BOTTOM_RIGHT: u32 = 256u;
-
-var<workgroup> tile_flags: atomic<u32>;
 
 // 32 invocations: TILE_WORDS columns of words by TILE_ROWS / TILE_ROWS_PER_INVOCATION groups.
 @compute @workgroup_size(32, 1, 1)
@@ -67,9 +66,8 @@ fn tiles(
         t = tile_list[params.band_first_tile + i];
     }
     if li == 0u {
-        atomicStore(&tile_flags, 0u);
+        atomicStore(&tile_state[t * 2u + 1u], 0u);
     }
-    workgroupBarrier();
 
     let tr = t / params.tiles_x - params.band_first_tile / params.tiles_x;
     let tc = t % params.tiles_x;
@@ -139,13 +137,10 @@ fn tiles(
             f |= FLAG_SELF;
         }
     }
+    // No workgroup barrier: the record is added to in place (a software adapter runs a
+    // workgroup with a barrier as coroutines, at several times the cost).
     if f != 0u {
-        atomicOr(&tile_flags, f);
-    }
-    workgroupBarrier();
-    if li == 0u {
-        tile_state[t * 2u] = atomicLoad(&tile_flags);
-        tile_state[t * 2u + 1u] = 0u;
+        atomicOr(&tile_state[t * 2u], f);
     }
 }
 

@@ -129,6 +129,15 @@ pub fn default_block(ctx: &GpuContext) -> u32 {
     if super::is_hardware(ctx) { 8 } else { 1 }
 }
 
+/// A dense stretch's dispatch for up to `k` generations (at most `block`): the blocked kernel
+/// for more than one, else the dense kernel.
+fn dense_pass(k: u64, block: u32) -> Pass {
+    match k.min(block as u64) {
+        0 | 1 => Pass::Main,
+        k => Pass::Block(k as u32),
+    }
+}
+
 /// One dispatch over every band.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Pass {
@@ -333,8 +342,11 @@ pub struct GpuLifeEngine {
     kernel: LifeKernel,
     /// Generations per blocked dispatch.
     block: u32,
-    /// The dense kernel (`LifeKernel::Dense`) or the blocked one (the others).
+    /// The dense kernel: the whole torus, one generation per dispatch.
     pipeline: wgpu::ComputePipeline,
+    /// The blocked kernel, when it runs more than one generation per dispatch (with one, the
+    /// dense kernel does the same work without workgroup memory).
+    blocked: Option<wgpu::ComputePipeline>,
     /// `bind_groups[p][k]`: band k reading buffer p and writing buffer 1 - p.
     bind_groups: [Vec<wgpu::BindGroup>; 2],
     /// The active-tile machinery (`LifeKernel::Tiles`).
@@ -400,10 +412,7 @@ impl GpuLifeEngine {
         let source = shader_source(&life, options.shader);
         let rows = options.rows_per_invocation.max(1);
         let kernel = options.kernel;
-        let (pipeline, layout) = match kernel {
-            LifeKernel::Dense => pipeline_cache::life(ctx, &source, rows)?,
-            _ => pipeline_cache::blocked(ctx, &source)?,
-        };
+        let (pipeline, layout) = pipeline_cache::life(ctx, &source, rows)?;
         let transposed = runs_transposed(start.width(), start.height());
         let (gw, gh) = if transposed {
             (start.height(), start.width())
@@ -422,6 +431,14 @@ impl GpuLifeEngine {
         if n > 1 {
             block = block.min(fewest_rows);
         }
+        if kernel == LifeKernel::Dense {
+            block = 1;
+        }
+        let blocked = if block > 1 {
+            Some(pipeline_cache::blocked(ctx, &source)?.0)
+        } else {
+            None
+        };
 
         let align = ctx.limits().min_uniform_buffer_offset_alignment as u64;
         let slot_stride = (std::mem::size_of::<Params>() as u64).next_multiple_of(align);
@@ -496,6 +513,7 @@ impl GpuLifeEngine {
             kernel,
             block,
             pipeline,
+            blocked,
             bind_groups,
             tiles,
             params,
@@ -643,13 +661,6 @@ impl GpuLifeEngine {
         super::tiles::split(groups, self.ctx.limits().max_compute_workgroups_per_dimension)
     }
 
-    /// The dense stretch's dispatch for `k` generations.
-    fn dense_pass(&self, k: u64) -> Pass {
-        match self.kernel {
-            LifeKernel::Dense => Pass::Main,
-            _ => Pass::Block(k.clamp(1, self.block as u64) as u32),
-        }
-    }
 
     /// Plans up to `gens` generations in at most `max_units` dispatches, and commits the tile
     /// bookkeeping to that plan. `every_gen`: a census follows each generation (so no
@@ -658,7 +669,8 @@ impl GpuLifeEngine {
         let mut plan = Plan::default();
         // Change records are exact after this many tile-kernel generations in a row.
         let need = if self.table.is_stochastic() { 1 } else { 2 };
-        let dense_k = if every_gen { 1 } else { self.block as u64 };
+        let block = self.block;
+        let dense_k = if every_gen { 1 } else { block as u64 };
         while plan.gens < gens && plan.units.len() < max_units {
             let left = gens - plan.gens;
             let unit = match self.tiles.as_mut() {
@@ -684,13 +696,13 @@ impl GpuLifeEngine {
                 Some(t) => {
                     t.invalidate();
                     Unit {
-                        pass: Pass::Block(dense_k.min(left - need) as u32),
+                        pass: dense_pass(dense_k.min(left - need), block),
                         compact: false,
                         census: None,
                     }
                 }
                 None => Unit {
-                    pass: self.dense_pass(dense_k.min(left)),
+                    pass: dense_pass(dense_k.min(left), block),
                     compact: false,
                     census: None,
                 },
@@ -738,7 +750,11 @@ impl GpuLifeEngine {
                 let offset = |k: usize| ((group * n as u64 + k as u64) * self.slot_stride) as u32;
                 match unit.pass {
                     Pass::Main | Pass::Block(_) => {
-                        pass.set_pipeline(&self.pipeline);
+                        let pipeline = match (unit.pass, &self.blocked) {
+                            (Pass::Block(_), Some(b)) => b,
+                            _ => &self.pipeline,
+                        };
+                        pass.set_pipeline(pipeline);
                         for k in 0..n {
                             pass.set_bind_group(0, &self.bind_groups[p][k], &[offset(k)]);
                             let rows = self.grid.bands[k].rows;
@@ -943,20 +959,6 @@ impl GpuLifeEngine {
         (self.kernel, self.block)
     }
 
-    /// The share of the torus's tiles that the next generation computes: the list's length
-    /// over the tiles, read back now (after the work submitted so far). 1 where every tile is
-    /// computed (the dense and blocked kernels, B0 rules, a dense stretch).
-    pub fn active_fraction(&mut self) -> EngineResult<f64> {
-        let current = self.grid.current;
-        match self.tiles.as_mut() {
-            Some(t) if t.list_ready => {
-                let count = t.read_now(&self.ctx, current)?;
-                Ok(count as f64 / t.geo.tiles().max(1) as f64)
-            }
-            _ => Ok(1.0),
-        }
-    }
-
     /// The buffers that hold the current state, band by band (the app draws from them).
     pub fn gpu_grid(&self) -> &GpuGrid {
         &self.grid
@@ -977,9 +979,15 @@ impl GpuLifeEngine {
             g.clone()
         };
         self.grid.upload(&self.ctx, &device);
+        self.restart_tiles(&device);
+    }
+
+    /// After `g` was written to the device: the change records no longer describe the state,
+    /// and the run goes on the tile list if few tiles hold anything, else as a dense stretch.
+    fn restart_tiles(&mut self, g: &Grid) {
         if let Some(t) = self.tiles.as_mut() {
             t.invalidate();
-            t.mode = if t.fallback && super::tiles::mostly_occupied(&device) {
+            t.mode = if t.fallback && super::tiles::mostly_occupied(g) {
                 Mode::Dense
             } else {
                 Mode::Sparse
@@ -1171,7 +1179,6 @@ impl Engine for GpuLifeEngine {
             self.mirror = Some(m);
             return self.ctx.check_faults();
         }
-        self.edited();
         let h = self.grid.height;
         let m = self.mirror()?;
         dense::put(m, cells, at, how);
@@ -1180,6 +1187,7 @@ impl Engine for GpuLifeEngine {
         let m = self.mirror.take().expect("made above");
         self.grid
             .upload_rows(&self.ctx, &m, (0..rows).map(|dy| (y0 + dy) % h));
+        self.restart_tiles(&m);
         self.mirror = Some(m);
         self.ctx.check_faults()
     }
@@ -1215,6 +1223,20 @@ impl Engine for GpuLifeEngine {
 
     fn as_any(&self) -> Option<&dyn std::any::Any> {
         Some(self)
+    }
+
+    /// The share of the torus's tiles that the next generation computes: the list's length
+    /// over the tiles, read back now (after the work submitted so far). 1 where every tile is
+    /// computed (the dense and blocked kernels, B0 rules, a dense stretch).
+    fn active_fraction(&mut self) -> EngineResult<Option<f64>> {
+        let current = self.grid.current;
+        Ok(Some(match self.tiles.as_mut() {
+            Some(t) if t.list_ready => {
+                let count = t.read_now(&self.ctx, current)?;
+                count as f64 / t.geo.tiles().max(1) as f64
+            }
+            _ => 1.0,
+        }))
     }
 
     fn grid(&mut self) -> EngineResult<Grid> {
