@@ -149,12 +149,16 @@ enum Pass {
     TilesAll,
     /// The tile kernel over the list.
     TilesList,
+    /// No generation: the compaction of every tile, from the change records a seeded start
+    /// wrote (`DeviceTiles::seed`), makes the list of the current generation.
+    Seed,
 }
 
 impl Pass {
     fn gens(self) -> u64 {
         match self {
             Pass::Block(k) => k as u64,
+            Pass::Seed => 0,
             _ => 1,
         }
     }
@@ -162,7 +166,7 @@ impl Pass {
     /// The parameter slot group of a deterministic rule's dispatch (see `write_static_params`).
     fn variant(self) -> u64 {
         match self {
-            Pass::Main | Pass::TilesList => 0,
+            Pass::Main | Pass::TilesList | Pass::Seed => 0,
             Pass::TilesAll => 1,
             Pass::Block(k) => 1 + k as u64,
         }
@@ -674,6 +678,15 @@ impl GpuLifeEngine {
         while plan.gens < gens && plan.units.len() < max_units {
             let left = gens - plan.gens;
             let unit = match self.tiles.as_mut() {
+                Some(t) if t.mode == Mode::Sparse && t.seeded => {
+                    t.seeded = false;
+                    t.list_ready = true;
+                    Unit {
+                        pass: Pass::Seed,
+                        compact: true,
+                        census: None,
+                    }
+                }
                 Some(t) if t.mode == Mode::Sparse && t.list_ready => Unit {
                     pass: Pass::TilesList,
                     compact: true,
@@ -764,6 +777,13 @@ impl GpuLifeEngine {
                             };
                             pass.dispatch_workgroups(x, y, z);
                         }
+                    }
+                    Pass::Seed => {
+                        // The compaction that follows a kernel reading buffer 1 - p writes the
+                        // list and control words of parity p: the current generation's.
+                        let t = self.tiles.as_ref().expect("a seed has tiles");
+                        t.record_compact(&mut pass, 1 - p, true);
+                        continue;
                     }
                     Pass::TilesAll | Pass::TilesList => {
                         let t = self.tiles.as_ref().expect("a tile pass has tiles");
@@ -982,17 +1002,23 @@ impl GpuLifeEngine {
         self.restart_tiles(&device);
     }
 
-    /// After `g` was written to the device: the change records no longer describe the state,
-    /// and the run goes on the tile list if few tiles hold anything, else as a dense stretch.
+    /// After `g` (the whole torus, in the device's layout) was written to the current buffers:
+    /// the change records no longer describe the state. If few tiles hold anything, the run
+    /// goes on the tile list, seeded from the live tiles after writing `g` to the other buffers
+    /// too (the cost of a copy, not of a generation of every tile); else as a dense stretch.
     fn restart_tiles(&mut self, g: &Grid) {
-        if let Some(t) = self.tiles.as_mut() {
-            t.invalidate();
-            t.mode = if t.fallback && super::tiles::mostly_occupied(g) {
-                Mode::Dense
-            } else {
-                Mode::Sparse
-            };
+        let Some(t) = self.tiles.as_mut() else {
+            return;
+        };
+        t.invalidate();
+        let occupied = t.occupancy(&self.grid.bands, g);
+        if t.fallback && super::tiles::mostly_occupied(&occupied) {
+            t.mode = Mode::Dense;
+            return;
         }
+        t.mode = Mode::Sparse;
+        self.grid.upload_to(&self.ctx, g, 1 - self.grid.current);
+        t.seed(&self.ctx, &occupied);
     }
 
     /// Something wrote to the current state: the change records no longer describe it.

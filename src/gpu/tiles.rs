@@ -32,6 +32,8 @@ const COMPACT_WGSL: &str = include_str!("../../shaders/compact.wgsl");
 pub const TILE_WORDS: u32 = 2;
 /// Tile height in rows.
 pub const TILE_ROWS: u32 = 64;
+/// Every bit of a tile's change record (`shaders/tiles.wgsl`): the tile and all its edges.
+const FLAG_ALL: u32 = 0x1ff;
 /// Invocations per workgroup of the compaction pass.
 const COMPACT_GROUP: u32 = 64;
 /// Control words per band: the kernel's dispatch (x, y, z), the list's length, the
@@ -150,6 +152,8 @@ pub struct DeviceTiles {
     compact_stride: u64,
     ctrl: [wgpu::Buffer; 2],
     ctrl_init: Vec<u8>,
+    /// Per tile: change record, mark.
+    state: wgpu::Buffer,
     staging: wgpu::Buffer,
     pending: Option<Receiver<bool>>,
     max_groups: u32,
@@ -161,6 +165,9 @@ pub struct DeviceTiles {
     pub flag_gens: u32,
     /// The list of the current parity is the list of the next generation.
     pub list_ready: bool,
+    /// Both buffers hold the current state and the change records mark every tile with a
+    /// live cell: a compaction of every tile makes the list (see [`DeviceTiles::seed`]).
+    pub seeded: bool,
     /// The last list length read back.
     pub active: Option<u64>,
 }
@@ -204,7 +211,7 @@ impl DeviceTiles {
                 mapped_at_creation: false,
             })
         };
-        let state = storage("tile records", tiles * 8, wgpu::BufferUsages::empty());
+        let state = storage("tile records", tiles * 8, wgpu::BufferUsages::COPY_DST);
         // Every entry is a tile of its own band, even those past the list's end, which a
         // dispatch rounded up may read: tile 0 of the band.
         let mut list_init = vec![0u32; tiles as usize];
@@ -385,6 +392,7 @@ impl DeviceTiles {
             compact_stride,
             ctrl,
             ctrl_init,
+            state,
             staging,
             pending: None,
             max_groups,
@@ -392,6 +400,7 @@ impl DeviceTiles {
             mode: Mode::Sparse,
             flag_gens: 0,
             list_ready: false,
+            seeded: false,
             active: None,
         };
         tiles.reset(ctx);
@@ -411,6 +420,46 @@ impl DeviceTiles {
     pub fn invalidate(&mut self) {
         self.flag_gens = 0;
         self.list_ready = false;
+        self.seeded = false;
+    }
+
+    /// Which tiles of `g` (the whole torus in the device's layout, cut into `bands`) hold a
+    /// live cell.
+    pub fn occupancy(&self, bands: &[super::grid::Band], g: &crate::grid::Grid) -> Vec<bool> {
+        let per_row = g.words_per_row();
+        let mut occupied = vec![false; self.geo.tiles() as usize];
+        for (k, band) in bands.iter().enumerate() {
+            let first_row = self.geo.band_first[k] / self.geo.tiles_x;
+            for y in band.first_row..band.first_row + band.rows {
+                let tile_row = first_row + (y - band.first_row) / TILE_ROWS;
+                let base = (tile_row * self.geo.tiles_x) as usize;
+                for (x, w) in g.row(y).iter().enumerate().take(per_row) {
+                    if *w != 0 {
+                        occupied[base + x] = true;
+                    }
+                }
+            }
+        }
+        occupied
+    }
+
+    /// Starts the tile list from a state written to both buffers, without computing a
+    /// generation of every tile: as if the state had not changed in the generation before,
+    /// every tile with a live cell is marked as changed everywhere, so that the first
+    /// generation computes those tiles and their neighbours (nothing else can change), and its
+    /// change records, measured against the same state, are exact from then on.
+    pub fn seed(&mut self, ctx: &GpuContext, occupied: &[bool]) {
+        let all = FLAG_ALL;
+        let words: Vec<u32> = occupied
+            .iter()
+            .flat_map(|&o| [if o { all } else { 0 }, 0])
+            .collect();
+        ctx.queue
+            .write_buffer(&self.state, 0, bytemuck::cast_slice(&words));
+        self.reset(ctx);
+        self.flag_gens = 2;
+        self.list_ready = false;
+        self.seeded = true;
     }
 
     /// Records the tile kernel for band `k` reading buffer `p`: every tile of the band, or the
@@ -549,20 +598,8 @@ fn count_of(bytes: &[u8]) -> u64 {
         .sum()
 }
 
-/// Whether more than a quarter of the tiles of `grid` (in the device's layout) hold a live
-/// cell: where a run starts before any list was read back.
-pub fn mostly_occupied(grid: &crate::grid::Grid) -> bool {
-    let per_row = grid.words_per_row();
-    let tiles_x = per_row;
-    let tile_rows = grid.height().div_ceil(TILE_ROWS) as usize;
-    let mut occupied = vec![false; tiles_x * tile_rows];
-    for (i, row) in grid.words().chunks_exact(per_row).enumerate() {
-        let base = (i / TILE_ROWS as usize) * tiles_x;
-        for (x, w) in row.iter().enumerate() {
-            if *w != 0 {
-                occupied[base + x] = true;
-            }
-        }
-    }
+/// Whether more than a quarter of the tiles hold a live cell: then a run starts as a dense
+/// stretch, before any list was read back.
+pub fn mostly_occupied(occupied: &[bool]) -> bool {
     occupied.iter().filter(|o| **o).count() * 4 > occupied.len()
 }
