@@ -322,7 +322,14 @@ fn kernel_groups() -> Vec<Group> {
     // cells by 64 rows), exactly one, widths not a multiple of it (a last tile one cell
     // wide), and tiles that settle in a thinning soup.
     let mut cases = Vec::new();
-    let sizes = [(1u32, 1u32), (2, 3), (31, 7), (64, 64), (65, 129), (130, 200)];
+    let sizes = [
+        (1u32, 1u32),
+        (2, 3),
+        (31, 7),
+        (64, 64),
+        (65, 129),
+        (130, 200),
+    ];
     for (i, text) in KERNEL_RULES.iter().enumerate() {
         for (j, &(w, h)) in sizes.iter().enumerate() {
             let seed = (300 + i * 10 + j) as u64;
@@ -353,8 +360,12 @@ fn kernel_groups() -> Vec<Group> {
     // Tiles in bands: band edges on tile edges (bands of 64 rows), tiles cut short by band
     // edges (1, 3 and 100 rows), and the torus wrap across the last band.
     let mut cases = Vec::new();
-    for (band_rows, (w, h)) in [(64u64, (300u32, 200u32)), (1, (70, 9)), (3, (100, 40)), (100, (150, 250))]
-    {
+    for (band_rows, (w, h)) in [
+        (64u64, (300u32, 200u32)),
+        (1, (70, 9)),
+        (3, (100, 40)),
+        (100, (150, 250)),
+    ] {
         for text in ["B3/S23", "B2/S34H", "B3/S23V", "B2(1/3)/S12H"] {
             let c = case(
                 format!("bands of {band_rows} rows, random 0.2"),
@@ -436,7 +447,11 @@ fn kernel_groups() -> Vec<Group> {
     let mut cases = Vec::new();
     for block in [3u32, 16] {
         for (i, text) in KERNEL_RULES.iter().enumerate() {
-            for (j, &(w, h)) in SIZES.iter().enumerate().filter(|(_, s)| s.0 * s.1 < 100_000) {
+            for (j, &(w, h)) in SIZES
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.0 * s.1 < 100_000)
+            {
                 let seed = (500 + i * 10 + j) as u64;
                 let mut c = case(
                     format!("random 0.4 seed {seed}, {block} generations per dispatch"),
@@ -475,7 +490,13 @@ fn kernel_groups() -> Vec<Group> {
     for (x, y) in [(1u32, 0u32), (3, 1), (0, 2), (1, 2), (4, 2), (5, 2), (6, 2)] {
         acorn.set(60 + x, 60 + y, true);
     }
-    let c = case("acorn filling a small torus".into(), Rule::life(), acorn, 0, 390);
+    let c = case(
+        "acorn filling a small torus".into(),
+        Rule::life(),
+        acorn,
+        0,
+        390,
+    );
     let mut c = with(c, LifeKernel::Tiles, Some(4), Some(64));
     c.stride = 13;
     cases.push(c);

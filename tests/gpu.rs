@@ -146,7 +146,8 @@ fn edits_between_generations_restart_the_tile_list() {
         }
         if g % 10 == 7 {
             for e in [&mut oracle, &mut tested] {
-                e.put(&blinker, (126, 58), lifelab::engine::Put::Or).unwrap();
+                e.put(&blinker, (126, 58), lifelab::engine::Put::Or)
+                    .unwrap();
             }
         }
         oracle.step(1).unwrap();
@@ -200,7 +201,11 @@ fn bench_compares_the_kernels_on_a_sparse_workload() {
         ])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let results = v["results"].as_array().unwrap();
     let kernels: Vec<(&str, u64)> = results
@@ -209,7 +214,12 @@ fn bench_compares_the_kernels_on_a_sparse_workload() {
         .collect();
     assert_eq!(kernels, [("dense", 1), ("tiles", 4), ("blocked", 4)]);
     // The same run on every kernel: acorn's population at generation 60 on the reference.
-    let mut oracle = common::engine(common::REFERENCE, rule("B3/S23"), &on_torus("acorn", 128, 128), 0);
+    let mut oracle = common::engine(
+        common::REFERENCE,
+        rule("B3/S23"),
+        &on_torus("acorn", 128, 128),
+        0,
+    );
     oracle.step(60).unwrap();
     let want = oracle.population().unwrap();
     for r in results {

@@ -662,9 +662,11 @@ impl GpuLifeEngine {
     }
 
     fn split(&self, groups: u64) -> (u32, u32, u32) {
-        super::tiles::split(groups, self.ctx.limits().max_compute_workgroups_per_dimension)
+        super::tiles::split(
+            groups,
+            self.ctx.limits().max_compute_workgroups_per_dimension,
+        )
     }
-
 
     /// Plans up to `gens` generations in at most `max_units` dispatches, and commits the tile
     /// bookkeeping to that plan. `every_gen`: a census follows each generation (so no
@@ -878,10 +880,10 @@ impl GpuLifeEngine {
                 // The next batch rewrites the parameter slots: let this one finish first.
                 self.ctx.wait()?;
             }
-            if queries.is_some() {
+            if let Some(q) = &queries {
                 batches += 1;
                 if batches == TIMED_BATCHES || last {
-                    seconds += self.read_timestamps(queries.as_ref().expect("checked"), batches)?;
+                    seconds += self.read_timestamps(q, batches)?;
                     batches = 0;
                 }
             }
@@ -994,9 +996,9 @@ impl GpuLifeEngine {
     /// tile kernel's bookkeeping afresh: on the tile list if few tiles hold anything.
     fn upload(&mut self, g: &Grid) {
         let device = if self.transposed {
-            transpose(g)
+            std::borrow::Cow::Owned(transpose(g))
         } else {
-            g.clone()
+            std::borrow::Cow::Borrowed(g)
         };
         self.grid.upload(&self.ctx, &device);
         self.restart_tiles(&device);
@@ -1280,7 +1282,9 @@ impl Engine for GpuLifeEngine {
 
     fn note(&self) -> Option<String> {
         Some(match self.kernel {
-            LifeKernel::Blocked => format!("kernel blocked, {} generations per dispatch", self.block),
+            LifeKernel::Blocked => {
+                format!("kernel blocked, {} generations per dispatch", self.block)
+            }
             LifeKernel::Dense => "kernel dense".to_string(),
             LifeKernel::Tiles | LifeKernel::Sparse if self.tiles.is_none() => format!(
                 "kernel {}: a B0 rule changes every tile, so the blocked kernel runs the whole torus, {} generations per dispatch",

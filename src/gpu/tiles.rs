@@ -194,13 +194,8 @@ impl DeviceTiles {
             pipeline_cache::storage(4, false),
             pipeline_cache::storage(5, false),
         ];
-        let (compact, compact_layout) = pipeline_cache::with_layout(
-            ctx,
-            "compact",
-            &compact_source(),
-            &entries,
-            &[],
-        )?;
+        let (compact, compact_layout) =
+            pipeline_cache::with_layout(ctx, "compact", &compact_source(), &entries, &[])?;
         let max_groups = ctx.limits().max_compute_workgroups_per_dimension.max(1);
         let tiles = geo.tiles();
         let storage = |label: &str, bytes: u64, extra: wgpu::BufferUsages| {
@@ -296,9 +291,8 @@ impl DeviceTiles {
         let kernel_groups = [0usize, 1].map(|p| {
             (0..n)
                 .map(|k| {
-                    let band = |b: usize, which: usize| {
-                        grid.bands[b].buffers[which].as_entire_binding()
-                    };
+                    let band =
+                        |b: usize, which: usize| grid.bands[b].buffers[which].as_entire_binding();
                     ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
                         label: Some("tile kernel"),
                         layout: &kernel_layout,
@@ -583,7 +577,9 @@ impl DeviceTiles {
         encoder.copy_buffer_to_buffer(&self.ctrl[p], 0, &self.staging, 0, self.ctrl_bytes());
         ctx.queue.submit([encoder.finish()]);
         let mut count = 0;
-        read_mapped(ctx, &self.staging, self.ctrl_bytes(), |d| count = count_of(d))?;
+        read_mapped(ctx, &self.staging, self.ctrl_bytes(), |d| {
+            count = count_of(d)
+        })?;
         self.observe(count);
         Ok(count)
     }
