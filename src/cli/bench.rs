@@ -302,7 +302,7 @@ pub fn execute(args: BenchArgs) -> anyhow::Result<ExitCode> {
                     }
                     let active = m
                         .active_fraction
-                        .map_or(String::new(), |a| format!("{:.2}%", a * 100.0));
+                        .map_or(String::new(), |a| format!("{:.3}%", a * 100.0));
                     println!(
                         "{:<14} {:<16} {:>12} {:>24} {:>8} {:>9.3} {:>7} {:>16.3e} {:>12.1} {:>8}",
                         m.workload,

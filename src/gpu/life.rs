@@ -43,6 +43,10 @@ const SPARSE_BATCH: u64 = 256;
 /// generation).
 const PARAM_SLOTS: u64 = 1024;
 
+/// Generations of a dense stretch between looks at how many tiles are active (two generations
+/// of every tile on the tile kernel, then a compaction): the bookkeeping a dense soup pays.
+const PROBE_EVERY: u64 = 1024;
+
 /// The most generations the blocked kernel advances per dispatch: its tile keeps
 /// `64 - 2 * block` of the 64 rows it loads (`shaders/tiles.wgsl`).
 pub const MAX_BLOCK: u32 = 16;
@@ -694,13 +698,18 @@ impl GpuLifeEngine {
                     compact: true,
                     census: None,
                 },
-                // A sparse run starting afresh, or the end of a dense stretch: every tile, so
-                // that the list can be read back and the next batch may run on it.
-                Some(t) if t.mode == Mode::Sparse || left <= need => {
+                // A sparse run starting afresh (after an edit), or a look from a dense stretch
+                // every PROBE_EVERY generations: every tile, so that the list's length can be
+                // read back and the run may go on the list.
+                Some(t)
+                    if t.mode == Mode::Sparse
+                        || (t.dense_gens >= PROBE_EVERY && (left <= need || t.flag_gens > 0)) =>
+                {
                     t.flag_gens += 1;
                     let compact = t.flag_gens >= need as u32;
                     if compact {
                         t.list_ready = true;
+                        t.dense_gens = 0;
                     }
                     Unit {
                         pass: Pass::TilesAll,
@@ -710,8 +719,15 @@ impl GpuLifeEngine {
                 }
                 Some(t) => {
                     t.invalidate();
+                    let room = if t.dense_gens >= PROBE_EVERY {
+                        left - need
+                    } else {
+                        left
+                    };
+                    let pass = dense_pass(dense_k.min(room), block);
+                    t.dense_gens += pass.gens();
                     Unit {
-                        pass: dense_pass(dense_k.min(left - need), block),
+                        pass,
                         compact: false,
                         census: None,
                     }

@@ -170,6 +170,8 @@ pub struct DeviceTiles {
     pub seeded: bool,
     /// The last list length read back.
     pub active: Option<u64>,
+    /// Generations of dense stretches since the tiles were last looked at.
+    pub dense_gens: u64,
 }
 
 impl DeviceTiles {
@@ -396,6 +398,7 @@ impl DeviceTiles {
             list_ready: false,
             seeded: false,
             active: None,
+            dense_gens: 0,
         };
         tiles.reset(ctx);
         Ok(tiles)
