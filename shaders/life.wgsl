@@ -34,6 +34,27 @@ struct Params {
     // Stochastic thresholds per count value c, for a dead and for a live cell (0: no chance).
     dead_threshold: array<vec4<u32>, 3>,
     alive_threshold: array<vec4<u32>, 3>,
+    // The rest serves the kernels of shaders/tiles.wgsl.
+    // Rows of the whole torus, and how many bands it is cut into.
+    height: u32,
+    bands: u32,
+    // This band's index, the tiles across the torus, this band's first tile (tiles are numbered
+    // row by row over the whole torus) and its rows of tiles.
+    band: u32,
+    tiles_x: u32,
+    band_first_tile: u32,
+    band_tile_rows: u32,
+    // 1: every tile of the band is computed (the workgroup index is the tile); 0: the list.
+    all_tiles: u32,
+    // 1: a tile's change is measured against the generation before the current one, so that
+    // period-2 oscillators count as settled (deterministic rules); 0: against the current one.
+    compare_prev: u32,
+    // Generations per dispatch of the blocked kernel, and the key of each (stochastic rules).
+    block: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+    keys: array<vec4<u32>, 8>,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -45,10 +66,15 @@ struct Params {
 // Output rows per invocation.
 override ROWS: u32 = 4u;
 
-// Word w of row r of this band; r = -1 and r = band_rows reach into the neighbouring bands.
+// Set by rule_fn when a cell's outcome was drawn by chance: such a tile is not settled even
+// if nothing in it changed (shaders/tiles.wgsl).
+var<private> drew: u32 = 0u;
+
+// Word w of row r of this band; rows before 0 and from band_rows on reach into the neighbouring
+// bands (as far as one band's rows).
 fn word_at(r: i32, w: u32) -> u32 {
     if r < 0 {
-        return above[(params.above_rows - 1u) * params.words + w];
+        return above[u32(i32(params.above_rows) + r) * params.words + w];
     }
     let ru = u32(r);
     if ru >= params.band_rows {
@@ -166,8 +192,10 @@ fn generic_rule(t: Planes, alive: u32) -> u32 {
     return next;
 }
 
-// Cells whose count value has a stochastic outcome draw their hash one by one.
-fn chance(t: Planes, alive: u32, candidates: u32, r: u32, w: u32) -> u32 {
+// Cells whose count value has a stochastic outcome draw their hash one by one, at their own
+// place on the torus: bit b stands for cell xbase + b (taken round the torus: the blocked kernel
+// holds copies of cells beyond either end of a row) of row y, under the generation's key.
+fn chance(t: Planes, alive: u32, candidates: u32, key: u32, xbase: i32, y: u32) -> u32 {
     var born = 0u;
     var rest = candidates;
     loop {
@@ -181,15 +209,16 @@ fn chance(t: Planes, alive: u32, candidates: u32, r: u32, w: u32) -> u32 {
         if ((alive >> b) & 1u) == 1u {
             limit = params.alive_threshold[c >> 2u][c & 3u];
         }
-        var x = w * 32u + b;
-        var y = params.row_offset + r;
+        let wd = i32(params.width);
+        var x = u32((((xbase + i32(b)) % wd) + wd) % wd);
+        var yy = y;
         if params.transposed == 1u {
             // The torus's own coordinates: the draw does not depend on the layout.
             let t = x;
-            x = y;
-            y = t;
+            x = yy;
+            yy = t;
         }
-        if cell_hash(params.key, x, y) < limit {
+        if cell_hash(key, x, yy) < limit {
             born |= 1u << b;
         }
     }
@@ -229,7 +258,7 @@ fn main(
     var m = tri(i32(r0), w);
     for (var r = r0; r < r_end; r++) {
         let d = tri(i32(r) + 1, w);
-        dst[r * params.words + w] = rule_fn(u, m, d, r, w) & keep;
+        dst[r * params.words + w] = rule_fn(u, m, d, params.key, i32(w * 32u), params.row_offset + r) & keep;
         u = m;
         m = d;
     }

@@ -349,6 +349,12 @@ pub trait Engine: Send {
         None
     }
 
+    /// A sparse engine that keeps its own list of what to compute: the share of its tiles the
+    /// next generation computes (`None`: not such an engine).
+    fn active_fraction(&mut self) -> EngineResult<Option<f64>> {
+        Ok(None)
+    }
+
     /// Advances `generations`, appending the population of each new generation to `out`
     /// (cheaper than [`Engine::step_census`] where the hash costs: the sparse engines keep
     /// their population as they go).

@@ -11,7 +11,7 @@ use std::process::Command;
 use common::GPU;
 use common::{in_ci, on_torus, rule, soup};
 use lifelab::check::{self, Case, Fault};
-use lifelab::gpu::{LifeOptions, ShaderMode};
+use lifelab::gpu::{LifeKernel, LifeOptions, ShaderMode};
 use lifelab::grid::Grid;
 
 fn gpu_available() -> bool {
@@ -28,8 +28,14 @@ fn gpu_available() -> bool {
     }
 }
 
-/// Runs one group of the conformance suite, with the given shader mode.
+/// Runs one group of the conformance suite, with the given shader mode (and each case's own
+/// kernel: the default, active tiles, unless the group names one).
 fn suite_group(name_starts: &str, shader: ShaderMode) {
+    suite_group_on(name_starts, shader, None);
+}
+
+/// Runs one group of the conformance suite with the given shader mode, on `kernel` if given.
+fn suite_group_on(name_starts: &str, shader: ShaderMode, kernel: Option<LifeKernel>) {
     if !gpu_available() {
         return;
     }
@@ -40,6 +46,9 @@ fn suite_group(name_starts: &str, shader: ShaderMode) {
     assert!(!group.cases.is_empty());
     for mut case in group.cases {
         case.options.gpu.shader = shader;
+        if let Some(k) = kernel {
+            case.options.gpu.kernel = k;
+        }
         let found = check::run_case(GPU, &case, None).unwrap();
         assert_eq!(
             found,
@@ -56,14 +65,196 @@ fn every_named_rule_on_every_odd_size() {
 }
 
 #[test]
-fn every_named_rule_with_the_generic_shader() {
-    suite_group("every named rule", ShaderMode::Generic);
+fn every_named_rule_with_the_generic_shader_on_the_dense_kernel() {
+    // The first GPU kernel, still selectable as `--kernel dense`, and the shader that reads
+    // the rule from a table; the other tests run the default, active tiles.
+    suite_group_on(
+        "every named rule",
+        ShaderMode::Generic,
+        Some(LifeKernel::Dense),
+    );
 }
 
 #[test]
 fn hexagonal_von_neumann_b0_and_stochastic_rules() {
     suite_group("hexagonal", ShaderMode::Specialised);
-    suite_group("hexagonal", ShaderMode::Generic);
+    suite_group_on("hexagonal", ShaderMode::Generic, Some(LifeKernel::Dense));
+}
+
+#[test]
+fn active_tiles_on_small_odd_and_settling_tori() {
+    // The tile list on every workload: tori smaller than a tile, exactly one, widths that are
+    // not a multiple of it; hexagonal, von Neumann, B0 and stochastic rules.
+    suite_group("active tiles: small", ShaderMode::Specialised);
+}
+
+#[test]
+fn active_tiles_in_bands_and_across_the_wrap() {
+    suite_group("active tiles in bands", ShaderMode::Specialised);
+}
+
+#[test]
+fn a_glider_crosses_every_kind_of_tile_edge() {
+    suite_group("active tiles: a glider", ShaderMode::Specialised);
+}
+
+#[test]
+fn a_change_reaches_each_side_and_corner_of_a_tile() {
+    // Each of these runs goes wrong when the compaction pass drops one of the eight
+    // directions (tried on a model of the tile kernel and on the shader itself).
+    suite_group("active tiles: changes across", ShaderMode::Specialised);
+}
+
+#[test]
+fn the_blocked_kernel_advances_several_generations_per_dispatch() {
+    suite_group("blocked kernel", ShaderMode::Specialised);
+}
+
+#[test]
+fn active_tiles_hand_over_to_dense_stretches_and_back() {
+    suite_group("active tiles with dense stretches", ShaderMode::Specialised);
+}
+
+#[test]
+fn edits_between_generations_restart_the_tile_list() {
+    // Cells set one by one (the app's pencil) and patterns pasted in mid-run, on the tile
+    // kernel (in bands) and the reference, compared every generation.
+    if !gpu_available() {
+        return;
+    }
+    let start = on_torus("glider", 150, 100);
+    let mut case = Case {
+        label: "edits".into(),
+        rule: rule("B3/S23"),
+        start,
+        seed: 0,
+        gens: 1,
+        options: Default::default(),
+        stride: 1,
+    };
+    case.options.gpu.max_band_bytes = Some(30 * 24);
+    let mut oracle = check::engine_for(common::REFERENCE, &case).unwrap();
+    let mut tested = check::engine_for(GPU, &case).unwrap();
+    let blinker = on_torus("blinker", 5, 5);
+    for g in 1..=40u64 {
+        if g % 10 == 3 {
+            for e in [&mut oracle, &mut tested] {
+                e.set_cell(64, 29 + g as i64, true).unwrap();
+                e.set_cell(65, 29 + g as i64, true).unwrap();
+                e.set_cell(63, 30 + g as i64, true).unwrap();
+            }
+        }
+        if g % 10 == 7 {
+            for e in [&mut oracle, &mut tested] {
+                e.put(&blinker, (126, 58), lifelab::engine::Put::Or)
+                    .unwrap();
+            }
+        }
+        oracle.step(1).unwrap();
+        tested.step(1).unwrap();
+        let (want, got) = (oracle.grid().unwrap(), tested.grid().unwrap());
+        assert_eq!(want.first_difference(&got), None, "generation {g}");
+    }
+}
+
+#[test]
+fn the_tile_list_of_a_glider_is_a_few_tiles_and_of_a_soup_all() {
+    if !gpu_available() {
+        return;
+    }
+    // A glider on a 256x256 torus (16 tiles of 64x64) touches at most 4 tiles; every tile of a
+    // 50% soup changes.
+    let mut glider = common::engine(GPU, rule("B3/S23"), &on_torus("glider", 256, 256), 0);
+    glider.step(50).unwrap();
+    let a = glider.active_fraction().unwrap().unwrap();
+    assert!((1.0 / 16.0..=4.0 / 16.0).contains(&a), "{a}");
+    let mut soup_engine = common::engine(GPU, rule("B3/S23"), &soup(256, 256, 0.5, 2), 0);
+    soup_engine.step(5).unwrap();
+    assert_eq!(soup_engine.active_fraction().unwrap(), Some(1.0));
+}
+
+#[test]
+fn bench_compares_the_kernels_on_a_sparse_workload() {
+    if !gpu_available() {
+        return;
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args([
+            "bench",
+            "--engine",
+            "gpu",
+            "--kernel",
+            "dense",
+            "--kernel",
+            "tiles",
+            "--kernel",
+            "blocked",
+            "--block",
+            "4",
+            "--pattern",
+            "acorn",
+            "--size",
+            "128",
+            "--pattern-gens",
+            "60",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let results = v["results"].as_array().unwrap();
+    let kernels: Vec<(&str, u64)> = results
+        .iter()
+        .map(|r| (r["kernel"].as_str().unwrap(), r["block"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(kernels, [("dense", 1), ("tiles", 4), ("blocked", 4)]);
+    // The same run on every kernel: acorn's population at generation 60 on the reference.
+    let mut oracle = common::engine(
+        common::REFERENCE,
+        rule("B3/S23"),
+        &on_torus("acorn", 128, 128),
+        0,
+    );
+    oracle.step(60).unwrap();
+    let want = oracle.population().unwrap();
+    for r in results {
+        assert_eq!(r["population"], want, "{r}");
+        assert_eq!(r["workload"], "acorn");
+        let active = r["active_fraction"].as_f64().unwrap();
+        assert!(active > 0.0 && active <= 1.0, "{r}");
+    }
+}
+
+#[test]
+fn bad_kernel_flags_get_clear_errors() {
+    for (args, wanted) in [
+        (
+            vec!["run", "--engine", "gpu", "--block", "0", "--json"],
+            "the generations per dispatch must be a whole number from 1 to 16",
+        ),
+        (
+            vec!["bench", "--block", "17", "--json"],
+            "the generations per dispatch must be a whole number from 1 to 16",
+        ),
+        (
+            vec!["check", "--kernel", "warp", "--json"],
+            "invalid value 'warp' for '--kernel <KERNEL>'",
+        ),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let e = v["error"].as_str().unwrap();
+        assert!(e.contains(wanted), "{args:?}: {e}");
+    }
 }
 
 #[test]
@@ -120,6 +311,7 @@ fn an_injected_single_bit_difference_is_caught() {
         seed: 0,
         gens: 10,
         options: Default::default(),
+        stride: 1,
     };
     assert_eq!(check::run_case(GPU, &case, None).unwrap(), None);
     let fault = Fault {

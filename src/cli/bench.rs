@@ -2,7 +2,9 @@
 //! run next to a baseline (the reference engine on Life, 256x256), because machines are noisy.
 //! Besides random soups it runs sparse workloads (`--pattern acorn`): a pattern on a large
 //! torus to a fixed generation, reported as effective cell updates per second (torus cells
-//! times generations over the time), the measure on which sparse engines shine.
+//! times generations over the time), the measure on which sparse engines shine; `--sparse`
+//! adds acorn and rabbits on 4096², 16384² and 65536² tori. The GPU's kernels (`--kernel`) and
+//! generations per blocked dispatch (`--block`) are measured side by side.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -12,7 +14,7 @@ use serde::Serialize;
 
 use super::setup::{engine_name, parse_size};
 use crate::engine::{Engine, EngineError, Universe};
-use crate::gpu::{LifeOptions, ShaderMode};
+use crate::gpu::{LifeKernel, LifeOptions, ShaderMode};
 use crate::registry::{self, Request};
 use crate::rule::Rule;
 
@@ -32,6 +34,11 @@ pub struct BenchArgs {
     /// Generations of each sparse workload.
     #[arg(long, default_value_t = 5206)]
     pub pattern_gens: u64,
+
+    /// Adds the sparse workloads next to the soups: acorn and rabbits on 4096², 16384² and
+    /// 65536² tori (whatever --size says), to generation --pattern-gens.
+    #[arg(long)]
+    pub sparse: bool,
 
     /// Rules to measure (repeat for several). Default: Life, HighLife, Day & Night, Seeds,
     /// B2/S34H (hexagonal) and W110 (elementary, as H rings of W cells).
@@ -62,7 +69,17 @@ pub struct BenchArgs {
     #[arg(long = "shader", value_enum, value_name = "MODE")]
     pub shaders: Vec<ShaderMode>,
 
-    /// GPU: output rows per shader invocation.
+    /// GPU kernels to measure (repeat for several): tiles (active tiles, dense stretches
+    /// blocked), sparse (active tiles only), blocked, dense. Default: tiles.
+    #[arg(long = "kernel", value_enum, value_name = "KERNEL")]
+    pub kernels: Vec<LifeKernel>,
+
+    /// GPU: generations per dispatch of the blocked kernel (repeat for several), 1 to 16; the
+    /// tiles kernel's dense stretches use it too. Default: the adapter's.
+    #[arg(long = "block", value_name = "K", value_parser = super::setup::block)]
+    pub blocks: Vec<u32>,
+
+    /// GPU: output rows per shader invocation (the dense kernel).
     #[arg(long, default_value_t = 4)]
     pub rows: u32,
 
@@ -80,6 +97,17 @@ pub const DEFAULT_RULES: [&str; 6] = [
     "W110",
 ];
 pub const DEFAULT_SIDES: [u32; 3] = [1024, 4096, 16384];
+/// The sparse workloads of `--sparse`: methuselahs on tori from big to vast.
+pub const SPARSE_PATTERNS: [&str; 2] = ["acorn", "rabbits"];
+pub const SPARSE_SIDES: [u32; 3] = [4096, 16384, 65536];
+
+/// How a GPU measurement runs: shader, kernel and generations per blocked dispatch.
+#[derive(Clone, Copy, Debug, Default)]
+struct GpuVariant {
+    shader: ShaderMode,
+    kernel: LifeKernel,
+    block: Option<u32>,
+}
 
 #[derive(Serialize, Clone)]
 pub struct Measurement {
@@ -92,6 +120,11 @@ pub struct Measurement {
     /// GPU only: how the shader gets the rule.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shader: Option<ShaderMode>,
+    /// GPU only: the kernel, and the generations per dispatch of its blocked (dense) stretches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kernel: Option<LifeKernel>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block: Option<u32>,
     pub generations: u64,
     pub seconds: f64,
     /// `device` (GPU timestamp queries) or `wall` (wall clock after a warm-up).
@@ -99,7 +132,8 @@ pub struct Measurement {
     pub cell_updates_per_second: f64,
     /// The population at the end (sparse workloads: the check that the run is right).
     pub population: u64,
-    /// Sparse workloads on the tile engine: the share of tiles computed in the last generation.
+    /// Sparse workloads on the tile engines (CPU and GPU): the share of the torus's tiles the
+    /// last generation computed (CPU) or the next one computes (GPU).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub active_fraction: Option<f64>,
 }
@@ -157,6 +191,28 @@ pub fn execute(args: BenchArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.shaders.clone()
     };
+    let kernels = if args.kernels.is_empty() {
+        vec![LifeKernel::Tiles]
+    } else {
+        args.kernels.clone()
+    };
+    let mut variants = Vec::new();
+    for &shader in &shaders {
+        for &kernel in &kernels {
+            let blocks: Vec<Option<u32>> = match kernel {
+                LifeKernel::Dense | LifeKernel::Sparse => vec![None],
+                _ if args.blocks.is_empty() => vec![None],
+                _ => args.blocks.iter().copied().map(Some).collect(),
+            };
+            for block in blocks {
+                variants.push(GpuVariant {
+                    shader,
+                    kernel,
+                    block,
+                });
+            }
+        }
+    }
 
     let baseline = measure(
         &Work::soup(Rule::life(), (256, 256), &args),
@@ -175,7 +231,7 @@ pub fn execute(args: BenchArgs) -> anyhow::Result<ExitCode> {
             baseline.cell_updates_per_second
         );
         println!(
-            "{:<14} {:<16} {:>12} {:>16} {:>8} {:>9} {:>7} {:>16} {:>12}",
+            "{:<14} {:<16} {:>12} {:>24} {:>8} {:>9} {:>7} {:>16} {:>12} {:>8}",
             "workload",
             "rule",
             "size",
@@ -184,7 +240,8 @@ pub fn execute(args: BenchArgs) -> anyhow::Result<ExitCode> {
             "seconds",
             "timing",
             "cell updates/s",
-            "x baseline"
+            "x baseline",
+            "active"
         );
     }
     let mut works = Vec::new();
@@ -198,15 +255,22 @@ pub fn execute(args: BenchArgs) -> anyhow::Result<ExitCode> {
             works.push(Work::pattern(name, size, &args)?);
         }
     }
+    if args.sparse {
+        for name in SPARSE_PATTERNS {
+            for side in SPARSE_SIDES {
+                works.push(Work::pattern(name, (side, side), &args)?);
+            }
+        }
+    }
     for work in &works {
         for name in &engines {
-            let modes: Vec<Option<ShaderMode>> = if name == "gpu" && !work.rule.is_elementary() {
-                shaders.iter().copied().map(Some).collect()
+            let modes: Vec<Option<GpuVariant>> = if name == "gpu" && !work.rule.is_elementary() {
+                variants.iter().copied().map(Some).collect()
             } else {
                 vec![None]
             };
-            for shader in modes {
-                let m = match measure(work, name, shader, &args) {
+            for variant in modes {
+                let m = match measure(work, name, variant, &args) {
                     Ok(m) => m,
                     // A grid the device cannot hold, or an engine that does not run this
                     // work, is reported and skipped; anything else is an error.
@@ -224,12 +288,23 @@ pub fn execute(args: BenchArgs) -> anyhow::Result<ExitCode> {
                     Err(e) => return Err(e),
                 };
                 if !args.json {
-                    let engine = match m.shader {
-                        Some(s) => format!("{} {}", m.engine, shader_name(s)),
-                        None => m.engine.to_string(),
-                    };
+                    let mut engine = m.engine.to_string();
+                    if let Some(k) = m.kernel {
+                        engine = format!("{engine} {}", k.name());
+                    }
+                    if let (Some(b), Some(LifeKernel::Tiles | LifeKernel::Blocked)) =
+                        (m.block, m.kernel)
+                    {
+                        engine = format!("{engine} k={b}");
+                    }
+                    if let Some(s) = m.shader.filter(|_| shaders.len() > 1) {
+                        engine = format!("{engine} {}", shader_name(s));
+                    }
+                    let active = m
+                        .active_fraction
+                        .map_or(String::new(), |a| format!("{:.3}%", a * 100.0));
                     println!(
-                        "{:<14} {:<16} {:>12} {:>16} {:>8} {:>9.3} {:>7} {:>16.3e} {:>12.1}",
+                        "{:<14} {:<16} {:>12} {:>24} {:>8} {:>9.3} {:>7} {:>16.3e} {:>12.1} {:>8}",
                         m.workload,
                         m.rule,
                         format!("{}x{}", m.width, m.height),
@@ -238,7 +313,8 @@ pub fn execute(args: BenchArgs) -> anyhow::Result<ExitCode> {
                         m.seconds,
                         m.timing,
                         m.cell_updates_per_second,
-                        m.cell_updates_per_second / baseline.cell_updates_per_second
+                        m.cell_updates_per_second / baseline.cell_updates_per_second,
+                        active
                     );
                 }
                 results.push(m);
@@ -334,14 +410,17 @@ fn is_capacity(e: &anyhow::Error) -> bool {
 fn measure(
     work: &Work,
     engine_name: &str,
-    shader: Option<ShaderMode>,
+    variant: Option<GpuVariant>,
     args: &BenchArgs,
 ) -> anyhow::Result<Measurement> {
+    let v = variant.unwrap_or_default();
     let options = registry::Options {
         gpu: LifeOptions {
-            shader: shader.unwrap_or_default(),
+            shader: v.shader,
             rows_per_invocation: args.rows,
-            max_band_bytes: None,
+            kernel: v.kernel,
+            block: v.block,
+            ..Default::default()
         },
         ..Default::default()
     };
@@ -377,17 +456,32 @@ fn measure(
             }
         }
     };
-    let active_fraction = engine
+    let active_fraction = match engine.active_fraction()? {
+        Some(a) => Some(a),
+        None => engine
+            .as_any()
+            .and_then(|a| a.downcast_ref::<crate::cpu::TileEngine>())
+            .map(|t| t.active_tiles() as f64 / (cells / 4096.0).max(1.0)),
+    };
+    let (kernel, block) = match engine
         .as_any()
-        .and_then(|a| a.downcast_ref::<crate::cpu::TileEngine>())
-        .map(|t| t.active_tiles() as f64 / (cells / 4096.0).max(1.0));
+        .and_then(|a| a.downcast_ref::<crate::gpu::life::GpuLifeEngine>())
+    {
+        Some(g) => {
+            let (k, b) = g.kernel();
+            (Some(k), Some(b))
+        }
+        None => (None, None),
+    };
     Ok(Measurement {
         workload: work.label.clone(),
         rule: work.rule.to_string(),
         width,
         height,
         engine: choice.engine,
-        shader,
+        shader: variant.map(|v| v.shader),
+        kernel,
+        block,
         generations,
         seconds,
         timing: if device { "device" } else { "wall" },

@@ -32,6 +32,20 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = ShaderMode::Specialised)]
     pub shader: ShaderMode,
 
+    /// The GPU kernel for every case (default: each case's own; the suite's groups of the
+    /// tile and blocked kernels name theirs, the rest run the default, tiles).
+    #[arg(long, value_enum)]
+    pub kernel: Option<crate::gpu::LifeKernel>,
+
+    /// GPU: generations per dispatch of the blocked kernel for every case, 1 to 16.
+    #[arg(long, value_name = "K", value_parser = super::setup::block)]
+    pub block: Option<u32>,
+
+    /// Generations between comparisons of the given work (default 1: every generation); the
+    /// blocked kernel advances up to --block of them per dispatch.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub stride: u64,
+
     /// Print one JSON object (a summary) instead of text.
     #[arg(long)]
     pub json: bool,
@@ -104,6 +118,7 @@ pub fn execute(args: CheckArgs) -> anyhow::Result<ExitCode> {
                 seed: sim.seed,
                 gens: args.gens,
                 options: Default::default(),
+                stride: args.stride,
             }],
         }]
     } else {
@@ -138,6 +153,12 @@ pub fn execute(args: CheckArgs) -> anyhow::Result<ExitCode> {
         let mut done = 0;
         for mut case in group.cases {
             case.options.gpu.shader = args.shader;
+            if let Some(k) = args.kernel {
+                case.options.gpu.kernel = k;
+            }
+            if args.block.is_some() {
+                case.options.gpu.block = args.block;
+            }
             let universe = Universe::torus(case.start.width(), case.start.height());
             if (spec.supports)(&Request::new(case.rule, universe)).is_err() {
                 report.skipped += 1;

@@ -210,11 +210,17 @@ impl Command {
 }
 
 /// The registry options the engine flags ask for.
-pub(crate) fn engine_options(memory_mb: Option<u64>) -> crate::registry::Options {
-    crate::registry::Options {
+pub(crate) fn engine_options(
+    memory_mb: Option<u64>,
+    gpu: &setup::GpuArgs,
+) -> crate::registry::Options {
+    let mut options = crate::registry::Options {
         memory: memory_mb.map(|m| m << 20),
         ..Default::default()
-    }
+    };
+    options.gpu.kernel = gpu.kernel;
+    options.gpu.block = gpu.block;
+    options
 }
 
 /// Prints a serialisable value as the one JSON object of a `--json` run.

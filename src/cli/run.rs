@@ -30,6 +30,9 @@ pub struct RunArgs {
     #[arg(long, value_name = "MB")]
     pub memory: Option<u64>,
 
+    #[command(flatten)]
+    pub gpu: super::setup::GpuArgs,
+
     /// Write the final cells here (.rle, .cells, .lif or .mc, by extension).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -73,7 +76,7 @@ pub fn execute(args: RunArgs) -> anyhow::Result<ExitCode> {
         .flat_map(|p| p.warnings.iter())
         .map(|w| format!("{}: {w}", sim.source))
         .collect();
-    let options = super::engine_options(args.memory);
+    let options = super::engine_options(args.memory, &args.gpu);
     let (mut engine, choice) = sim.engine(&args.engine, args.gens, options)?;
     if !args.json && args.engine == "auto" {
         eprintln!("engine: {} ({})", choice.engine, choice.reason);

@@ -41,6 +41,31 @@ pub struct SimArgs {
     pub start: Option<String>,
 }
 
+/// The GPU engine's kernel flags (`run`).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct GpuArgs {
+    /// The GPU kernel: tiles (active tiles, with dense stretches blocked; the default), sparse
+    /// (active tiles only), blocked (the whole torus, several generations per dispatch) or
+    /// dense (the whole torus, one generation per dispatch).
+    #[arg(long, value_enum, default_value_t = crate::gpu::LifeKernel::Tiles)]
+    pub kernel: crate::gpu::LifeKernel,
+
+    /// GPU: generations per dispatch of the blocked kernel, 1 to 16 (default: the adapter's).
+    #[arg(long, value_name = "K", value_parser = block)]
+    pub block: Option<u32>,
+}
+
+/// Generations per blocked dispatch.
+pub(crate) fn block(text: &str) -> Result<u32, String> {
+    let max = crate::gpu::life::MAX_BLOCK;
+    match text.trim().parse::<u32>() {
+        Ok(k) if (1..=max).contains(&k) => Ok(k),
+        _ => Err(format!(
+            "'{text}': the generations per dispatch must be a whole number from 1 to {max}"
+        )),
+    }
+}
+
 fn density(text: &str) -> Result<f64, String> {
     let d: f64 = text
         .trim()

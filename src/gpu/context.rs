@@ -110,6 +110,13 @@ pub struct GpuContext {
 
 fn instance() -> wgpu::Instance {
     let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+    // wgpu checks each indirect dispatch's sizes with a dispatch of its own, which doubles the
+    // per-generation cost of the tile kernel (src/gpu/tiles.rs); the sizes lifelab's shaders
+    // write are within the limits by construction. WGPU_VALIDATION_INDIRECT_CALL=1 turns the
+    // check back on.
+    desc.flags
+        .remove(wgpu::InstanceFlags::VALIDATION_INDIRECT_CALL);
+    desc.flags = desc.flags.with_env();
     desc.backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::all());
     wgpu::Instance::new(desc)
 }

@@ -143,9 +143,18 @@ impl GpuGrid {
         self.upload_in_pieces(ctx, grid, 64 << 20);
     }
 
+    /// Writes a grid of the same size into buffers `which` (0 or 1) of every band.
+    pub fn upload_to(&self, ctx: &GpuContext, grid: &Grid, which: usize) {
+        self.upload_pieces_to(ctx, grid, 64 << 20, which);
+    }
+
     /// [`GpuGrid::upload`] in pieces of `piece` bytes (a multiple of 8), waiting for the
     /// device after each `piece` bytes staged. Public so that tests can use tiny pieces.
     pub fn upload_in_pieces(&self, ctx: &GpuContext, grid: &Grid, piece: usize) {
+        self.upload_pieces_to(ctx, grid, piece, self.current);
+    }
+
+    fn upload_pieces_to(&self, ctx: &GpuContext, grid: &Grid, piece: usize, which: usize) {
         assert_eq!((grid.width(), grid.height()), (self.width, self.height));
         assert!(
             piece > 0 && piece.is_multiple_of(8),
@@ -160,7 +169,7 @@ impl GpuGrid {
                 bytemuck::cast_slice(&words[start..start + band.rows as usize * per_row]);
             for (i, chunk) in bytes.chunks(piece).enumerate() {
                 ctx.queue
-                    .write_buffer(&band.buffers[self.current], (i * piece) as u64, chunk);
+                    .write_buffer(&band.buffers[which], (i * piece) as u64, chunk);
                 staged += chunk.len();
                 if staged >= piece {
                     ctx.queue.submit([]);

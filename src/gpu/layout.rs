@@ -36,5 +36,6 @@ pub fn shaders() -> Vec<(String, StructLayout)> {
     }
     out.push((super::elementary::source(), super::elementary::layout()));
     out.push((super::census::source(), super::census::layout()));
+    out.push((super::tiles::compact_source(), super::tiles::layout()));
     out
 }

@@ -1,8 +1,13 @@
-//! The GPU engine for Life-like rules: drives `shaders/life.wgsl`.
+//! The GPU engine for Life-like rules: drives `shaders/life.wgsl` and `shaders/tiles.wgsl`.
 //!
 //! The rule reaches the shader in one of two ways, chosen by [`ShaderMode`]: compiled into it as
 //! constant boolean logic (the default: generated WGSL, specialised per rule), or read at run
 //! time from the uniform table (`generic_rule`). `lifelab bench --shader` measures both.
+//!
+//! Three kernels advance the torus, chosen by [`LifeKernel`]: the dense kernel (one generation
+//! of the whole torus per dispatch), the blocked kernel (several generations per dispatch in
+//! workgroup memory), and active tiles (only the tiles near a change, from a list the device
+//! keeps; see `tiles.rs`), which runs dense stretches with the blocked kernel.
 //!
 //! All generations of a `step` are recorded into command encoders with no readback in between;
 //! the two buffers of each band ping-pong.
@@ -13,6 +18,7 @@ use bytemuck::{Pod, Zeroable};
 
 use super::census::GpuCensus;
 use super::grid::GpuGrid;
+use super::tiles::{DeviceTiles, Mode};
 use super::{GpuContext, pipeline_cache};
 use crate::cpu::dense;
 use crate::engine::{
@@ -24,14 +30,26 @@ use crate::rule::{CountTable, LifeRule, Neighbourhood, Outcome, Rule};
 use crate::tiles::TileMap;
 
 const LIFE_WGSL: &str = include_str!("../../shaders/life.wgsl");
+const TILES_WGSL: &str = include_str!("../../shaders/tiles.wgsl");
 pub(super) const HASH_WGSL: &str = include_str!("../../shaders/hash.wgsl");
 
-/// Generations recorded into one command encoder (deterministic rules).
+/// Generations recorded into one command encoder (deterministic rules), and on the tile list,
+/// where the list's length is read back between batches.
 const MAX_BATCH: u64 = 1024;
+const SPARSE_BATCH: u64 = 256;
 
-/// Parameter slots of the uniform buffer: one per band, or one per (generation, band) for
-/// stochastic rules, whose key changes every generation.
+/// Parameter slots of the uniform buffer: per band, one per kind of dispatch (deterministic
+/// rules), or one per dispatch of a batch (stochastic rules, whose key changes every
+/// generation).
 const PARAM_SLOTS: u64 = 1024;
+
+/// Generations of a dense stretch between looks at how many tiles are active (two generations
+/// of every tile on the tile kernel, then a compaction): the bookkeeping a dense soup pays.
+const PROBE_EVERY: u64 = 1024;
+
+/// The most generations the blocked kernel advances per dispatch: its tile keeps
+/// `64 - 2 * block` of the 64 rows it loads (`shaders/tiles.wgsl`).
+pub const MAX_BLOCK: u32 = 16;
 
 /// When an encoded batch takes censuses.
 #[derive(Clone, Copy)]
@@ -52,13 +70,46 @@ pub enum ShaderMode {
     Generic,
 }
 
+/// Which kernel advances the torus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "lowercase")]
+pub enum LifeKernel {
+    /// Active tiles: only tiles near a change are computed, from a list kept on the device;
+    /// dense stretches (a soup, a B0 rule) run the blocked kernel without that bookkeeping.
+    #[default]
+    Tiles,
+    /// Active tiles only, however many are active: no dense stretches (the checks use it to
+    /// run the tile list on every workload; `bench` to price the bookkeeping).
+    Sparse,
+    /// The whole torus, several generations per dispatch in workgroup memory.
+    Blocked,
+    /// The whole torus, one generation per dispatch (lifelab's first GPU kernel).
+    Dense,
+}
+
+impl LifeKernel {
+    pub fn name(self) -> &'static str {
+        match self {
+            LifeKernel::Tiles => "tiles",
+            LifeKernel::Sparse => "sparse",
+            LifeKernel::Blocked => "blocked",
+            LifeKernel::Dense => "dense",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct LifeOptions {
     pub shader: ShaderMode,
-    /// Output rows per invocation.
+    /// Output rows per invocation (the dense kernel).
     pub rows_per_invocation: u32,
     /// Caps the bytes of one band below the device's binding limit.
     pub max_band_bytes: Option<u64>,
+    pub kernel: LifeKernel,
+    /// Generations per dispatch of the blocked kernel (1 to [`MAX_BLOCK`]); `None`: the
+    /// adapter's own ([`default_block`]).
+    pub block: Option<u32>,
 }
 
 impl Default for LifeOptions {
@@ -67,8 +118,80 @@ impl Default for LifeOptions {
             shader: ShaderMode::Specialised,
             rows_per_invocation: 4,
             max_band_bytes: None,
+            kernel: LifeKernel::Tiles,
+            block: None,
         }
     }
+}
+
+/// Generations per blocked dispatch for an adapter. A software adapter (lavapipe) runs on the
+/// CPU's caches, where loading a tile costs little and recomputing its halo costs much: measured
+/// in BENCHMARKS.md, one generation per dispatch is fastest there. A GPU is bound by memory
+/// traffic, which k generations per load divide by k, for a halo that costs 2k of 64 rows:
+/// 8 keeps three quarters of the rows.
+pub fn default_block(ctx: &GpuContext) -> u32 {
+    if super::is_hardware(ctx) { 8 } else { 1 }
+}
+
+/// A dense stretch's dispatch for up to `k` generations (at most `block`): the blocked kernel
+/// for more than one, else the dense kernel.
+fn dense_pass(k: u64, block: u32) -> Pass {
+    match k.min(block as u64) {
+        0 | 1 => Pass::Main,
+        k => Pass::Block(k as u32),
+    }
+}
+
+/// One dispatch over every band.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pass {
+    /// The dense kernel.
+    Main,
+    /// The blocked kernel, advancing this many generations.
+    Block(u32),
+    /// The tile kernel over every tile, recording changes.
+    TilesAll,
+    /// The tile kernel over the list.
+    TilesList,
+    /// No generation: the compaction of every tile, from the change records a seeded start
+    /// wrote (`DeviceTiles::seed`), makes the list of the current generation.
+    Seed,
+}
+
+impl Pass {
+    fn gens(self) -> u64 {
+        match self {
+            Pass::Block(k) => k as u64,
+            Pass::Seed => 0,
+            _ => 1,
+        }
+    }
+
+    /// The parameter slot group of a deterministic rule's dispatch (see `write_static_params`).
+    fn variant(self) -> u64 {
+        match self {
+            Pass::Main | Pass::TilesList | Pass::Seed => 0,
+            Pass::TilesAll => 1,
+            Pass::Block(k) => 1 + k as u64,
+        }
+    }
+}
+
+struct Unit {
+    pass: Pass,
+    /// Followed by the compaction pass (over the list, or every tile after `TilesAll`).
+    compact: bool,
+    /// The census slot this generation's census goes into.
+    census: Option<u32>,
+}
+
+/// What one command encoder records.
+#[derive(Default)]
+struct Plan {
+    units: Vec<Unit>,
+    gens: u64,
+    /// The list's length is to be read back after it.
+    read: bool,
 }
 
 #[repr(C)]
@@ -88,9 +211,21 @@ struct Params {
     transposed: u32,
     dead_threshold: [[u32; 4]; 3],
     alive_threshold: [[u32; 4]; 3],
+    height: u32,
+    bands: u32,
+    band: u32,
+    tiles_x: u32,
+    band_first_tile: u32,
+    band_tile_rows: u32,
+    all_tiles: u32,
+    compare_prev: u32,
+    block: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+    keys: [[u32; 4]; 8],
 }
 
-/// The WGSL for a rule: the shared helpers, the hash, and `rule_fn`.
 /// The Rust side of `struct Params` in `shaders/life.wgsl`.
 pub fn layout() -> super::layout::StructLayout {
     super::layout::StructLayout {
@@ -112,11 +247,25 @@ pub fn layout() -> super::layout::StructLayout {
             transposed,
             dead_threshold,
             alive_threshold,
+            height,
+            bands,
+            band,
+            tiles_x,
+            band_first_tile,
+            band_tile_rows,
+            all_tiles,
+            compare_prev,
+            block,
+            _pad0,
+            _pad1,
+            _pad2,
+            keys,
         ),
         size: std::mem::size_of::<Params>(),
     }
 }
 
+/// The WGSL for a rule: the kernels and their helpers, the hash, and `rule_fn`.
 pub fn shader_source(rule: &LifeRule, mode: ShaderMode) -> String {
     let table = CountTable::new(rule);
     let planes = match rule.neighbourhood {
@@ -127,7 +276,7 @@ pub fn shader_source(rule: &LifeRule, mode: ShaderMode) -> String {
     let mut f = String::new();
     let _ = writeln!(
         f,
-        "fn rule_fn(u: Tri, m: Tri, d: Tri, r: u32, w: u32) -> u32 {{\n    \
+        "fn rule_fn(u: Tri, m: Tri, d: Tri, key: u32, xbase: i32, y: u32) -> u32 {{\n    \
          let t = {planes}(u, m, d);\n    let alive = m.c;"
     );
     match mode {
@@ -172,11 +321,12 @@ pub fn shader_source(rule: &LifeRule, mode: ShaderMode) -> String {
     }
     if table.is_stochastic() {
         f.push_str(
-            "    if candidates != 0u {\n        next |= chance(t, alive, candidates, r, w);\n    }\n",
+            "    if candidates != 0u {\n        drew = 1u;\n        \
+             next |= chance(t, alive, candidates, key, xbase, y);\n    }\n",
         );
     }
     f.push_str("    return next;\n}\n");
-    format!("{LIFE_WGSL}\n{HASH_WGSL}\n{f}")
+    format!("{LIFE_WGSL}\n{TILES_WGSL}\n{HASH_WGSL}\n{f}")
 }
 
 /// `count value == c` as constant logic on the planes.
@@ -197,11 +347,22 @@ pub struct GpuLifeEngine {
     table: CountTable,
     seed: u64,
     grid: GpuGrid,
+    kernel: LifeKernel,
+    /// Generations per blocked dispatch.
+    block: u32,
+    /// The dense kernel: the whole torus, one generation per dispatch.
     pipeline: wgpu::ComputePipeline,
+    /// The blocked kernel, when it runs more than one generation per dispatch (with one, the
+    /// dense kernel does the same work without workgroup memory).
+    blocked: Option<wgpu::ComputePipeline>,
     /// `bind_groups[p][k]`: band k reading buffer p and writing buffer 1 - p.
     bind_groups: [Vec<wgpu::BindGroup>; 2],
+    /// The active-tile machinery (`LifeKernel::Tiles`).
+    tiles: Option<DeviceTiles>,
     params: wgpu::Buffer,
     slot_stride: u64,
+    /// Parameter slots the buffer holds.
+    slots: u64,
     rows: u32,
     generation: u64,
     /// A one-slot census for `population`, made on first use.
@@ -235,6 +396,15 @@ fn transpose(g: &Grid) -> Grid {
 /// Generations per census batch read back at once.
 const CENSUS_BATCH: u32 = 1024;
 
+/// Timestamped batches per query set.
+const TIMED_BATCHES: u32 = 256;
+
+/// B0: a dead cell with no live neighbour is born (certainly or by chance), so empty space
+/// changes and no tile ever settles.
+fn births_from_nothing(table: &CountTable) -> bool {
+    table.dead[0] != Outcome::Dead
+}
+
 impl GpuLifeEngine {
     pub fn new(
         ctx: &GpuContext,
@@ -249,6 +419,7 @@ impl GpuLifeEngine {
         let table = CountTable::new(&life);
         let source = shader_source(&life, options.shader);
         let rows = options.rows_per_invocation.max(1);
+        let kernel = options.kernel;
         let (pipeline, layout) = pipeline_cache::life(ctx, &source, rows)?;
         let transposed = runs_transposed(start.width(), start.height());
         let (gw, gh) = if transposed {
@@ -257,17 +428,37 @@ impl GpuLifeEngine {
             (start.width(), start.height())
         };
         let grid = GpuGrid::new(ctx, gw, gh, options.max_band_bytes)?;
+        let n = grid.bands.len();
+
+        // The halo of a blocked tile reaches `block` rows into the bands above and below.
+        let fewest_rows = grid.bands.iter().map(|b| b.rows).min().unwrap_or(1);
+        let mut block = options
+            .block
+            .unwrap_or_else(|| default_block(ctx))
+            .clamp(1, MAX_BLOCK);
+        if n > 1 {
+            block = block.min(fewest_rows);
+        }
+        if kernel == LifeKernel::Dense {
+            block = 1;
+        }
+        let blocked = if block > 1 {
+            Some(pipeline_cache::blocked(ctx, &source)?.0)
+        } else {
+            None
+        };
 
         let align = ctx.limits().min_uniform_buffer_offset_alignment as u64;
         let slot_stride = (std::mem::size_of::<Params>() as u64).next_multiple_of(align);
+        let slots = PARAM_SLOTS.max((2 + block as u64) * n as u64);
         let params = ctx.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("life params"),
-            size: slot_stride * PARAM_SLOTS.max(grid.bands.len() as u64),
+            size: slot_stride * slots,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
+        let params_size = std::mem::size_of::<Params>() as u64;
 
-        let n = grid.bands.len();
         let bind_groups = [0, 1].map(|p| {
             (0..n)
                 .map(|k| {
@@ -283,9 +474,7 @@ impl GpuLifeEngine {
                                 resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
                                     buffer: &params,
                                     offset: 0,
-                                    size: wgpu::BufferSize::new(
-                                        std::mem::size_of::<Params>() as u64
-                                    ),
+                                    size: wgpu::BufferSize::new(params_size),
                                 }),
                             },
                             wgpu::BindGroupEntry {
@@ -309,17 +498,35 @@ impl GpuLifeEngine {
                 })
                 .collect()
         });
+        let tiles = match kernel {
+            LifeKernel::Tiles | LifeKernel::Sparse if !births_from_nothing(&table) => {
+                Some(DeviceTiles::new(
+                    ctx,
+                    &grid,
+                    &source,
+                    &params,
+                    params_size,
+                    kernel == LifeKernel::Tiles,
+                )?)
+            }
+            _ => None,
+        };
 
-        let engine = Self {
+        let mut engine = Self {
             ctx: ctx.clone(),
             rule,
             table,
             seed,
             grid,
+            kernel,
+            block,
             pipeline,
+            blocked,
             bind_groups,
+            tiles,
             params,
             slot_stride,
+            slots,
             rows,
             generation: 0,
             census: None,
@@ -328,7 +535,7 @@ impl GpuLifeEngine {
             transposed,
         };
         if !engine.table.is_stochastic() {
-            engine.write_params(0, 1);
+            engine.write_static_params();
         }
         engine.upload(start);
         ctx.check_faults()?;
@@ -347,6 +554,10 @@ impl GpuLifeEngine {
             }
             out
         };
+        let (tiles_x, band_first_tile, band_tile_rows) = match &self.tiles {
+            Some(t) => (t.geo.tiles_x, t.geo.band_first[k], t.geo.band_rows[k]),
+            None => (0, 0, 0),
+        };
         Params {
             width: g.width,
             words: g.words,
@@ -362,22 +573,79 @@ impl GpuLifeEngine {
             transposed: self.transposed as u32,
             dead_threshold: pack(self.table.thresholds(false)),
             alive_threshold: pack(self.table.thresholds(true)),
+            height: g.height,
+            bands: g.bands.len() as u32,
+            band: k as u32,
+            tiles_x,
+            band_first_tile,
+            band_tile_rows,
+            all_tiles: 0,
+            // Against the generation before the current one, unless a draw by chance can undo
+            // a settled tile (see tiles.rs).
+            compare_prev: !self.table.is_stochastic() as u32,
+            block: 1,
+            _pad0: 0,
+            _pad1: 0,
+            _pad2: 0,
+            keys: [[0; 4]; 8],
         }
     }
 
-    /// Writes the slots for `gens` generations from the current one (stochastic rules), or the
-    /// one slot per band (deterministic rules, `gens` = 1).
-    fn write_params(&self, first_gen: u64, gens: u64) {
+    /// The parameters of band `k` for a dispatch of `pass` whose first generation computed is
+    /// `first_gen + 1` (stochastic rules key each generation).
+    fn pass_params(&self, k: usize, pass: Pass, first_gen: u64) -> Params {
+        let stochastic = self.table.is_stochastic();
+        let key = |g: u64| {
+            if stochastic {
+                hash::stream_key(self.seed, g)
+            } else {
+                0
+            }
+        };
+        let mut p = self.band_params(k, key(first_gen));
+        match pass {
+            Pass::TilesAll => p.all_tiles = 1,
+            Pass::Block(j) => {
+                p.block = j;
+                for s in 0..j as usize {
+                    p.keys[s / 4][s % 4] = key(first_gen + s as u64);
+                }
+            }
+            _ => {}
+        }
+        p
+    }
+
+    /// Deterministic rules: one slot per kind of dispatch and band, written once.
+    fn write_static_params(&self) {
         let n = self.grid.bands.len();
-        let mut data = vec![0u8; (gens as usize * n) * self.slot_stride as usize];
-        for g in 0..gens {
-            let key = hash::stream_key(self.seed, first_gen + g);
+        let mut passes = vec![Pass::TilesList, Pass::TilesAll];
+        passes.extend((1..=self.block).map(Pass::Block));
+        let mut data = vec![0u8; passes.len() * n * self.slot_stride as usize];
+        for pass in passes {
             for k in 0..n {
-                let at = (g as usize * n + k) * self.slot_stride as usize;
-                let p = self.band_params(k, key);
+                let at = (pass.variant() as usize * n + k) * self.slot_stride as usize;
+                let p = self.pass_params(k, pass, 0);
                 data[at..at + std::mem::size_of::<Params>()]
                     .copy_from_slice(bytemuck::bytes_of(&p));
             }
+        }
+        self.ctx.queue.write_buffer(&self.params, 0, &data);
+    }
+
+    /// Stochastic rules: one slot per dispatch of the plan and band, keyed by its generations.
+    fn write_plan_params(&self, plan: &Plan) {
+        let n = self.grid.bands.len();
+        let mut data = vec![0u8; plan.units.len() * n * self.slot_stride as usize];
+        let mut first = self.generation;
+        for (u, unit) in plan.units.iter().enumerate() {
+            for k in 0..n {
+                let at = (u * n + k) * self.slot_stride as usize;
+                let p = self.pass_params(k, unit.pass, first);
+                data[at..at + std::mem::size_of::<Params>()]
+                    .copy_from_slice(bytemuck::bytes_of(&p));
+            }
+            first += unit.pass.gens();
         }
         self.ctx.queue.write_buffer(&self.params, 0, &data);
     }
@@ -386,63 +654,294 @@ impl GpuLifeEngine {
     /// few dimensions as the device's per-dimension cap allows.
     fn dispatch_size(&self, band_rows: u32) -> (u32, u32, u32) {
         let invocations = self.grid.words as u64 * band_rows.div_ceil(self.rows) as u64;
-        let groups = invocations.div_ceil(64).max(1);
-        let max = self
-            .ctx
-            .limits()
-            .max_compute_workgroups_per_dimension
-            .max(1) as u64;
-        let x = groups.min(max);
-        let rest = groups.div_ceil(x);
-        let y = rest.min(max);
-        (x as u32, y as u32, rest.div_ceil(y) as u32)
+        self.split(invocations.div_ceil(64))
     }
 
-    /// Records `gens` generations into one encoder, with timestamps around them and a census
-    /// after them if asked for.
+    /// One workgroup per blocked tile: 30 words by `64 - 2k` rows.
+    fn block_dispatch_size(&self, band_rows: u32, k: u32) -> (u32, u32, u32) {
+        let last_word = (self.grid.width - 1) / 32;
+        let tiles_x = (last_word + 30) / 30;
+        let tile_rows = band_rows.div_ceil(64 - 2 * k);
+        self.split(tiles_x as u64 * tile_rows as u64)
+    }
+
+    fn split(&self, groups: u64) -> (u32, u32, u32) {
+        super::tiles::split(
+            groups,
+            self.ctx.limits().max_compute_workgroups_per_dimension,
+        )
+    }
+
+    /// Plans up to `gens` generations in at most `max_units` dispatches, and commits the tile
+    /// bookkeeping to that plan. `every_gen`: a census follows each generation (so no
+    /// generation may hide inside a blocked dispatch).
+    fn plan(&mut self, gens: u64, max_units: usize, every_gen: bool) -> Plan {
+        let mut plan = Plan::default();
+        // Change records are exact after this many tile-kernel generations in a row.
+        let need = if self.table.is_stochastic() { 1 } else { 2 };
+        let block = self.block;
+        let dense_k = if every_gen { 1 } else { block as u64 };
+        while plan.gens < gens && plan.units.len() < max_units {
+            let left = gens - plan.gens;
+            let unit = match self.tiles.as_mut() {
+                Some(t) if t.mode == Mode::Sparse && t.seeded => {
+                    t.seeded = false;
+                    t.list_ready = true;
+                    Unit {
+                        pass: Pass::Seed,
+                        compact: true,
+                        census: None,
+                    }
+                }
+                Some(t) if t.mode == Mode::Sparse && t.list_ready => Unit {
+                    pass: Pass::TilesList,
+                    compact: true,
+                    census: None,
+                },
+                // A sparse run starting afresh (after an edit), or a look from a dense stretch
+                // every PROBE_EVERY generations: every tile, so that the list's length can be
+                // read back and the run may go on the list.
+                Some(t)
+                    if t.mode == Mode::Sparse
+                        || (t.dense_gens >= PROBE_EVERY && (left <= need || t.flag_gens > 0)) =>
+                {
+                    t.flag_gens += 1;
+                    let compact = t.flag_gens >= need as u32;
+                    if compact {
+                        t.list_ready = true;
+                        t.dense_gens = 0;
+                    }
+                    Unit {
+                        pass: Pass::TilesAll,
+                        compact,
+                        census: None,
+                    }
+                }
+                Some(t) => {
+                    t.invalidate();
+                    let room = if t.dense_gens >= PROBE_EVERY {
+                        left - need
+                    } else {
+                        left
+                    };
+                    let pass = dense_pass(dense_k.min(room), block);
+                    t.dense_gens += pass.gens();
+                    Unit {
+                        pass,
+                        compact: false,
+                        census: None,
+                    }
+                }
+                None => Unit {
+                    pass: dense_pass(dense_k.min(left), block),
+                    compact: false,
+                    census: None,
+                },
+            };
+            plan.gens += unit.pass.gens();
+            plan.units.push(unit);
+        }
+        plan.read = self.tiles.as_ref().is_some_and(|t| t.list_ready);
+        plan
+    }
+
+    /// Records a plan into one encoder, with timestamps around it and a census at the end if
+    /// asked for. Stochastic rules: the caller wrote the plan's parameters.
     fn encode(
         &mut self,
-        gens: u64,
-        stochastic: bool,
-        timestamps: Option<&wgpu::QuerySet>,
-        census: Option<(&GpuCensus, CensusPlan)>,
-    ) -> wgpu::CommandBuffer {
+        plan: &Plan,
+        timestamps: Option<(&wgpu::QuerySet, u32)>,
+        census: Option<&GpuCensus>,
+        end_census: Option<u32>,
+    ) -> (wgpu::CommandBuffer, bool) {
         let mut encoder = self
             .ctx
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("life"),
             });
+        let stochastic = self.table.is_stochastic();
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("generations"),
-                timestamp_writes: timestamps.map(|q| wgpu::ComputePassTimestampWrites {
+                timestamp_writes: timestamps.map(|(q, at)| wgpu::ComputePassTimestampWrites {
                     query_set: q,
-                    beginning_of_pass_write_index: Some(0),
-                    end_of_pass_write_index: Some(1),
+                    beginning_of_pass_write_index: Some(at),
+                    end_of_pass_write_index: Some(at + 1),
                 }),
             });
             let n = self.grid.bands.len();
-            for g in 0..gens {
-                pass.set_pipeline(&self.pipeline);
+            for (u, unit) in plan.units.iter().enumerate() {
                 let p = self.grid.current;
-                for k in 0..n {
-                    let slot = if stochastic { g as usize * n + k } else { k };
-                    let offset = (slot as u64 * self.slot_stride) as u32;
-                    pass.set_bind_group(0, &self.bind_groups[p][k], &[offset]);
-                    let (x, y, z) = self.dispatch_size(self.grid.bands[k].rows);
-                    pass.dispatch_workgroups(x, y, z);
+                let group = if stochastic {
+                    u as u64
+                } else {
+                    unit.pass.variant()
+                };
+                let offset = |k: usize| ((group * n as u64 + k as u64) * self.slot_stride) as u32;
+                match unit.pass {
+                    Pass::Main | Pass::Block(_) => {
+                        let pipeline = match (unit.pass, &self.blocked) {
+                            (Pass::Block(_), Some(b)) => b,
+                            _ => &self.pipeline,
+                        };
+                        pass.set_pipeline(pipeline);
+                        for k in 0..n {
+                            pass.set_bind_group(0, &self.bind_groups[p][k], &[offset(k)]);
+                            let rows = self.grid.bands[k].rows;
+                            let (x, y, z) = match unit.pass {
+                                Pass::Block(j) => self.block_dispatch_size(rows, j),
+                                _ => self.dispatch_size(rows),
+                            };
+                            pass.dispatch_workgroups(x, y, z);
+                        }
+                    }
+                    Pass::Seed => {
+                        // The compaction that follows a kernel reading buffer 1 - p writes the
+                        // list and control words of parity p: the current generation's.
+                        let t = self.tiles.as_ref().expect("a seed has tiles");
+                        t.record_compact(&mut pass, 1 - p, true);
+                        continue;
+                    }
+                    Pass::TilesAll | Pass::TilesList => {
+                        let t = self.tiles.as_ref().expect("a tile pass has tiles");
+                        let all = unit.pass == Pass::TilesAll;
+                        for k in 0..n {
+                            t.record_kernel(&mut pass, p, k, offset(k), all);
+                        }
+                        if unit.compact {
+                            t.record_compact(&mut pass, p, all);
+                        }
+                    }
                 }
                 self.grid.current = 1 - p;
-                if let Some((c, CensusPlan::EveryGeneration { first_slot })) = census {
-                    c.record(&mut pass, self.grid.current, first_slot + g as u32);
+                if let (Some(c), Some(slot)) = (census, unit.census) {
+                    c.record(&mut pass, self.grid.current, slot);
                 }
             }
-            if let Some((c, CensusPlan::AtEnd { slot })) = census {
+            if let (Some(c), Some(slot)) = (census, end_census) {
                 c.record(&mut pass, self.grid.current, slot);
             }
         }
-        encoder.finish()
+        let read = plan.read
+            && self
+                .tiles
+                .as_ref()
+                .is_some_and(|t| t.copy_counts(&mut encoder, self.grid.current));
+        (encoder.finish(), read)
+    }
+
+    /// Advances `gens` generations in batches, with censuses as `census` asks, and returns the
+    /// device's time for them when `timed` and the device has timestamp queries.
+    fn advance(
+        &mut self,
+        gens: u64,
+        census: Option<(&GpuCensus, CensusPlan)>,
+        timed: bool,
+    ) -> EngineResult<Option<f64>> {
+        if gens > 0 {
+            self.mirror = None;
+        }
+        let stochastic = self.table.is_stochastic();
+        let n = self.grid.bands.len();
+        let max_units = if stochastic {
+            (self.slots / n as u64).max(1) as usize
+        } else {
+            usize::MAX
+        };
+        let every_gen = matches!(census, Some((_, CensusPlan::EveryGeneration { .. })));
+        let timestamps = timed && self.ctx.summary.timestamp_queries;
+        let queries = timestamps.then(|| {
+            self.ctx.device.create_query_set(&wgpu::QuerySetDescriptor {
+                label: Some("bench"),
+                ty: wgpu::QueryType::Timestamp,
+                count: 2 * TIMED_BATCHES,
+            })
+        });
+        let mut seconds = 0.0;
+        let mut batches = 0u32;
+        let mut done = 0;
+        loop {
+            if let Some(t) = self.tiles.as_mut() {
+                t.poll(&self.ctx, false);
+            }
+            let sparse = self.tiles.as_ref().is_some_and(|t| t.mode == Mode::Sparse);
+            let cap = if sparse { SPARSE_BATCH } else { MAX_BATCH };
+            let mut plan = self.plan((gens - done).min(cap), max_units, every_gen);
+            let last = done + plan.gens >= gens;
+            if let Some((_, CensusPlan::EveryGeneration { first_slot })) = census {
+                for (i, unit) in plan.units.iter_mut().enumerate() {
+                    unit.census = Some(first_slot + (done + i as u64) as u32);
+                }
+            }
+            let end_census = match census {
+                Some((_, CensusPlan::AtEnd { slot })) if last => Some(slot),
+                _ => None,
+            };
+            if plan.units.is_empty() && end_census.is_none() {
+                break;
+            }
+            if stochastic {
+                self.write_plan_params(&plan);
+            }
+            let stamp = queries.as_ref().map(|q| (q, 2 * batches));
+            let (commands, read) = self.encode(&plan, stamp, census.map(|c| c.0), end_census);
+            self.ctx.queue.submit([commands]);
+            if read && let Some(t) = self.tiles.as_mut() {
+                t.start_read();
+            }
+            self.generation += plan.gens;
+            done += plan.gens;
+            if stochastic {
+                // The next batch rewrites the parameter slots: let this one finish first.
+                self.ctx.wait()?;
+            }
+            if let Some(q) = &queries {
+                batches += 1;
+                if batches == TIMED_BATCHES || last {
+                    seconds += self.read_timestamps(q, batches)?;
+                    batches = 0;
+                }
+            }
+            if last {
+                break;
+            }
+        }
+        self.ctx.check_faults()?;
+        Ok(queries.map(|_| seconds))
+    }
+
+    /// The device seconds of the first `batches` timestamped passes of `queries`.
+    fn read_timestamps(&self, queries: &wgpu::QuerySet, batches: u32) -> EngineResult<f64> {
+        let bytes = 16 * batches as u64;
+        let resolve = self.ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("timestamps"),
+            size: bytes,
+            usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let readback = self.ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("timestamps readback"),
+            size: bytes,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = self
+            .ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("resolve"),
+            });
+        encoder.resolve_query_set(queries, 0..2 * batches, &resolve, 0);
+        encoder.copy_buffer_to_buffer(&resolve, 0, &readback, 0, bytes);
+        self.ctx.queue.submit([encoder.finish()]);
+        let mut ticks = 0u64;
+        super::grid::read_mapped(&self.ctx, &readback, bytes, |d| {
+            let t: &[u64] = bytemuck::cast_slice(d);
+            ticks = t.chunks_exact(2).map(|p| p[1].saturating_sub(p[0])).sum();
+        })?;
+        let period = self.ctx.queue.get_timestamp_period() as f64;
+        Ok(ticks as f64 * period * 1e-9)
     }
 
     /// Advances `gens` generations (at most the census's slots), recording the census of each
@@ -453,31 +952,10 @@ impl GpuLifeEngine {
         census: &GpuCensus,
         first_slot: u32,
     ) -> EngineResult<()> {
-        self.mirror = None;
-        let stochastic = self.table.is_stochastic();
         let gens = gens.min((census.slots() - first_slot) as u64);
-        if stochastic {
-            let per_batch = (PARAM_SLOTS / self.grid.bands.len() as u64).max(1);
-            let mut done = 0;
-            while done < gens {
-                let batch = per_batch.min(gens - done);
-                self.write_params(self.generation, batch);
-                let plan = CensusPlan::EveryGeneration {
-                    first_slot: first_slot + done as u32,
-                };
-                let commands = self.encode(batch, true, None, Some((census, plan)));
-                self.ctx.queue.submit([commands]);
-                self.ctx.wait()?;
-                self.generation += batch;
-                done += batch;
-            }
-        } else {
-            let plan = CensusPlan::EveryGeneration { first_slot };
-            let commands = self.encode(gens, false, None, Some((census, plan)));
-            self.ctx.queue.submit([commands]);
-            self.generation += gens;
-        }
-        self.ctx.check_faults()
+        let plan = CensusPlan::EveryGeneration { first_slot };
+        self.advance(gens, Some((census, plan)), false)?;
+        Ok(())
     }
 
     /// Advances `gens` generations and records the census of the last one into `slot`.
@@ -487,27 +965,14 @@ impl GpuLifeEngine {
         census: &GpuCensus,
         slot: u32,
     ) -> EngineResult<()> {
-        self.mirror = None;
-        if self.table.is_stochastic() {
-            self.step(gens)?;
-            return self.census_now(census, slot);
-        }
-        let commands = self.encode(
-            gens,
-            false,
-            None,
-            Some((census, CensusPlan::AtEnd { slot })),
-        );
-        self.ctx.queue.submit([commands]);
-        self.generation += gens;
-        self.ctx.check_faults()
+        self.advance(gens, Some((census, CensusPlan::AtEnd { slot })), false)?;
+        Ok(())
     }
 
     /// Records the census of the current state into `slot`.
     pub fn census_now(&mut self, census: &GpuCensus, slot: u32) -> EngineResult<()> {
-        let commands = self.encode(0, false, None, Some((census, CensusPlan::AtEnd { slot })));
-        self.ctx.queue.submit([commands]);
-        self.ctx.check_faults()
+        self.advance(0, Some((census, CensusPlan::AtEnd { slot })), false)?;
+        Ok(())
     }
 
     /// A census buffer with `slots` slots for this engine's torus.
@@ -527,52 +992,9 @@ impl GpuLifeEngine {
         Ok(result?[0])
     }
 
-    /// Advances `gens` generations and returns the device's own time for them, from timestamp
-    /// queries, when the device has them (`None` otherwise). Deterministic rules only: they
-    /// record all generations in one pass; stochastic rules fall back to `None`.
-    fn timed(&mut self, gens: u64) -> EngineResult<Option<f64>> {
-        let timestamps = self.ctx.summary.timestamp_queries && !self.table.is_stochastic();
-        if !timestamps || gens == 0 {
-            self.step(gens)?;
-            return Ok(None);
-        }
-        let queries = self.ctx.device.create_query_set(&wgpu::QuerySetDescriptor {
-            label: Some("bench"),
-            ty: wgpu::QueryType::Timestamp,
-            count: 2,
-        });
-        let resolve = self.ctx.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("timestamps"),
-            size: 16,
-            usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        });
-        let readback = self.ctx.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("timestamps readback"),
-            size: 16,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let commands = self.encode(gens, false, Some(&queries), None);
-        let mut encoder = self
-            .ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("resolve"),
-            });
-        encoder.resolve_query_set(&queries, 0..2, &resolve, 0);
-        encoder.copy_buffer_to_buffer(&resolve, 0, &readback, 0, 16);
-        self.ctx.queue.submit([commands, encoder.finish()]);
-        self.generation += gens;
-        let mut ticks = [0u64; 2];
-        super::grid::read_mapped(&self.ctx, &readback, 16, |d| {
-            ticks.copy_from_slice(bytemuck::cast_slice(d));
-        })?;
-        self.ctx.check_faults()?;
-        let period = self.ctx.queue.get_timestamp_period() as f64;
-        Ok(Some(
-            ticks[1].saturating_sub(ticks[0]) as f64 * period * 1e-9,
-        ))
+    /// The kernel this engine runs, and the generations per blocked dispatch.
+    pub fn kernel(&self) -> (LifeKernel, u32) {
+        (self.kernel, self.block)
     }
 
     /// The buffers that hold the current state, band by band (the app draws from them).
@@ -586,12 +1008,41 @@ impl GpuLifeEngine {
         self.transposed
     }
 
-    /// Writes a whole torus (of the torus's own orientation) to the device.
-    fn upload(&self, g: &Grid) {
-        if self.transposed {
-            self.grid.upload(&self.ctx, &transpose(g));
+    /// Writes a whole torus (of the torus's own orientation) to the device, and starts the
+    /// tile kernel's bookkeeping afresh: on the tile list if few tiles hold anything.
+    fn upload(&mut self, g: &Grid) {
+        let device = if self.transposed {
+            std::borrow::Cow::Owned(transpose(g))
         } else {
-            self.grid.upload(&self.ctx, g);
+            std::borrow::Cow::Borrowed(g)
+        };
+        self.grid.upload(&self.ctx, &device);
+        self.restart_tiles(&device);
+    }
+
+    /// After `g` (the whole torus, in the device's layout) was written to the current buffers:
+    /// the change records no longer describe the state. If few tiles hold anything, the run
+    /// goes on the tile list, seeded from the live tiles after writing `g` to the other buffers
+    /// too (the cost of a copy, not of a generation of every tile); else as a dense stretch.
+    fn restart_tiles(&mut self, g: &Grid) {
+        let Some(t) = self.tiles.as_mut() else {
+            return;
+        };
+        t.invalidate();
+        let occupied = t.occupancy(&self.grid.bands, g);
+        if t.fallback && super::tiles::mostly_occupied(&occupied) {
+            t.mode = Mode::Dense;
+            return;
+        }
+        t.mode = Mode::Sparse;
+        self.grid.upload_to(&self.ctx, g, 1 - self.grid.current);
+        t.seed(&self.ctx, &occupied);
+    }
+
+    /// Something wrote to the current state: the change records no longer describe it.
+    fn edited(&mut self) {
+        if let Some(t) = self.tiles.as_mut() {
+            t.invalidate();
         }
     }
 
@@ -605,8 +1056,9 @@ impl GpuLifeEngine {
     }
 
     /// Overwrites one 64-bit word of the current state: word `word` of row `y`.
-    pub fn write_word(&self, y: u32, word: usize, value: u64) {
+    pub fn write_word(&mut self, y: u32, word: usize, value: u64) {
         self.grid.write_word(&self.ctx, y, word, value);
+        self.edited();
     }
 
     pub fn context(&self) -> &GpuContext {
@@ -674,31 +1126,8 @@ impl Engine for GpuLifeEngine {
     }
 
     fn step(&mut self, gens: u64) -> EngineResult<()> {
-        if gens > 0 {
-            self.mirror = None;
-        }
-        let stochastic = self.table.is_stochastic();
-        let per_batch = if stochastic {
-            (PARAM_SLOTS / self.grid.bands.len() as u64).max(1)
-        } else {
-            MAX_BATCH
-        };
-        let mut done = 0;
-        while done < gens {
-            let batch = per_batch.min(gens - done);
-            if stochastic {
-                self.write_params(self.generation, batch);
-            }
-            let commands = self.encode(batch, stochastic, None, None);
-            self.ctx.queue.submit([commands]);
-            self.generation += batch;
-            done += batch;
-            if stochastic {
-                // The next batch rewrites the parameter slots: let this one finish first.
-                self.ctx.wait()?;
-            }
-        }
-        self.ctx.check_faults()
+        self.advance(gens, None, false)?;
+        Ok(())
     }
 
     fn step_with(&mut self, gens: u64, progress: &Progress) -> EngineResult<u64> {
@@ -774,6 +1203,7 @@ impl Engine for GpuLifeEngine {
                 ((y), (x / 64) as usize, m.row(y)[(x / 64) as usize])
             };
             self.grid.write_word(&self.ctx, row, word, value);
+            self.edited();
         }
         self.ctx.check_faults()
     }
@@ -801,6 +1231,7 @@ impl Engine for GpuLifeEngine {
         let m = self.mirror.take().expect("made above");
         self.grid
             .upload_rows(&self.ctx, &m, (0..rows).map(|dy| (y0 + dy) % h));
+        self.restart_tiles(&m);
         self.mirror = Some(m);
         self.ctx.check_faults()
     }
@@ -838,6 +1269,20 @@ impl Engine for GpuLifeEngine {
         Some(self)
     }
 
+    /// The share of the torus's tiles that the next generation computes: the list's length
+    /// over the tiles, read back now (after the work submitted so far). 1 where every tile is
+    /// computed (the dense and blocked kernels, B0 rules, a dense stretch).
+    fn active_fraction(&mut self) -> EngineResult<Option<f64>> {
+        let current = self.grid.current;
+        Ok(Some(match self.tiles.as_mut() {
+            Some(t) if t.list_ready => {
+                let count = t.read_now(&self.ctx, current)?;
+                count as f64 / t.geo.tiles().max(1) as f64
+            }
+            _ => 1.0,
+        }))
+    }
+
     fn grid(&mut self) -> EngineResult<Grid> {
         Ok(self.mirror()?.clone())
     }
@@ -848,7 +1293,25 @@ impl Engine for GpuLifeEngine {
     }
 
     fn step_timed(&mut self, gens: u64) -> EngineResult<Option<f64>> {
-        self.mirror = None;
-        self.timed(gens)
+        self.advance(gens, None, true)
+    }
+
+    fn note(&self) -> Option<String> {
+        Some(match self.kernel {
+            LifeKernel::Blocked => {
+                format!("kernel blocked, {} generations per dispatch", self.block)
+            }
+            LifeKernel::Dense => "kernel dense".to_string(),
+            LifeKernel::Tiles | LifeKernel::Sparse if self.tiles.is_none() => format!(
+                "kernel {}: a B0 rule changes every tile, so the blocked kernel runs the whole torus, {} generations per dispatch",
+                self.kernel.name(),
+                self.block
+            ),
+            LifeKernel::Sparse => "kernel sparse (active tiles only)".to_string(),
+            LifeKernel::Tiles => format!(
+                "kernel tiles (active tiles; dense stretches blocked, {} generations per dispatch)",
+                self.block
+            ),
+        })
     }
 }

@@ -9,11 +9,12 @@ pub mod grid;
 pub mod layout;
 pub mod life;
 pub(crate) mod pipeline_cache;
+pub mod tiles;
 
 use std::sync::{Mutex, OnceLock};
 
 pub use context::{AdapterSummary, GpuContext, GpuError};
-pub use life::{LifeOptions, ShaderMode};
+pub use life::{LifeKernel, LifeOptions, ShaderMode};
 
 use crate::engine::{Engine, EngineError, EngineResult};
 use crate::grid::Grid;

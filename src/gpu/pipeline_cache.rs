@@ -49,15 +49,17 @@ fn short_key(name: &str, source: &str) -> String {
     format!("{name} #{h:016x}")
 }
 
-/// Builds (or finds) a pipeline for `source` with the given bindings and override constants.
+/// Builds (or finds) a pipeline for entry point `entry` of `source` with the given bindings and
+/// override constants.
 fn get(
     ctx: &GpuContext,
     name: &str,
     source: &str,
+    entry: &str,
     entries: &[wgpu::BindGroupLayoutEntry],
     constants: &[(&str, f64)],
 ) -> EngineResult<Entry> {
-    let key = short_key(name, source);
+    let key = format!("{} {entry}", short_key(name, source));
     let mut cache = ctx.pipelines.0.lock().unwrap_or_else(|p| p.into_inner());
     if let Some(e) = cache.get(&key) {
         return Ok(e.clone());
@@ -88,7 +90,7 @@ fn get(
             label: Some(&key),
             layout: Some(&pipeline_layout),
             module: &module,
-            entry_point: Some("main"),
+            entry_point: Some(entry),
             compilation_options: wgpu::PipelineCompilationOptions {
                 constants,
                 ..Default::default()
@@ -105,28 +107,59 @@ fn get(
     Ok(entry)
 }
 
-/// `shaders/life.wgsl` with a generated rule.
-pub fn life(ctx: &GpuContext, source: &str, rows: u32) -> EngineResult<Entry> {
-    let entries = [
+/// The bindings of `shaders/life.wgsl`'s dense and blocked kernels: parameters, the band above,
+/// the band, the band below, the band written.
+const LIFE_BINDINGS: usize = 5;
+
+fn life_entries() -> Vec<wgpu::BindGroupLayoutEntry> {
+    vec![
         uniform(0, true),
         storage(1, true),
         storage(2, true),
         storage(3, true),
         storage(4, false),
-    ];
+        // The tile kernel's: change records and marks, the list, this generation's control
+        // words and the next generation's.
+        storage(5, false),
+        storage(6, true),
+        storage(7, true),
+        storage(8, false),
+    ]
+}
+
+/// The dense kernel (`main`) of `shaders/life.wgsl` with a generated rule.
+pub fn life(ctx: &GpuContext, source: &str, rows: u32) -> EngineResult<Entry> {
     get(
         ctx,
         &format!("life rows={rows}"),
         source,
-        &entries,
+        "main",
+        &life_entries()[..LIFE_BINDINGS],
         &[("ROWS", rows as f64)],
     )
+}
+
+/// The blocked kernel of `shaders/tiles.wgsl`: the dense kernel's bindings.
+pub fn blocked(ctx: &GpuContext, source: &str) -> EngineResult<Entry> {
+    get(
+        ctx,
+        "life",
+        source,
+        "blocked",
+        &life_entries()[..LIFE_BINDINGS],
+        &[],
+    )
+}
+
+/// The tile kernel of `shaders/tiles.wgsl`.
+pub fn tiles(ctx: &GpuContext, source: &str) -> EngineResult<Entry> {
+    get(ctx, "life", source, "tiles", &life_entries(), &[])
 }
 
 /// `shaders/elementary.wgsl`.
 pub fn elementary(ctx: &GpuContext, source: &str) -> EngineResult<Entry> {
     let entries = [uniform(0, true), storage(1, false)];
-    get(ctx, "elementary", source, &entries, &[])
+    get(ctx, "elementary", source, "main", &entries, &[])
 }
 
 /// Any other shader, with its bindings.
@@ -137,5 +170,5 @@ pub fn with_layout(
     entries: &[wgpu::BindGroupLayoutEntry],
     constants: &[(&str, f64)],
 ) -> EngineResult<Entry> {
-    get(ctx, name, source, entries, constants)
+    get(ctx, name, source, "main", entries, constants)
 }

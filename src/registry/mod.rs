@@ -249,9 +249,11 @@ pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>,
     fits(&spec, request)?;
     let engine = (spec.create)(request)?;
     // A long run on a torus that both a dense and the sparse engine could take: keep looking.
+    // The GPU's tile kernel follows the pattern itself.
     if wanted.eq_ignore_ascii_case("auto")
         && request.workload.generations >= 4 * 1024
         && matches!(choice.engine, "cpu" | "gpu" | "tiles")
+        && !(choice.engine == "gpu" && gpu_follows_activity(request))
         && request.universe.cells().is_some_and(|c| c >= 1 << 20)
         && find("tiles").is_some_and(|t| (t.supports)(request).is_ok())
         && find("cpu").is_some_and(|c| fits(&c, request).is_ok())
@@ -476,6 +478,21 @@ pub(crate) fn dense_engine(request: &Request) -> &'static str {
     }
 }
 
+/// Whether the GPU engine would run the request on its tile kernel, which moves between the
+/// tile list and dense stretches by itself.
+fn gpu_follows_activity(request: &Request) -> bool {
+    #[cfg(feature = "gpu")]
+    {
+        request.options.gpu.kernel == crate::gpu::LifeKernel::Tiles
+            && !births_from_nothing(&request.rule)
+    }
+    #[cfg(not(feature = "gpu"))]
+    {
+        let _ = request;
+        false
+    }
+}
+
 /// B0: empty space gives birth.
 fn births_from_nothing(rule: &Rule) -> bool {
     rule.life_rule()
@@ -486,7 +503,7 @@ fn births_from_nothing(rule: &Rule) -> bool {
 fn gpu_spec() -> EngineSpec {
     EngineSpec {
         name: "gpu",
-        summary: "WGSL compute shaders on the GPU (wgpu), the whole torus every generation",
+        summary: "WGSL compute shaders on the GPU (wgpu): active tiles from a list the device keeps, dense stretches several generations per dispatch",
         supports: |r| {
             if r.options.forbid_gpu {
                 return Err("the GPU is not to be used here".into());
@@ -503,14 +520,34 @@ fn gpu_spec() -> EngineSpec {
                 return None;
             }
             let gens = r.workload.generations.max(1) as f64;
+            // The tile kernel computes the active area, plus a compaction pass and two
+            // dispatches' latency a generation; the dense kernels the whole torus.
+            let tiles = matches!(
+                r.options.gpu.kernel,
+                crate::gpu::LifeKernel::Tiles | crate::gpu::LifeKernel::Sparse
+            ) && !births_from_nothing(&r.rule);
+            let (area, latency) = if tiles {
+                (active_area(r), 40e-6)
+            } else {
+                (r.cells(), 20e-6)
+            };
             Some(Cost {
-                seconds: 0.3 + gens * (r.cells() / 2e11 + 20e-6),
-                why: format!(
-                    "a dense workload ({} live cells of {}): the GPU ({})",
-                    r.workload.population,
-                    r.cells(),
-                    ctx.name()
-                ),
+                seconds: 0.3 + gens * (area / 2e11 + latency),
+                why: if tiles && area < r.cells() {
+                    format!(
+                        "a sparse workload ({} live cells in a span of {} cells): the GPU ({}) computes only the tiles near a change",
+                        r.workload.population,
+                        r.workload.span,
+                        ctx.name()
+                    )
+                } else {
+                    format!(
+                        "a dense workload ({} live cells of {}): the GPU ({})",
+                        r.workload.population,
+                        r.cells(),
+                        ctx.name()
+                    )
+                },
             })
         },
         // The host keeps one copy (what edits and reads go through); the device checks its own.
