@@ -1350,7 +1350,6 @@ fn a_long_run_keeps_points_all_along_the_plot() {
 
 // ---- The games panel: each tab driven through the same actions as its buttons, and drawn ----
 
-
 /// The games tab with this title, fresh.
 fn games_tab(title: &str) -> Box<dyn GameTab> {
     lifelab::app::game_tabs()

@@ -870,8 +870,11 @@ impl GpuLifeEngine {
             let mut plan = self.plan((gens - done).min(cap), max_units, every_gen);
             let last = done + plan.gens >= gens;
             if let Some((_, CensusPlan::EveryGeneration { first_slot })) = census {
-                for (i, unit) in plan.units.iter_mut().enumerate() {
-                    unit.census = Some(first_slot + (done + i as u64) as u32);
+                // A slot per generation: a seed pass computes none, so it takes none.
+                let mut at = done;
+                for unit in plan.units.iter_mut().filter(|u| u.pass.gens() > 0) {
+                    unit.census = Some(first_slot + at as u32);
+                    at += unit.pass.gens();
                 }
             }
             let end_census = match census {
