@@ -340,6 +340,12 @@ proptest! {
     }
 
     #[test]
+    fn macrocell_reader_never_panics(s in "(#[RGCNOל]?[ -~ל]{0,12}\n|[0-9 $.*\n]{0,12}){0,6}") {
+        // A tag that is not ASCII once sliced a character in two.
+        let _ = parse_bytes(format!("[M2] (lifelab)\n#ל\n{s}").as_bytes(), None);
+    }
+
+    #[test]
     fn random_bitmaps_round_trip(w in 1u32..150, h in 1u32..40, density in 0.0f64..1.0, seed: u64) {
         let mut cells = Grid::new(w, h);
         cells.fill_random(density, seed);

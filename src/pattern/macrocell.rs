@@ -280,7 +280,7 @@ pub fn parse(text: &str) -> Result<Macrocell, ParseError> {
             continue;
         }
         if let Some(rest) = line.strip_prefix('#') {
-            let (tag, value) = rest.split_at(rest.len().min(1));
+            let (tag, value) = rest.split_at(rest.chars().next().map_or(0, char::len_utf8));
             let value = value.trim();
             match tag {
                 "R" => {
