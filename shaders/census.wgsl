@@ -65,3 +65,13 @@ fn main(
         atomicAdd(&totals[base + 3u], atomicLoad(&hb));
     }
 }
+
+// Copies a census kept elsewhere into slot params.slot: the tile kernel's, which it keeps
+// current in the words from params.first_word of `cells` (bound to its control words).
+@compute @workgroup_size(1, 1, 1)
+fn copy_census() {
+    let base = params.slot * 4u;
+    for (var k = 0u; k < 4u; k++) {
+        atomicStore(&totals[base + k], cells[params.first_word + k]);
+    }
+}

@@ -18,8 +18,12 @@
 // This generation's control words, 8 per band: the kernel's dispatch (x, y, z), the list's
 // length, the compaction's dispatch (x, y, z), padding.
 @group(0) @binding(7) var<storage, read> ctrl: array<u32>;
-// The next generation's control words, which the compaction pass fills after this dispatch.
-@group(0) @binding(8) var<storage, read_write> ctrl_next: array<u32>;
+// The next generation's control words, which the compaction pass fills after this dispatch;
+// after every band's 8 words, 4 more: the census of the buffer this dispatch writes (population
+// low and high word, hashes a and b, as shaders/census.wgsl sums them), which the kernel keeps
+// current by adding what each word it writes changes. Only tiles on the list change, so a
+// census of every generation costs the active tiles, not the torus.
+@group(0) @binding(8) var<storage, read_write> ctrl_next: array<atomic<u32>>;
 
 const TILE_WORDS: u32 = 2u;
 const TILE_ROWS: u32 = 64u;
@@ -49,9 +53,9 @@ fn tiles(
         // The control words the compaction pass fills after this dispatch were last used by
         // the previous generation's dispatches: empty them. The kernel's dispatch has at least
         // one workgroup (y starts at 1), so this runs even when a band has nothing to compute.
-        ctrl_next[c + 1u] = 1u;
-        ctrl_next[c + 3u] = 0u;
-        ctrl_next[c + 5u] = 0u;
+        atomicStore(&ctrl_next[c + 1u], 1u);
+        atomicStore(&ctrl_next[c + 3u], 0u);
+        atomicStore(&ctrl_next[c + 5u], 0u);
     }
     var t = 0u;
     if params.all_tiles == 1u {
@@ -82,6 +86,11 @@ fn tiles(
     let right_word = right_cell / 32u;
     let right_bit = 1u << (right_cell % 32u);
     var f = 0u;
+    // What this invocation's writes change in the census of the buffer written.
+    var gained = 0u;
+    var lost = 0u;
+    var da = 0u;
+    var db = 0u;
     if w <= params.last_word && r0 < r_end {
         var keep = 0xffffffffu;
         if w == params.last_word && params.last_bits < 32u {
@@ -93,12 +102,26 @@ fn tiles(
             let d = tri(i32(r) + 1, w);
             let next = rule_fn(u, m, d, params.key, i32(w * 32u), params.row_offset + r) & keep;
             let at = r * params.words + w;
+            // The buffer written holds the generation before the current one.
+            let old = dst[at];
             var before = m.c & keep;
             if params.compare_prev == 1u {
-                // The buffer written holds the generation before the current one.
-                before = dst[at];
+                before = old;
             }
             dst[at] = next;
+            if next != old {
+                gained += countOneBits(next);
+                lost += countOneBits(old);
+                let place = params.row_offset * params.words + at;
+                if next != 0u {
+                    da += mix32(next ^ mix32(place));
+                    db += mix32(next + mix32(place ^ 0x9e3779b9u));
+                }
+                if old != 0u {
+                    da -= mix32(old ^ mix32(place));
+                    db -= mix32(old + mix32(place ^ 0x9e3779b9u));
+                }
+            }
             let diff = next ^ before;
             if diff != 0u {
                 f |= FLAG_SELF;
@@ -141,6 +164,27 @@ fn tiles(
     // workgroup with a barrier as coroutines, at several times the cost).
     if f != 0u {
         atomicOr(&tile_state[t * 2u], f);
+    }
+    // The census as a 64-bit population in two words: a carry or a borrow moves the high word.
+    let base = params.bands * 8u;
+    if gained > lost {
+        let add = gained - lost;
+        let was = atomicAdd(&ctrl_next[base], add);
+        if was + add < was {
+            atomicAdd(&ctrl_next[base + 1u], 1u);
+        }
+    } else if lost > gained {
+        let sub = lost - gained;
+        let was = atomicSub(&ctrl_next[base], sub);
+        if was < sub {
+            atomicSub(&ctrl_next[base + 1u], 1u);
+        }
+    }
+    if da != 0u {
+        atomicAdd(&ctrl_next[base + 2u], da);
+    }
+    if db != 0u {
+        atomicAdd(&ctrl_next[base + 3u], db);
     }
 }
 

@@ -318,13 +318,24 @@ fn losing_the_gpu_keeps_the_drawn_state_and_goes_on_on_the_cpu() {
     }
     let failure = app.gpu_failure().expect("the loss is noticed").to_string();
     assert!(failure.contains("device"), "{failure}");
-    // The state kept is the one the user drew (the last good generation), block and all, and
-    // it goes on on the CPU.
+    // The run the failure stopped goes on on the CPU, from the state the user drew (the last
+    // good generation, here the one the run started from), block and all.
+    assert!(app.status().running, "the run goes on after the fall-back");
+    app.command(&egui_ctx, Command::Pause);
+    app.settle();
+    let after = |gens: u64| {
+        let mut e = lifelab::cpu::ReferenceEngine::new(lifelab::rule::Rule::life(), &drawn, 0);
+        for _ in 0..gens {
+            e.step_once();
+        }
+        lifelab::engine::Engine::grid(&mut e).unwrap()
+    };
+    let g = app.status().generation;
     let kept = app.cells().unwrap();
     assert!(kept.get(5, 5) && kept.get(6, 6), "the drawn block survives");
-    assert_eq!(kept, drawn);
+    assert_eq!(kept, after(g), "generation {g}");
     app.command(&egui_ctx, Command::Step(4));
-    assert_eq!(app.cells().unwrap().population(), 9);
+    assert_eq!(app.cells().unwrap(), after(g + 4));
     assert_eq!(app.status().adapter, "CPU engine (the GPU failed)");
     assert_ne!(app.status().engine, "gpu");
     // And it is autosaved at once.

@@ -535,40 +535,64 @@ fn the_census_of_every_generation_after_an_edit_is_in_its_own_slot() {
     if !gpu_available() {
         return;
     }
+    // The census of a tile-list generation is the one the tile kernel keeps by adding what
+    // each word it writes changes: in one band and in several, square and hexagonal.
     use lifelab::engine::{Engine, Put};
     let ctx = lifelab::gpu::shared_context().unwrap();
-    let r = rule("B3/S23");
     let (w, h) = (300u32, 200u32);
-    let mut gpu =
-        lifelab::gpu::life::GpuLifeEngine::new(ctx, r, &Grid::new(w, h), 0, LifeOptions::default())
-            .unwrap();
-    let mut cpu = lifelab::cpu::ReferenceEngine::new(r, &Grid::new(w, h), 0);
-    let acorn = lifelab::pattern::library::get("acorn")
-        .unwrap()
-        .trimmed()
-        .cells;
-    for e in [&mut gpu as &mut dyn Engine, &mut cpu] {
-        e.clear().unwrap();
-        e.put(&acorn, (140, 90), Put::Or).unwrap();
-    }
-    let mut got = Vec::new();
-    gpu.step_census(300, &mut got).unwrap();
-    let mut populations = Vec::new();
-    gpu.step_populations(300, &mut populations).unwrap();
-    assert_eq!(got.len(), 300);
-    assert_eq!(populations.len(), 300);
-    for g in 0..600 {
-        cpu.step_once();
-        let want = Engine::grid(&mut cpu).unwrap().census();
-        if g < 300 {
-            assert_eq!(got[g], want, "generation {}", g + 1);
-        } else {
-            assert_eq!(
-                populations[g - 300],
-                want.population,
-                "generation {}",
-                g + 1
-            );
+    for (text, band_rows) in [
+        ("B3/S23", None),
+        ("B36/S23", Some(37u64)),
+        ("B2/S34H", Some(64)),
+    ] {
+        let r = rule(text);
+        let options = LifeOptions {
+            max_band_bytes: band_rows.map(|n| n * (w as u64).div_ceil(64) * 8),
+            ..LifeOptions::default()
+        };
+        let mut gpu =
+            lifelab::gpu::life::GpuLifeEngine::new(ctx, r, &Grid::new(w, h), 0, options).unwrap();
+        let mut cpu = lifelab::cpu::ReferenceEngine::new(r, &Grid::new(w, h), 0);
+        let acorn = lifelab::pattern::library::get("acorn")
+            .unwrap()
+            .trimmed()
+            .cells;
+        for e in [&mut gpu as &mut dyn Engine, &mut cpu] {
+            e.clear().unwrap();
+            e.put(&acorn, (140, 90), Put::Or).unwrap();
+        }
+        let mut got = Vec::new();
+        gpu.step_census(300, &mut got).unwrap();
+        let mut populations = Vec::new();
+        gpu.step_populations(300, &mut populations).unwrap();
+        assert_eq!(got.len(), 300);
+        assert_eq!(populations.len(), 300);
+        for g in 0..600 {
+            cpu.step_once();
+            let want = Engine::grid(&mut cpu).unwrap().census();
+            if g < 300 {
+                assert_eq!(got[g], want, "{text}, generation {}", g + 1);
+            } else {
+                assert_eq!(
+                    populations[g - 300],
+                    want.population,
+                    "{text}, generation {}",
+                    g + 1
+                );
+            }
+        }
+        // An edit mid-run: the kept census starts again.
+        for e in [&mut gpu as &mut dyn Engine, &mut cpu] {
+            e.set_cell(10, 10, true).unwrap();
+            e.set_cell(11, 10, true).unwrap();
+            e.set_cell(12, 10, true).unwrap();
+        }
+        let mut got = Vec::new();
+        gpu.step_census(5, &mut got).unwrap();
+        for (g, c) in got.iter().enumerate() {
+            cpu.step_once();
+            let want = Engine::grid(&mut cpu).unwrap().census();
+            assert_eq!(*c, want, "{text}, after the edit, {}", g + 1);
         }
     }
 }

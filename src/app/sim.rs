@@ -264,9 +264,14 @@ impl LifeSim {
             self.figures = self.worker.figures();
         }
         if let Some(error) = self.figures.error.clone() {
+            let was_running = self.figures.error_stopped_run;
             self.worker.clear_error();
             if self.is_gpu() {
                 self.fall_back(error);
+                if was_running {
+                    self.worker.set_running(true);
+                    self.figures = self.worker.figures();
+                }
             } else if self.job.is_none() {
                 self.job_error = Some(error);
             }

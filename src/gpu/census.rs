@@ -50,16 +50,51 @@ pub struct GpuCensus {
     bind_groups: [Vec<wgpu::BindGroup>; 2],
     /// Workgroups per band dispatch, as (x, y).
     dispatch: Vec<(u32, u32)>,
+    /// Copies the tile kernel's census of ping-pong buffer p into a slot: its pipeline, its
+    /// parameters (one per slot) and `[p]`'s bind group.
+    copy: Option<(wgpu::ComputePipeline, wgpu::Buffer, [wgpu::BindGroup; 2])>,
+}
+
+fn entries() -> [wgpu::BindGroupLayoutEntry; 3] {
+    [
+        pipeline_cache::uniform(0, true),
+        pipeline_cache::storage(1, true),
+        pipeline_cache::storage(2, false),
+    ]
+}
+
+fn params_binding(params: &wgpu::Buffer) -> wgpu::BindingResource<'_> {
+    wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+        buffer: params,
+        offset: 0,
+        size: wgpu::BufferSize::new(16),
+    })
 }
 
 impl GpuCensus {
     pub fn new(ctx: &GpuContext, grid: &GpuGrid, slots: u32) -> EngineResult<Self> {
+        Self::build(ctx, grid, slots, None)
+    }
+
+    /// A census that adds ping-pong buffer p's into `totals[p]` instead of its own buffer
+    /// (the tile kernel's control words, to start the census it keeps).
+    pub fn into_buffers(
+        ctx: &GpuContext,
+        grid: &GpuGrid,
+        slots: u32,
+        totals: [&wgpu::Buffer; 2],
+    ) -> EngineResult<Self> {
+        Self::build(ctx, grid, slots, Some(totals))
+    }
+
+    fn build(
+        ctx: &GpuContext,
+        grid: &GpuGrid,
+        slots: u32,
+        outside: Option<[&wgpu::Buffer; 2]>,
+    ) -> EngineResult<Self> {
         let slots = slots.max(1);
-        let entries = [
-            pipeline_cache::uniform(0, true),
-            pipeline_cache::storage(1, true),
-            pipeline_cache::storage(2, false),
-        ];
+        let entries = entries();
         let source = source();
         let (pipeline, layout) =
             pipeline_cache::with_layout(ctx, "census", &source, &entries, &[])?;
@@ -116,11 +151,7 @@ impl GpuCensus {
                         entries: &[
                             wgpu::BindGroupEntry {
                                 binding: 0,
-                                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                                    buffer: &params,
-                                    offset: 0,
-                                    size: wgpu::BufferSize::new(16),
-                                }),
+                                resource: params_binding(&params),
                             },
                             wgpu::BindGroupEntry {
                                 binding: 1,
@@ -128,7 +159,7 @@ impl GpuCensus {
                             },
                             wgpu::BindGroupEntry {
                                 binding: 2,
-                                resource: totals.as_entire_binding(),
+                                resource: outside.map_or(&totals, |o| o[p]).as_entire_binding(),
                             },
                         ],
                     })
@@ -145,7 +176,70 @@ impl GpuCensus {
             slot_stride,
             bind_groups,
             dispatch,
+            copy: None,
         })
+    }
+
+    /// Lets [`GpuCensus::record_kept`] copy the census the tile kernel keeps at word `word` of
+    /// `ctrl[p]` for buffer p.
+    pub fn attach_kept(&mut self, ctrl: [&wgpu::Buffer; 2], word: u32) -> EngineResult<()> {
+        let ctx = &self.ctx;
+        let entries = entries();
+        let (pipeline, layout) =
+            pipeline_cache::with_entry(ctx, "census copy", &source(), "copy_census", &entries)?;
+        let params = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("census copy params"),
+            size: self.slot_stride * self.slots as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut data = vec![0u8; (self.slot_stride * self.slots as u64) as usize];
+        for slot in 0..self.slots {
+            let p = Params {
+                words: 4,
+                first_word: word,
+                slot,
+                _pad: 0,
+            };
+            let at = slot as usize * self.slot_stride as usize;
+            data[at..at + 16].copy_from_slice(bytemuck::bytes_of(&p));
+        }
+        ctx.queue.write_buffer(&params, 0, &data);
+        let groups = [0, 1].map(|p| {
+            ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("census copy"),
+                layout: &layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: params_binding(&params),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: ctrl[p].as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: self.totals.as_entire_binding(),
+                    },
+                ],
+            })
+        });
+        self.copy = Some((pipeline, params, groups));
+        Ok(())
+    }
+
+    /// Writes the census the tile kernel keeps for buffer `parity` into `slot`, when this
+    /// census was attached to it ([`GpuCensus::attach_kept`]); returns whether it did.
+    pub fn record_kept(&self, pass: &mut wgpu::ComputePass<'_>, parity: usize, slot: u32) -> bool {
+        let Some((pipeline, _, groups)) = &self.copy else {
+            return false;
+        };
+        pass.set_pipeline(pipeline);
+        let offset = (slot as u64 * self.slot_stride) as u32;
+        pass.set_bind_group(0, &groups[parity], &[offset]);
+        pass.dispatch_workgroups(1, 1, 1);
+        true
     }
 
     pub fn slots(&self) -> u32 {

@@ -183,6 +183,9 @@ struct Unit {
     compact: bool,
     /// The census slot this generation's census goes into.
     census: Option<u32>,
+    /// The tile kernel keeps this generation's census (see `DeviceTiles::start_census`): a
+    /// copy of four words, not a census of the torus.
+    kept: bool,
 }
 
 /// What one command encoder records.
@@ -691,12 +694,14 @@ impl GpuLifeEngine {
                         pass: Pass::Seed,
                         compact: true,
                         census: None,
+                        kept: false,
                     }
                 }
                 Some(t) if t.mode == Mode::Sparse && t.list_ready => Unit {
                     pass: Pass::TilesList,
                     compact: true,
                     census: None,
+                    kept: t.census_kept,
                 },
                 // A sparse run starting afresh (after an edit), or a look from a dense stretch
                 // every PROBE_EVERY generations: every tile, so that the list's length can be
@@ -715,6 +720,7 @@ impl GpuLifeEngine {
                         pass: Pass::TilesAll,
                         compact,
                         census: None,
+                        kept: t.census_kept,
                     }
                 }
                 Some(t) => {
@@ -730,12 +736,14 @@ impl GpuLifeEngine {
                         pass,
                         compact: false,
                         census: None,
+                        kept: false,
                     }
                 }
                 None => Unit {
                     pass: dense_pass(dense_k.min(left), block),
                     compact: false,
                     census: None,
+                    kept: false,
                 },
             };
             plan.gens += unit.pass.gens();
@@ -815,7 +823,9 @@ impl GpuLifeEngine {
                     }
                 }
                 self.grid.current = 1 - p;
-                if let (Some(c), Some(slot)) = (census, unit.census) {
+                if let (Some(c), Some(slot)) = (census, unit.census)
+                    && !(unit.kept && c.record_kept(&mut pass, self.grid.current, slot))
+                {
                     c.record(&mut pass, self.grid.current, slot);
                 }
             }
@@ -866,6 +876,15 @@ impl GpuLifeEngine {
                 t.poll(&self.ctx, false);
             }
             let sparse = self.tiles.as_ref().is_some_and(|t| t.mode == Mode::Sparse);
+            if every_gen
+                && sparse
+                && let Some(t) = self.tiles.as_mut()
+                && !t.census_kept
+            {
+                // A census of every generation on the tile list: start the one the kernel
+                // keeps, so that each generation costs its active tiles only.
+                t.start_census(&self.ctx);
+            }
             let cap = if sparse { SPARSE_BATCH } else { MAX_BATCH };
             let mut plan = self.plan((gens - done).min(cap), max_units, every_gen);
             let last = done + plan.gens >= gens;
@@ -980,7 +999,11 @@ impl GpuLifeEngine {
 
     /// A census buffer with `slots` slots for this engine's torus.
     pub fn new_census(&self, slots: u32) -> EngineResult<GpuCensus> {
-        GpuCensus::new(&self.ctx, &self.grid, slots)
+        let mut census = GpuCensus::new(&self.ctx, &self.grid, slots)?;
+        if let Some(t) = &self.tiles {
+            census.attach_kept(t.census_buffers(), t.census_word())?;
+        }
+        Ok(census)
     }
 
     /// The population and state hash of the current generation, from the GPU.

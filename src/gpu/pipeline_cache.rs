@@ -162,6 +162,17 @@ pub fn elementary(ctx: &GpuContext, source: &str) -> EngineResult<Entry> {
     get(ctx, "elementary", source, "main", &entries, &[])
 }
 
+/// Another entry point of a shader, with its bindings.
+pub fn with_entry(
+    ctx: &GpuContext,
+    name: &str,
+    source: &str,
+    entry: &str,
+    entries: &[wgpu::BindGroupLayoutEntry],
+) -> EngineResult<Entry> {
+    get(ctx, name, source, entry, entries, &[])
+}
+
 /// Any other shader, with its bindings.
 pub fn with_layout(
     ctx: &GpuContext,

@@ -172,6 +172,12 @@ pub struct DeviceTiles {
     pub active: Option<u64>,
     /// Generations of dense stretches since the tiles were last looked at.
     pub dense_gens: u64,
+    /// The census the tile kernel keeps after the control words of each parity (see
+    /// `shaders/tiles.wgsl`) is that of its buffer: started by [`DeviceTiles::start_census`],
+    /// and stale after anything but the tile kernel wrote to the buffers.
+    pub census_kept: bool,
+    /// Starts the kept census: buffer p's census added into the words after `ctrl[p]`'s.
+    starter: super::census::GpuCensus,
 }
 
 impl DeviceTiles {
@@ -231,7 +237,8 @@ impl DeviceTiles {
         let ctrl = [0, 1].map(|i| {
             storage(
                 &format!("tile control {i}"),
-                ctrl_bytes,
+                // And the kept census: 4 words.
+                ctrl_bytes + 16,
                 wgpu::BufferUsages::INDIRECT
                     | wgpu::BufferUsages::COPY_DST
                     | wgpu::BufferUsages::COPY_SRC,
@@ -379,6 +386,12 @@ impl DeviceTiles {
                 })
                 .collect()
         });
+        let starter = super::census::GpuCensus::into_buffers(
+            ctx,
+            grid,
+            2 * n as u32 + 1,
+            [&ctrl[0], &ctrl[1]],
+        )?;
         let tiles = Self {
             geo,
             kernel,
@@ -399,6 +412,8 @@ impl DeviceTiles {
             seeded: false,
             active: None,
             dense_gens: 0,
+            census_kept: false,
+            starter,
         };
         tiles.reset(ctx);
         Ok(tiles)
@@ -418,6 +433,42 @@ impl DeviceTiles {
         self.flag_gens = 0;
         self.list_ready = false;
         self.seeded = false;
+        self.census_kept = false;
+    }
+
+    /// The buffers' word where the kept census starts, after every band's control words.
+    pub fn census_word(&self) -> u32 {
+        (self.geo.band_first.len() as u64 * CTRL_WORDS) as u32
+    }
+
+    /// The buffers holding the kept census, by parity.
+    pub fn census_buffers(&self) -> [&wgpu::Buffer; 2] {
+        [&self.ctrl[0], &self.ctrl[1]]
+    }
+
+    /// Makes the kept census that of both buffers as they are now: a census of the whole torus,
+    /// once; from then on the tile kernel keeps it current.
+    pub fn start_census(&mut self, ctx: &GpuContext) {
+        let mut encoder = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("kept census"),
+            });
+        let at = self.census_word() as u64 * 4;
+        for c in &self.ctrl {
+            encoder.clear_buffer(c, at, Some(16));
+        }
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("kept census"),
+                timestamp_writes: None,
+            });
+            for p in 0..2 {
+                self.starter.record(&mut pass, p, self.census_word() / 4);
+            }
+        }
+        ctx.queue.submit([encoder.finish()]);
+        self.census_kept = true;
     }
 
     /// Which tiles of `g` (the whole torus in the device's layout, cut into `bands`) hold a

@@ -146,6 +146,8 @@ pub struct Status {
     pub busy: Option<Busy>,
     /// Why the last piece of work failed.
     pub error: Option<String>,
+    /// The error stopped a run (rather than failing a job).
+    pub error_stopped_run: bool,
     /// (generation, population) as the run went, for the plot.
     pub history: Thinned,
     /// Counts every change, so that the owner knows when to look again.
@@ -610,7 +612,9 @@ impl Worker {
 
     /// Forgets the last error (once the owner has dealt with it).
     pub fn clear_error(&self) {
-        lock(&self.shared.status).error = None;
+        let mut s = lock(&self.shared.status);
+        s.error = None;
+        s.error_stopped_run = false;
     }
 
     /// Starts the plot's history afresh from the current generation.
@@ -832,6 +836,7 @@ fn worker_loop(shared: Arc<Shared>) {
                 let mut s = lock(&shared.status);
                 s.running = false;
                 s.error = Some(e.to_string());
+                s.error_stopped_run = true;
                 shared.bump(&mut s);
             }
         }
