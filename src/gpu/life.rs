@@ -830,7 +830,10 @@ impl GpuLifeEngine {
                 }
             }
             if let (Some(c), Some(slot)) = (census, end_census) {
-                c.record(&mut pass, self.grid.current, slot);
+                let kept = self.tiles.as_ref().is_some_and(|t| t.census_kept);
+                if !(kept && c.record_kept(&mut pass, self.grid.current, slot)) {
+                    c.record(&mut pass, self.grid.current, slot);
+                }
             }
         }
         let read = plan.read
