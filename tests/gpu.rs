@@ -536,7 +536,7 @@ fn the_census_of_every_generation_after_an_edit_is_in_its_own_slot() {
         return;
     }
     // The census of a tile-list generation is the one the tile kernel keeps by adding what
-    // each word it writes changes: in one band and in several, square and hexagonal.
+    // each word it writes changes: in one band and in several, square, hexagonal and stochastic.
     use lifelab::engine::{Engine, Put};
     let ctx = lifelab::gpu::shared_context().unwrap();
     let (w, h) = (300u32, 200u32);
@@ -544,6 +544,7 @@ fn the_census_of_every_generation_after_an_edit_is_in_its_own_slot() {
         ("B3/S23", None),
         ("B36/S23", Some(37u64)),
         ("B2/S34H", Some(64)),
+        ("B2(1/3)/S12H", Some(50)),
     ] {
         let r = rule(text);
         let options = LifeOptions {
