@@ -1655,3 +1655,27 @@ fn games_the_sums_tab_plays_a_sum_of_different_games() {
     assert_eq!(components[0], "nim:2");
     assert_eq!(components[1], "0.77:2,2");
 }
+
+#[test]
+fn the_plot_of_an_empty_universe_has_no_negative_populations() {
+    // All zeros once drew the axis around 0, from -5 to 5.
+    let mut panel = lifelab::app::panels::plot::PlotPanel::default();
+    let history = [(0u64, 0u64), (1, 0), (2, 0)];
+    let ctx = egui::Context::default();
+    let input = || egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(300.0, 300.0),
+        )),
+        ..Default::default()
+    };
+    let _ = ctx.run_ui(input(), |ui| panel.ui(ui, &history));
+    let shapes = ctx.run_ui(input(), |ui| panel.ui(ui, &history)).shapes;
+    let shown = texts(&shapes);
+    let numbers: Vec<f64> = shown.iter().filter_map(|t| t.trim().parse().ok()).collect();
+    assert!(numbers.len() >= 4, "the axes have numbers: {shown:?}");
+    assert!(
+        numbers.iter().all(|&n| n >= 0.0),
+        "no negative marks: {shown:?}"
+    );
+}

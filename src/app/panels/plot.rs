@@ -57,7 +57,10 @@ impl PlotPanel {
         } else {
             plot.y_grid_spacer(nice_marks)
                 .y_axis_formatter(|m, _| number(m.value, m.step_size))
+                // From 0 up, and at least 5 tall: an empty universe would otherwise be drawn
+                // around 0, with negative populations on the axis.
                 .include_y(0.0)
+                .include_y(5.0)
         };
         plot.show(ui, |plot| {
             plot.line(Line::new("population", points));
