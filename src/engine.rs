@@ -291,6 +291,12 @@ pub trait Engine: Send {
         1
     }
 
+    /// About how long, in milliseconds, a worker's piece of work on this engine should take:
+    /// short enough that an edit waiting for the engine is not kept long.
+    fn piece_ms(&self) -> f64 {
+        15.0
+    }
+
     fn population(&mut self) -> EngineResult<u64>;
 
     /// The population and state hash of the current generation (see [`Census`]).

@@ -1159,6 +1159,13 @@ impl Engine for GpuLifeEngine {
         Ok(())
     }
 
+    fn piece_ms(&self) -> f64 {
+        // A piece's time includes waiting in the device's one queue behind the window's
+        // frames, which on a software adapter take tens of milliseconds: pieces of 15 ms
+        // would shrink to a generation or two and leave the device idle between them.
+        100.0
+    }
+
     fn step_with(&mut self, gens: u64, progress: &Progress) -> EngineResult<u64> {
         // Pieces the device finishes in well under a second, waited for, so that cancelling
         // takes effect soon and the queue never holds minutes of work.

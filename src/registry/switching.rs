@@ -173,6 +173,10 @@ impl Engine for Switching {
         self.inner.step_piece()
     }
 
+    fn piece_ms(&self) -> f64 {
+        self.inner.piece_ms()
+    }
+
     fn population(&mut self) -> EngineResult<u64> {
         self.inner.population()
     }

@@ -249,7 +249,7 @@ impl Access {
         lock(&self.shared.control).view_dirty = true;
     }
 
-    /// Steps `gens` in pieces of about `piece_ms`, publishing as it goes; stops at a whole
+    /// Steps `gens` in pieces of about the engine's `piece_ms`, publishing as it goes; stops at a whole
     /// generation when `progress` is cancelled. Returns the generations done.
     pub fn step(&self, gens: u64, progress: &Progress) -> EngineResult<u64> {
         let mut done = 0;
@@ -258,10 +258,12 @@ impl Access {
             let n = piece.min(gens - done);
             let t = Instant::now();
             let watch = lock(&self.shared.control).watch;
-            let did = self.with(|e| advance(&self.shared, e, n, progress, watch))?;
+            let (did, target_ms) = self.with(|e| -> EngineResult<(u64, f64)> {
+                Ok((advance(&self.shared, e, n, progress, watch)?, e.piece_ms()))
+            })?;
             done += did;
             self.shared.publish_figures(false);
-            piece = next_piece(piece, did, t.elapsed());
+            piece = next_piece(piece, did, t.elapsed(), target_ms);
         }
         Ok(done)
     }
@@ -271,19 +273,20 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// The next piece size, aiming at pieces of about 15 ms. A piece has a fixed cost besides its
-/// generations (a GPU engine's submission and census read-back: milliseconds on a software
-/// adapter), so a piece that fell short grows by the share it fell short, at most doubling.
-fn next_piece(piece: u64, did: u64, took: Duration) -> u64 {
-    const TARGET_MS: f64 = 15.0;
+/// The next piece size, aiming at pieces of about `target_ms` (the engine's
+/// [`Engine::piece_ms`]). A piece has a fixed cost besides its generations (a GPU engine's
+/// submission and census read-back: milliseconds on a software adapter), so a piece that fell
+/// short grows by the share it fell short, at most doubling; one that took over 5/3 of the
+/// target halves.
+fn next_piece(piece: u64, did: u64, took: Duration, target_ms: f64) -> u64 {
     let ms = took.as_secs_f64() * 1000.0;
     if did < piece {
         return piece;
     }
-    if ms > 25.0 {
+    if ms > target_ms * 5.0 / 3.0 {
         (piece / 2).max(1)
-    } else if ms < TARGET_MS {
-        let grown = (piece as f64 * (TARGET_MS / ms.max(1e-3)).min(2.0)) as u64;
+    } else if ms < target_ms {
+        let grown = (piece as f64 * (target_ms / ms.max(1e-3)).min(2.0)) as u64;
         grown.max(piece + 1).min(1 << 40)
     } else {
         piece
@@ -302,13 +305,13 @@ mod piece_tests {
         let mut piece = 1u64;
         for _ in 0..100 {
             let took = Duration::from_secs_f64((10.0 + 0.2 * piece as f64) / 1000.0);
-            piece = next_piece(piece, piece, took);
+            piece = next_piece(piece, piece, took, 15.0);
         }
         assert!((20..=30).contains(&piece), "{piece}");
         // Fast pieces double, slow ones halve, and a cut-short piece keeps its size.
-        assert_eq!(next_piece(8, 8, Duration::from_micros(100)), 16);
-        assert_eq!(next_piece(8, 8, Duration::from_millis(40)), 4);
-        assert_eq!(next_piece(8, 3, Duration::from_millis(1)), 8);
+        assert_eq!(next_piece(8, 8, Duration::from_micros(100), 15.0), 16);
+        assert_eq!(next_piece(8, 8, Duration::from_millis(40), 15.0), 4);
+        assert_eq!(next_piece(8, 3, Duration::from_millis(1), 15.0), 8);
     }
 }
 
@@ -833,10 +836,11 @@ fn worker_loop(shared: Arc<Shared>) {
         }
         let t = Instant::now();
         let progress = Progress::new(gens);
-        let result = access.with(|e| advance(&shared, e, gens, &progress, watch));
+        let result = access
+            .with(|e| advance(&shared, e, gens, &progress, watch).map(|did| (did, e.piece_ms())));
         match result {
-            Ok(did) => {
-                piece = next_piece(piece, did, t.elapsed());
+            Ok((did, target_ms)) => {
+                piece = next_piece(piece, did, t.elapsed(), target_ms);
                 shared.publish_figures(false);
                 let mut s = lock(&shared.status);
                 let now = Instant::now();
