@@ -260,15 +260,18 @@ impl LifeSim {
                     }
                 }
             }
-            self.worker.clear_error();
+            // A run's error is the next step's to handle (a fall-back from the GPU), even when
+            // a job on the same failed engine reported its own after it.
+            self.worker.clear_job_error();
             self.figures = self.worker.figures();
         }
         if let Some(error) = self.figures.error.clone() {
             let was_running = self.figures.error_stopped_run;
             self.worker.clear_error();
             if self.is_gpu() {
-                self.fall_back(error);
-                if was_running {
+                // Only a CPU engine that took over goes on running; a failed fall-back leaves
+                // the run stopped, with the failure shown.
+                if self.fall_back(error) && was_running {
                     self.worker.set_running(true);
                     self.figures = self.worker.figures();
                 }
@@ -292,8 +295,9 @@ impl LifeSim {
         }
     }
 
-    /// After a GPU failure: the simulation goes on on the CPU from the last good state.
-    fn fall_back(&mut self, error: String) {
+    /// After a GPU failure: the simulation goes on on the CPU from the last good state. Returns
+    /// whether a CPU engine took over.
+    fn fall_back(&mut self, error: String) -> bool {
         let lost_at = self.generation();
         self.worker.set_running(false);
         self.gpu = None;
@@ -315,12 +319,15 @@ impl LifeSim {
                     "{error} (at generation {lost_at}); the state of generation {generation} is kept and goes on on the {} engine",
                     self.choice.engine
                 ));
+                self.figures = self.worker.figures();
+                true
             }
             Err(e) => {
                 self.failure = Some(format!("{error}; and no CPU engine could take over: {e}"));
+                self.figures = self.worker.figures();
+                false
             }
         }
-        self.figures = self.worker.figures();
     }
 
     /// Waits until the worker has nothing in hand (tests; the window never waits).

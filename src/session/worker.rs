@@ -639,6 +639,14 @@ impl Worker {
         self.poke();
     }
 
+    /// Forgets a job's error, but not one that stopped a run: the owner deals with that next.
+    pub fn clear_job_error(&self) {
+        let mut s = lock(&self.shared.status);
+        if !s.error_stopped_run {
+            s.error = None;
+        }
+    }
+
     /// Forgets the last error (once the owner has dealt with it).
     pub fn clear_error(&self) {
         let mut s = lock(&self.shared.status);
