@@ -67,6 +67,28 @@ fn glider_on(w: u32, h: u32) -> Grid {
     g
 }
 
+/// Runs at `pace` until at least generation `g` (at most `tries` ticks `sleep_ms` apart), then
+/// pauses.
+fn run_until(
+    app: &mut LifelabApp,
+    ctx: &egui::Context,
+    pace: lifelab::session::worker::Pace,
+    g: u64,
+    tries: u32,
+    sleep_ms: u64,
+) {
+    app.command(ctx, Command::SetSpeed(pace));
+    app.command(ctx, Command::Play);
+    for _ in 0..tries {
+        app.tick().unwrap();
+        if app.status().generation >= g {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(sleep_ms));
+    }
+    app.command(ctx, Command::Pause);
+}
+
 #[test]
 fn commands_step_draw_reset_and_ask_before_discarding() {
     let Some((mut app, ctx)) = app(options("glider", "32x32")) else {
@@ -203,19 +225,8 @@ fn running_records_generations_and_population_history() {
     let Some((mut app, ctx)) = app(options("r-pentomino", "256x256")) else {
         return;
     };
-    app.command(
-        &ctx,
-        Command::SetSpeed(lifelab::session::worker::Pace::PerSecond(2000.0)),
-    );
-    app.command(&ctx, Command::Play);
-    for _ in 0..200 {
-        app.tick().unwrap();
-        if app.status().generation >= 40 {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
-    app.command(&ctx, Command::Pause);
+    let pace = lifelab::session::worker::Pace::PerSecond(2000.0);
+    run_until(&mut app, &ctx, pace, 40, 200, 2);
     let g = app.status().generation;
     assert!(g >= 40, "ran {g} generations");
     // The population shown is the GPU census of the current generation.
@@ -868,16 +879,14 @@ fn undo_after_a_run_goes_back_to_where_it_started() {
         return;
     };
     let before = app.cells().unwrap();
-    app.command(&ctx, Command::SetSpeed(lifelab::session::worker::Pace::Max));
-    app.command(&ctx, Command::Play);
-    for _ in 0..500 {
-        app.tick().unwrap();
-        if app.status().generation >= 30 {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
-    app.command(&ctx, Command::Pause);
+    run_until(
+        &mut app,
+        &ctx,
+        lifelab::session::worker::Pace::Max,
+        30,
+        500,
+        2,
+    );
     app.settle();
     assert!(app.status().generation >= 30);
     assert_eq!(app.undo_labels().0, Some("run"));
@@ -1330,16 +1339,8 @@ fn a_long_run_keeps_points_all_along_the_plot() {
     };
     // With the repeat watch on, as the census then also carries the hash.
     app.command(&ctx, Command::SetWatchRepeats(true));
-    app.command(&ctx, Command::SetSpeed(lifelab::session::worker::Pace::Max));
-    app.command(&ctx, Command::Play);
-    for _ in 0..3000 {
-        app.tick().unwrap();
-        if app.status().generation >= 200_000 {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    app.command(&ctx, Command::Pause);
+    let max = lifelab::session::worker::Pace::Max;
+    run_until(&mut app, &ctx, max, 200_000, 3000, 5);
     app.settle();
     let h = app.population_history();
     let last = h.last().unwrap().0;
