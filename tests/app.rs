@@ -1680,3 +1680,30 @@ fn the_plot_of_an_empty_universe_has_no_negative_populations() {
         "no negative marks: {shown:?}"
     );
 }
+
+#[test]
+fn undoing_a_long_run_puts_the_plot_back_as_it_was() {
+    // A run of 50000 generations thins the plot's early points; undoing it once drew a straight
+    // line from generation 0 to where the run started.
+    let Some((mut app, ctx)) = app(options("r-pentomino", "96x96")) else {
+        return;
+    };
+    app.command(&ctx, Command::Step(30));
+    app.settle();
+    let before = app.population_history();
+    assert_eq!(before.len(), 31, "every generation of the step: {before:?}");
+    run_until(
+        &mut app,
+        &ctx,
+        lifelab::session::worker::Pace::Max,
+        50_000,
+        3000,
+        5,
+    );
+    app.settle();
+    assert!(app.status().generation >= 50_000);
+    app.command(&ctx, Command::Undo);
+    app.settle();
+    assert_eq!(app.status().generation, 30);
+    assert_eq!(app.population_history(), before);
+}

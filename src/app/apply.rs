@@ -606,6 +606,7 @@ impl LifelabApp {
             generation,
             rule: self.life.rule,
             universe: self.life.universe,
+            plot: self.life.thinned_history(),
         })
     }
 
@@ -696,7 +697,10 @@ impl LifelabApp {
                 self.fit_rect = None;
                 self.canvas.fit_pending = true;
             }
+            // A new engine starts an empty plot: let it land before the kept one goes back.
+            self.life.land_rebuild();
         }
+        self.life.set_history(s.plot);
         self.dirty = true;
         self.autosave.touch();
         Ok(())

@@ -586,6 +586,14 @@ impl LifeSim {
         self.worker.history()
     }
 
+    pub fn thinned_history(&self) -> crate::session::worker::Thinned {
+        self.worker.thinned_history()
+    }
+
+    pub fn set_history(&self, history: crate::session::worker::Thinned) {
+        self.worker.set_history(history);
+    }
+
     /// Simulates a GPU failure (tests): the device is destroyed under the running engine.
     pub fn destroy_device_for_test(&self) {
         if let Some(ctx) = &self.gpu {

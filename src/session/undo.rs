@@ -7,6 +7,7 @@
 
 use crate::engine::Universe;
 use crate::rule::Rule;
+use crate::session::worker::Thinned;
 use crate::tiles::TileMap;
 
 /// A whole state the universe can go back to.
@@ -16,12 +17,15 @@ pub struct Snapshot {
     pub generation: u64,
     pub rule: Rule,
     pub universe: Universe,
+    /// The plot's history up to this state: a long run thins its early points, so undoing the
+    /// run puts them back rather than drawing a line from generation 0.
+    pub plot: Thinned,
 }
 
 impl Snapshot {
     fn bytes(&self) -> u64 {
         // 64 rows of 64 bits and the map's own entry, per tile.
-        self.cells.len() as u64 * (512 + 48) + 64
+        self.cells.len() as u64 * (512 + 48) + self.plot.points().len() as u64 * 16 + 64
     }
 }
 
@@ -192,6 +196,7 @@ mod tests {
             generation,
             rule: Rule::life(),
             universe: Universe::torus(64, 64),
+            plot: Thinned::default(),
         }
     }
 

@@ -413,7 +413,7 @@ fn advance(
 /// The plot's history: (generation, population) at generations that are multiples of a
 /// stride, which doubles whenever the points pass a bound, so that a long run keeps evenly
 /// spread points from its first generation to its last (and always the latest).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Thinned {
     points: Vec<(u64, u64)>,
     stride: u64,
@@ -520,6 +520,18 @@ impl Worker {
 
     pub fn history(&self) -> Vec<(u64, u64)> {
         lock(&self.shared.status).history.points().to_vec()
+    }
+
+    /// The plot's history as kept (for an undo step).
+    pub fn thinned_history(&self) -> Thinned {
+        lock(&self.shared.status).history.clone()
+    }
+
+    /// Puts back a plot history an undo step kept.
+    pub fn set_history(&self, history: Thinned) {
+        let mut s = lock(&self.shared.status);
+        s.history = history;
+        self.shared.bump(&mut s);
     }
 
     pub fn set_running(&self, running: bool) {
