@@ -427,10 +427,38 @@ struct Display {
 impl Drop for Display {
     fn drop(&mut self) {
         if let Some(s) = &mut self.server {
+            // SIGTERM lets Xvfb remove its lock file; SIGKILL left one per test, and enough of
+            // them once used up every display number a test would try.
+            let _ = Process::new("kill")
+                .args(["-TERM", &s.id().to_string()])
+                .status();
+            for _ in 0..100 {
+                if let Ok(Some(_)) = s.try_wait() {
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
             let _ = s.kill();
             let _ = s.wait();
         }
     }
+}
+
+/// Whether display `n` is held by a running server (a lock file whose process is gone is left
+/// over from a killed one, and is removed).
+fn display_taken(n: u32) -> bool {
+    let lock = format!("/tmp/.X{n}-lock");
+    let Ok(text) = std::fs::read_to_string(&lock) else {
+        return Path::new(&lock).exists();
+    };
+    let alive = text
+        .trim()
+        .parse::<u32>()
+        .is_ok_and(|pid| Path::new(&format!("/proc/{pid}")).exists());
+    if !alive {
+        let _ = std::fs::remove_file(&lock);
+    }
+    alive
 }
 
 static X_TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -450,7 +478,7 @@ fn display() -> Option<Display> {
     // and move on when a server cannot start there.
     let base = 100 + std::process::id() % 400;
     let mut last_error = String::new();
-    for n in (base..base + 40).filter(|n| !Path::new(&format!("/tmp/.X{n}-lock")).exists()) {
+    for n in (base..base + 40).filter(|&n| !display_taken(n)) {
         let name = format!(":{n}");
         // A socket without a lock is left over from a server that died: it would look ready.
         let socket = format!("/tmp/.X11-unix/X{n}");
