@@ -126,6 +126,29 @@ pub fn human_bytes(bytes: u64) -> String {
     }
 }
 
+/// Asks the system to back the spare capacity and contents of `v` with huge pages where it can
+/// (Linux's transparent huge pages in `madvise` mode). For big tables read at random: one page
+/// fault per 2 MiB instead of per 4 KiB, and far fewer TLB misses. Only pages touched after the
+/// call are affected, so call it before filling. A hint: it fails silently.
+pub fn advise_huge_pages<T>(v: &Vec<T>) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = v.as_ptr() as usize;
+        let end = start + v.capacity() * std::mem::size_of::<T>();
+        let (from, to) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
+        if to > from {
+            // SAFETY: the range lies inside the vector's own allocation, and MADV_HUGEPAGE
+            // changes no contents, only how later faults are served.
+            unsafe {
+                libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = v;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

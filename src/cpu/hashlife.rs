@@ -4,8 +4,10 @@
 //! 2^k generations is one such result of a big enough root; any N is reached by its binary
 //! digits. Repetition in space and in time is computed once.
 //!
-//! Leaves are 8x8 cells in a `u64` (row r in bits 8r..8r+8, column c in bit c). The results
-//! of 16x16 nodes are computed with the bit-sliced kernel, one to four generations.
+//! Leaves are 8x8 cells in a `u64` (row r in bits 8r..8r+8, column c in bit c). The recursion
+//! stops at 32x32 nodes, whose results (one to eight generations) the bit-sliced kernel computes
+//! directly: that is cheaper than the thirteen 16x16 results below them and the nodes it would
+//! take to memoise those.
 //!
 //! On the unbounded plane the root grows as the pattern does. A torus whose sides are powers of
 //! two is the periodic tiling of the plane by its contents, so its whole state is one node N
@@ -16,7 +18,7 @@
 //! recursion in progress) are collected, first keeping memoised results, then dropping them;
 //! a pattern that does not fit even then is an error, never a killed process.
 
-use super::kernel::{Kernel, Planes};
+use super::kernel::Kernel;
 use crate::engine::{
     Bounds, CellRect, Census, CensusSum, Engine, EngineError, EngineResult, Progress, Put, Sampled,
     Universe, census_index,
@@ -62,7 +64,8 @@ struct Store {
     nodes: Vec<Node>,
     free: Vec<Id>,
     /// Open addressing, linear probing: the node id in the low 32 bits and 32 bits of its hash
-    /// above, so that most probes that miss never read the node; `EMPTY_SLOT` is empty.
+    /// above, so that most probes that miss never read the node. The id is stored plus one, so
+    /// that an empty slot is 0 and a new table comes zeroed from the system, unwritten.
     table: Vec<u64>,
     live: usize,
     max_nodes: usize,
@@ -74,7 +77,12 @@ struct Store {
     collections: u32,
 }
 
-const EMPTY_SLOT: u64 = u64::MAX;
+const EMPTY_SLOT: u64 = 0;
+
+/// A table slot for node `id` whose hash is `h`.
+fn slot_of(h: u64, id: Id) -> u64 {
+    (h >> 32) << 32 | (id as u64 + 1)
+}
 
 fn hash4(c: [Id; 4], level: u8) -> u64 {
     let a = (c[0] as u64 | (c[1] as u64) << 32).wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -89,12 +97,21 @@ fn hash4(c: [Id; 4], level: u8) -> u64 {
     h ^ (h >> 31)
 }
 
+/// An empty table of `size` slots, in huge pages where the system has them.
+fn huge_table(size: usize) -> Vec<u64> {
+    // Zeroed memory this large comes straight from the system, not yet touched, so the advice
+    // still decides how its pages are served.
+    let t = vec![EMPTY_SLOT; size];
+    crate::memory::advise_huge_pages(&t);
+    t
+}
+
 impl Store {
     fn new(max_nodes: usize) -> Store {
         let mut s = Store {
             nodes: Vec::new(),
             free: Vec::new(),
-            table: vec![EMPTY_SLOT; 1 << 20],
+            table: huge_table(1 << 18),
             live: 0,
             max_nodes: max_nodes.max(1 << 12),
             empty: Vec::new(),
@@ -107,7 +124,8 @@ impl Store {
         s
     }
 
-    fn lookup(&self, c: [Id; 4], level: u8) -> Option<Id> {
+    /// The node with these children, or the empty slot where it would go.
+    fn probe(&self, c: [Id; 4], level: u8) -> Result<Id, usize> {
         let h = hash4(c, level);
         let tag = h >> 32;
         let mask = self.table.len() - 1;
@@ -115,17 +133,32 @@ impl Store {
         loop {
             let slot = self.table[i];
             if slot == EMPTY_SLOT {
-                return None;
+                return Err(i);
             }
             if slot >> 32 == tag {
-                let id = slot as Id;
+                let id = (slot as Id).wrapping_sub(1);
                 let n = &self.nodes[id as usize];
                 if n.children == c && n.level == level {
-                    return Some(id);
+                    return Ok(id);
                 }
             }
             i = (i + 1) & mask;
         }
+    }
+
+    /// Starts loading the table slot a lookup of these children will read first: the table is
+    /// far bigger than the caches, and a recursion step looks up several nodes at once.
+    #[inline(always)]
+    fn prefetch(&self, c: [Id; 4], level: u8) {
+        let i = hash4(c, level) as usize & (self.table.len() - 1);
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch is only a hint; it reads nothing and faults on no address.
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_T0>(self.table.as_ptr().add(i) as *const i8);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = i;
     }
 
     fn insert_slot(&mut self, id: Id) {
@@ -136,13 +169,18 @@ impl Store {
         while self.table[i] != EMPTY_SLOT {
             i = (i + 1) & mask;
         }
-        self.table[i] = (h >> 32) << 32 | id as u64;
+        self.table[i] = slot_of(h, id);
     }
 
     fn intern_unchecked(&mut self, c: [Id; 4], level: u8, population: u64) -> Id {
-        if let Some(id) = self.lookup(c, level) {
-            return id;
+        match self.probe(c, level) {
+            Ok(id) => id,
+            Err(slot) => self.insert_at(slot, c, level, population),
         }
+    }
+
+    /// Adds a node that `probe` did not find, in the slot it returned.
+    fn insert_at(&mut self, slot: usize, c: [Id; 4], level: u8, population: u64) -> Id {
         let node = Node {
             children: c,
             level,
@@ -162,28 +200,21 @@ impl Store {
             }
         };
         self.live += 1;
-        if self.live * 2 > self.table.len() {
+        if self.live * 4 > self.table.len() * 3 {
             self.rebuild_table(self.table.len() * 2);
+        } else {
+            self.table[slot] = slot_of(hash4(c, level), id);
         }
-        self.insert_slot(id);
         id
     }
 
     fn rebuild_table(&mut self, size: usize) {
-        self.table = vec![EMPTY_SLOT; size.next_power_of_two()];
+        self.table = huge_table(size.next_power_of_two());
         for id in 0..self.nodes.len() {
             if self.nodes[id].level != 0 {
                 self.insert_slot(id as Id);
             }
         }
-    }
-
-    fn leaf(&mut self, bits: u64) -> Id {
-        self.intern_unchecked(
-            [bits as u32, (bits >> 32) as u32, 0, 0],
-            LEAF,
-            bits.count_ones() as u64,
-        )
     }
 
     fn node(&self, id: Id) -> &Node {
@@ -212,7 +243,6 @@ pub struct HashLifeEngine {
     /// Torus: log2 of the node side (the larger torus side, at least 16).
     torus_level: u8,
     generation: u64,
-    planes: Planes,
     /// Results computed since the last look at the cancel flag.
     since_check: u32,
     limit_bytes: u64,
@@ -268,7 +298,6 @@ impl HashLifeEngine {
             origin: (-(1i64 << (torus_level - 1)), -(1i64 << (torus_level - 1))),
             torus_level,
             generation: 0,
-            planes: Planes::default(),
             since_check: 0,
             limit_bytes,
         })
@@ -281,28 +310,42 @@ impl HashLifeEngine {
     /// Makes (or finds) an inner node, collecting garbage first when the store is full.
     fn make(&mut self, c: [Id; 4]) -> Result<Id, Stop> {
         let level = self.store.node(c[0]).level + 1;
-        if let Some(id) = self.store.lookup(c, level) {
-            return Ok(id);
-        }
-        if self.store.live >= self.store.max_nodes {
-            self.collect(c)?;
-        }
+        let slot = match self.find_or_room(c, level, c)? {
+            Ok(id) => return Ok(id),
+            Err(slot) => slot,
+        };
         let population = c.iter().fold(0u64, |a, &k| {
             a.saturating_add(self.store.node(k).population)
         });
-        Ok(self.store.intern_unchecked(c, level, population))
+        Ok(self.store.insert_at(slot, c, level, population))
     }
 
     fn leaf(&mut self, bits: u64) -> Result<Id, Stop> {
-        if self
+        let c = [bits as u32, (bits >> 32) as u32, 0, 0];
+        let slot = match self.find_or_room(c, LEAF, [NONE; 4])? {
+            Ok(id) => return Ok(id),
+            Err(slot) => slot,
+        };
+        Ok(self
             .store
-            .lookup([bits as u32, (bits >> 32) as u32, 0, 0], LEAF)
-            .is_none()
-            && self.store.live >= self.store.max_nodes
-        {
-            self.collect([NONE; 4])?;
+            .insert_at(slot, c, LEAF, bits.count_ones() as u64))
+    }
+
+    /// The node with these children, or the slot a new one goes in, after collecting garbage
+    /// (which keeps `keep`) when the store is full.
+    fn find_or_room(
+        &mut self,
+        c: [Id; 4],
+        level: u8,
+        keep: [Id; 4],
+    ) -> Result<Result<Id, usize>, Stop> {
+        let found = self.store.probe(c, level);
+        if found.is_ok() || self.store.live < self.store.max_nodes {
+            return Ok(found);
         }
-        Ok(self.store.leaf(bits))
+        // The collection rebuilds the table, so the slot moves.
+        self.collect(keep)?;
+        Ok(self.store.probe(c, level))
     }
 
     /// Mark and sweep from the root, the recursion's stack and `extra`; keeps memoised results
@@ -385,8 +428,10 @@ impl HashLifeEngine {
                 return Err(Stop::Cancelled);
             }
         }
-        let out = if n.level == LEAF + 1 {
-            self.base(n.children, exp)?
+        // Steps start from roots of level 5 or more, and the recursion stops at 5.
+        debug_assert!(n.level >= LEAF + 2);
+        let out = if n.level == LEAF + 2 {
+            self.base32(n.children, exp)?
         } else {
             self.recurse(n.children, n.level, j, progress)?
         };
@@ -398,42 +443,44 @@ impl HashLifeEngine {
         Ok(out)
     }
 
-    /// A 16x16 node's centre 8x8 after 2^exp (1, 2 or 4) generations.
-    fn base(&mut self, c: [Id; 4], exp: u8) -> Result<Id, Stop> {
-        let bits = |id: Id| self.store.node(id).bits();
-        let (nw, ne, sw, se) = (bits(c[0]), bits(c[1]), bits(c[2]), bits(c[3]));
-        let mut rows = [0u64; 18];
-        for r in 0..8 {
-            rows[r] = (nw >> (8 * r) & 0xff) | (ne >> (8 * r) & 0xff) << 8;
-            rows[r + 8] = (sw >> (8 * r) & 0xff) | (se >> (8 * r) & 0xff) << 8;
-        }
-        // After g generations row i holds original row i + g, valid in columns g..16-g.
-        let gens = 1usize << exp;
-        let mut n = 16;
-        let (mut w, mut e, mut out) = ([0u64; 16], [0u64; 16], [0u64; 16]);
-        for _ in 0..gens {
-            for r in 0..n {
-                w[r] = rows[r] << 1;
-                e[r] = rows[r] >> 1;
+    /// A 32x32 node's centre 16x16 after 2^exp (1 to 8) generations, computed directly: cheaper
+    /// than the recursion's thirteen 16x16 results and the nodes it would make for them.
+    fn base32(&mut self, c: [Id; 4], exp: u8) -> Result<Id, Stop> {
+        let mut rows = [0u64; 16];
+        for (k, &child) in c.iter().enumerate() {
+            let leaves = self.store.node(child).children;
+            for (m, &leaf) in leaves.iter().enumerate() {
+                let bits = self.store.node(leaf).bits();
+                let x0 = 16 * (k & 1) + 8 * (m & 1);
+                let q0 = 8 * (k >> 1) + 4 * (m >> 1);
+                for i in 0..4 {
+                    // Leaf rows 2i and 2i + 1 into the low and high halves of a word.
+                    let pair = bits >> (16 * i) & 0xffff;
+                    rows[q0 + i] |= ((pair & 0xff) | (pair & 0xff00) << 24) << x0;
+                }
             }
-            self.kernel.rows(
-                &w[..n],
-                &rows[..n],
-                &e[..n],
-                &mut out[..n - 2],
-                &mut self.planes,
-            );
-            for r in 0..n - 2 {
-                rows[r] = out[r] & 0xffff;
-            }
-            n -= 2;
         }
-        // The centre: original rows and columns 4..12.
-        let mut leaf = 0u64;
-        for r in 0..8 {
-            leaf |= (rows[4 - gens + r] >> 4 & 0xff) << (8 * r);
+        let rows = self.kernel.packed32(rows, 1 << exp);
+        // The centre: rows 8..24 (words 4..12), columns 8..24.
+        let leaf = |q0: usize, x0: usize| {
+            (0..4).fold(0u64, |acc, i| {
+                let w = rows[q0 + i] >> x0;
+                acc | ((w & 0xff) | (w >> 32 & 0xff) << 8) << (16 * i)
+            })
+        };
+        let quads = [leaf(4, 8), leaf(4, 16), leaf(8, 8), leaf(8, 16)];
+        for &b in &quads {
+            self.store
+                .prefetch([b as u32, (b >> 32) as u32, 0, 0], LEAF);
         }
-        self.leaf(leaf)
+        let mut out = [NONE; 4];
+        for (k, &b) in quads.iter().enumerate() {
+            out[k] = self.leaf(b)?;
+            self.store.stack.push(out[k]);
+        }
+        let r = self.make(out);
+        self.store.stack.truncate(self.store.stack.len() - 4);
+        r
     }
 
     fn recurse(
@@ -464,17 +511,23 @@ impl HashLifeEngine {
             ch(&self.store, cc),
             ch(&self.store, d),
         );
-        // The nine overlapping subnodes of level - 1.
-        let n01 = self.make([a4[1], b4[0], a4[3], b4[2]])?;
-        self.store.stack.push(n01);
-        let n10 = self.make([a4[2], a4[3], c4[0], c4[1]])?;
-        self.store.stack.push(n10);
-        let n11 = self.make([a4[3], b4[2], c4[1], d4[0]])?;
-        self.store.stack.push(n11);
-        let n12 = self.make([b4[2], b4[3], d4[0], d4[1]])?;
-        self.store.stack.push(n12);
-        let n21 = self.make([c4[1], d4[0], c4[3], d4[2]])?;
-        self.store.stack.push(n21);
+        // The nine overlapping subnodes of level - 1; their lookups start together.
+        let five = [
+            [a4[1], b4[0], a4[3], b4[2]],
+            [a4[2], a4[3], c4[0], c4[1]],
+            [a4[3], b4[2], c4[1], d4[0]],
+            [b4[2], b4[3], d4[0], d4[1]],
+            [c4[1], d4[0], c4[3], d4[2]],
+        ];
+        for k in &five {
+            self.store.prefetch(*k, level - 1);
+        }
+        let mut made = [NONE; 5];
+        for (k, q) in five.iter().enumerate() {
+            made[k] = self.make(*q)?;
+            self.store.stack.push(made[k]);
+        }
+        let [n01, n10, n11, n12, n21] = made;
         let nine = [a, n01, b, n10, n11, n12, cc, n21, d];
         let mut r = [NONE; 9];
         for (k, &x) in nine.iter().enumerate() {
@@ -488,6 +541,9 @@ impl HashLifeEngine {
             [r[3], r[4], r[6], r[7]],
             [r[4], r[5], r[7], r[8]],
         ];
+        for q in &quads {
+            self.store.prefetch(*q, level - 1);
+        }
         let mut out = [NONE; 4];
         for (k, q) in quads.iter().enumerate() {
             let node = self.make(*q)?;
@@ -502,21 +558,11 @@ impl HashLifeEngine {
         self.make(out)
     }
 
-    /// The centre half of a node, not advanced.
+    /// The centre half of a node (of level 5 or more), not advanced.
     fn centre(&mut self, id: Id) -> Result<Id, Stop> {
         let [a, b, c, d] = self.store.node(id).children;
         let s = &self.store;
-        if s.node(id).level == LEAF + 1 {
-            let bits = |k: Id| s.node(k).bits();
-            let mut leaf = 0u64;
-            for r in 0..4 {
-                let top =
-                    (bits(a) >> (8 * (r + 4)) >> 4 & 0xf) | (bits(b) >> (8 * (r + 4)) & 0xf) << 4;
-                let bottom = (bits(c) >> (8 * r) >> 4 & 0xf) | (bits(d) >> (8 * r) & 0xf) << 4;
-                leaf |= top << (8 * r) | bottom << (8 * (r + 4));
-            }
-            return self.leaf(leaf);
-        }
+        debug_assert!(s.node(id).level >= LEAF + 2);
         let q = [
             s.node(a).children[3],
             s.node(b).children[2],
