@@ -31,8 +31,10 @@ type Id = u32;
 const NONE: Id = u32::MAX;
 /// Leaves are 8x8.
 const LEAF: u8 = 3;
-/// Bytes one node costs: the node and its share of the hash table.
-pub const NODE_BYTES: u64 = 48;
+/// Bytes one node costs: the node (32), its share of the hash table when the table is at its
+/// emptiest (3/8 full after it doubles: 21), and some of the node vector's slack.
+pub const NODE_BYTES: u64 = 64;
+const _: () = assert!(std::mem::size_of::<Node>() == 32);
 
 #[derive(Clone, Copy)]
 struct Node {
@@ -97,21 +99,20 @@ fn hash4(c: [Id; 4], level: u8) -> u64 {
     h ^ (h >> 31)
 }
 
-/// An empty table of `size` slots, in huge pages where the system has them.
-fn huge_table(size: usize) -> Vec<u64> {
-    // Zeroed memory this large comes straight from the system, not yet touched, so the advice
-    // still decides how its pages are served.
-    let t = vec![EMPTY_SLOT; size];
-    crate::memory::advise_huge_pages(&t);
+/// An empty table of `size` slots.
+fn table(size: usize) -> Vec<u64> {
+    let mut t = crate::memory::vec_in_huge_pages(size);
+    t.resize(size, EMPTY_SLOT);
     t
 }
 
 impl Store {
     fn new(max_nodes: usize) -> Store {
         let mut s = Store {
-            nodes: Vec::new(),
+            // A methuselah's run makes tens of thousands of nodes.
+            nodes: crate::memory::vec_in_huge_pages(1 << 16),
             free: Vec::new(),
-            table: huge_table(1 << 18),
+            table: table(1 << 18),
             live: 0,
             max_nodes: max_nodes.max(1 << 12),
             empty: Vec::new(),
@@ -209,7 +210,7 @@ impl Store {
     }
 
     fn rebuild_table(&mut self, size: usize) {
-        self.table = huge_table(size.next_power_of_two());
+        self.table = table(size.next_power_of_two());
         for id in 0..self.nodes.len() {
             if self.nodes[id].level != 0 {
                 self.insert_slot(id as Id);
