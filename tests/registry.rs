@@ -147,10 +147,19 @@ fn request(universe: Universe, population: u64, span: u64, generations: u64) -> 
 
 #[test]
 fn auto_takes_the_sparse_engine_for_a_pattern_and_hashlife_for_a_long_jump() {
-    // Acorn on a big torus: seven cells in a 7x3 box.
-    let c = registry::choose("auto", &request(Universe::torus(4096, 4096), 7, 21, 5206)).unwrap();
+    // Acorn on a big torus (seven cells in a 7x3 box), a few hundred generations: the tile
+    // engine.
+    let c = registry::choose("auto", &request(Universe::torus(4096, 4096), 7, 21, 500)).unwrap();
     assert_eq!(c.engine, "tiles", "{}", c.reason);
     assert!(c.reason.contains("sparse"), "{}", c.reason);
+    // To its stabilisation at 5206: a jump long enough for HashLife.
+    let c = registry::choose("auto", &request(Universe::torus(4096, 4096), 7, 21, 5206)).unwrap();
+    assert_eq!(c.engine, "hashlife", "{}", c.reason);
+    // The same generations looked at one by one (as the window and analyses do): the tiles.
+    let mut one_by_one = request(Universe::torus(4096, 4096), 7, 21, 5206);
+    one_by_one.workload.stride = 1;
+    let c = registry::choose("auto", &one_by_one).unwrap();
+    assert_eq!(c.engine, "tiles", "{}", c.reason);
     // A dense soup of the same torus: the dense engine.
     let cells = 4096 * 4096;
     let c = registry::choose(
@@ -199,9 +208,9 @@ fn auto_never_takes_a_software_adapter_and_run_says_what_it_chose() {
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["population"], 633);
-    assert_eq!(v["engine"], "tiles");
+    assert_eq!(v["engine"], "hashlife");
     assert!(
-        v["engine_reason"].as_str().unwrap().contains("sparse"),
+        v["engine_reason"].as_str().unwrap().contains("long jump"),
         "{v}"
     );
 }

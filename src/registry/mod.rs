@@ -418,18 +418,20 @@ fn builtin() -> Vec<EngineSpec> {
             cost: |r| {
                 let gens = r.workload.generations.max(1);
                 // HashLife pays for a pattern's first few thousand generations as a sparse
-                // engine does, several times over, then jumps: the memoised quadtree repeats
-                // nothing it has seen. Measured against the tile engine (BENCHMARKS.md): about
-                // twice its time per generation while a methuselah grows (acorn: even at about
-                // 8000 generations), some sixteen times while a large soup churns.
-                let churn = if r.workload.population <= 4096 {
-                    2.0
-                } else {
-                    16.0
-                };
+                // engine does, then jumps: the memoised quadtree repeats nothing it has seen.
+                // Measured against the tile engine (BENCHMARKS.md): on a jump of a thousand
+                // generations or more, about half its time while a small pattern grows (acorn
+                // to 5206: 0.027 s against 0.053 s; the R-pentomino to 1103: 0.004 s against
+                // 0.007 s); a few generations at a time, about twice; some sixteen times while
+                // a large soup churns.
                 let jump = match r.workload.stride {
                     0 => gens,
                     s => s.min(gens),
+                };
+                let churn = match (r.workload.population <= 4096, jump >= 1 << 10) {
+                    (true, true) => 0.5,
+                    (true, false) => 2.0,
+                    (false, _) => 16.0,
                 };
                 let paid = if jump < 1 << 10 {
                     gens
