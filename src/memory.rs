@@ -136,8 +136,9 @@ pub fn vec_in_huge_pages<T>(capacity: usize) -> Vec<T> {
     if capacity * size < HUGE / 2 {
         return Vec::with_capacity(capacity);
     }
-    // Room for whole 2 MiB-aligned pages whatever alignment the allocator gives; only pages
-    // touched after the advice take it, and a new allocation this big is untouched.
+    // Room for whole 2 MiB-aligned pages whatever alignment the allocator gives. Only pages
+    // touched after the advice take it; an allocation this big usually comes fresh from the
+    // system, untouched.
     let v: Vec<T> = Vec::with_capacity(capacity + HUGE / size);
     #[cfg(target_os = "linux")]
     {

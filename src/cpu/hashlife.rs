@@ -31,8 +31,10 @@ type Id = u32;
 const NONE: Id = u32::MAX;
 /// Leaves are 8x8.
 const LEAF: u8 = 3;
-/// Bytes one node costs: the node (32), its share of the hash table when the table is at its
-/// emptiest (3/8 full after it doubles: 21), and some of the node vector's slack.
+/// Bytes one node the store may hold costs: the node (32) and its share of the hash table. The
+/// table is 3/8 to 3/4 full while it grows (11 to 21 bytes a node) and at least 1/4 full after
+/// a collection, which leaves at most 60% of the nodes (at most 20 bytes per node the store may
+/// hold); the node vector grows no further than the store may hold.
 pub const NODE_BYTES: u64 = 64;
 const _: () = assert!(std::mem::size_of::<Node>() == 32);
 
@@ -67,7 +69,7 @@ struct Store {
     free: Vec<Id>,
     /// Open addressing, linear probing: the node id in the low 32 bits and 32 bits of its hash
     /// above, so that most probes that miss never read the node. The id is stored plus one, so
-    /// that an empty slot is 0 and a new table comes zeroed from the system, unwritten.
+    /// that an empty slot is 0.
     table: Vec<u64>,
     live: usize,
     max_nodes: usize,
@@ -114,7 +116,8 @@ impl Store {
             free: Vec::new(),
             table: table(1 << 18),
             live: 0,
-            max_nodes: max_nodes.max(1 << 12),
+            // Ids are 32 bits, and the table stores id + 1.
+            max_nodes: max_nodes.clamp(1 << 12, u32::MAX as usize - 1),
             empty: Vec::new(),
             stack: Vec::new(),
             collections: 0,
@@ -196,6 +199,12 @@ impl Store {
                 id
             }
             None => {
+                if self.nodes.len() == self.nodes.capacity() {
+                    // Doubling, but never past the most nodes the store may hold.
+                    let room = self.max_nodes.saturating_sub(self.nodes.len());
+                    self.nodes
+                        .reserve_exact(self.nodes.len().min(room).max(1 << 12));
+                }
                 self.nodes.push(node);
                 (self.nodes.len() - 1) as Id
             }
@@ -408,7 +417,8 @@ impl HashLifeEngine {
                 n.result_exp = 255;
             }
         }
-        let size = (s.live * 4).max(1 << 16);
+        // At least a quarter full: the table's share of NODE_BYTES.
+        let size = (s.live * 2).max(1 << 16);
         s.rebuild_table(size);
     }
 

@@ -1,11 +1,12 @@
-//! The bit-sliced kernel on columns of words, shared by the tile engine and HashLife's leaves:
-//! 64 cells of a row in one `u64`, a count per cell in four bit planes, the rule as word-wide
-//! boolean logic (the fast engine's scheme, laid out along a column of rows instead of along a
-//! row of words).
+//! The bit-sliced kernel on columns of words, shared by the tile engine and HashLife's 32x32
+//! blocks: cells of a row in the bits of a `u64`, a count per cell in four bit planes, the rule as
+//! word-wide boolean logic (the fast engine's scheme, laid out along a column of rows instead of
+//! along a row of words).
 //!
-//! Input rows come with their horizontal neighbours already shifted in: `w[i]` holds, at bit j,
-//! the cell left of bit j of row i; `e[i]` the cell to its right; `c[i]` the row itself. Output
-//! row k is the next state of input row k + 1.
+//! For the tile engine (`rows`), input rows come with their horizontal neighbours already
+//! shifted in: `w[i]` holds, at bit j, the cell left of bit j of row i; `e[i]` the cell to its
+//! right; `c[i]` the row itself. Output row k is the next state of input row k + 1. HashLife's
+//! blocks (`packed32`) pack two 32-cell rows to a word and shift in place.
 
 use crate::hash;
 use crate::rule::{CountTable, LifeRule, Neighbourhood, Outcome};
@@ -94,8 +95,9 @@ impl Kernel {
     /// `gens` generations of 32 rows of 32 cells, packed two rows to a word (row 2q in the low
     /// half of word q, row 2q + 1 in the high half). Deterministic rules only. Bits that cross
     /// a half's edge make its first and last columns garbage, like the missing rows above and
-    /// below: after g generations only rows and columns g..32-g are right. Written as whole-array steps so that it vectorises, and compiled a
-    /// second time for AVX2, picked at run time.
+    /// below: after g generations only rows and columns g..32-g are right. Written as
+    /// whole-array steps so that it vectorises, and compiled a second time for AVX2, picked at
+    /// run time.
     pub fn packed32(&self, rows: [u64; 16], gens: u32) -> [u64; 16] {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
