@@ -18,6 +18,7 @@
 use rayon::prelude::*;
 
 use super::dense;
+use super::kernel::count_planes;
 use crate::engine::{Bounds, CellRect, Engine, EngineResult, Put, Sampled, Universe};
 use crate::grid::{Census, Grid, GridError};
 use crate::hash;
@@ -616,21 +617,11 @@ fn hex_counts(s: &mut Scratch) {
     let (u, m, d) = (&s.a, &s.b, &s.c);
     let [t0, t1, t2, t3] = &mut s.planes;
     for i in 1..=n {
-        let (a, b, c) = (west(u, i), u[i], west(m, i));
-        let (e, f, g) = (east(m, i), d[i], east(d, i));
-        let x = a ^ b;
-        let s1 = x ^ c;
-        let c1 = (a & b) | (x & c);
-        let y = e ^ f;
-        let s2 = y ^ g;
-        let c2 = (e & f) | (y & g);
-        let ones = s1 ^ s2;
-        let c3 = s1 & s2;
-        let z = c1 ^ c2;
-        t0[i - 1] = ones;
-        t1[i - 1] = z ^ c3;
-        t2[i - 1] = (c1 & c2) | (z & c3);
-        t3[i - 1] = 0;
+        // The kernel reads only the six neighbours; the other two words are never looked at.
+        let w = [west(u, i), west(m, i), 0];
+        let e = [0, east(m, i), east(d, i)];
+        let p = count_planes(Neighbourhood::Hexagonal, w, [u[i], m[i], d[i]], e);
+        [t0[i - 1], t1[i - 1], t2[i - 1], t3[i - 1]] = p;
     }
 }
 
@@ -640,17 +631,10 @@ fn von_neumann_counts(s: &mut Scratch) {
     let (u, m, d) = (&s.a, &s.b, &s.c);
     let [t0, t1, t2, t3] = &mut s.planes;
     for i in 1..=n {
-        let (a, b, c, e) = (u[i], west(m, i), east(m, i), d[i]);
-        let x = a ^ b;
-        let y = c ^ e;
-        let (ca, cb) = (a & b, c & e);
-        let ones = x ^ y;
-        let cx = x & y;
-        let z = ca ^ cb;
-        t0[i - 1] = ones;
-        t1[i - 1] = z ^ cx;
-        t2[i - 1] = (ca & cb) | (z & cx);
-        t3[i - 1] = 0;
+        let w = [0, west(m, i), 0];
+        let e = [0, east(m, i), 0];
+        let p = count_planes(Neighbourhood::VonNeumann, w, [u[i], m[i], d[i]], e);
+        [t0[i - 1], t1[i - 1], t2[i - 1], t3[i - 1]] = p;
     }
 }
 

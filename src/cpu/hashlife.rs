@@ -530,15 +530,7 @@ impl HashLifeEngine {
             [b4[2], b4[3], d4[0], d4[1]],
             [c4[1], d4[0], c4[3], d4[2]],
         ];
-        for k in &five {
-            self.store.prefetch(*k, level - 1);
-        }
-        let mut made = [NONE; 5];
-        for (k, q) in five.iter().enumerate() {
-            made[k] = self.make(*q)?;
-            self.store.stack.push(made[k]);
-        }
-        let [n01, n10, n11, n12, n21] = made;
+        let [n01, n10, n11, n12, n21] = self.make_all(five)?;
         let nine = [a, n01, b, n10, n11, n12, cc, n21, d];
         let mut r = [NONE; 9];
         for (k, &x) in nine.iter().enumerate() {
@@ -552,13 +544,8 @@ impl HashLifeEngine {
             [r[3], r[4], r[6], r[7]],
             [r[4], r[5], r[7], r[8]],
         ];
-        for q in &quads {
-            self.store.prefetch(*q, level - 1);
-        }
         let mut out = [NONE; 4];
-        for (k, q) in quads.iter().enumerate() {
-            let node = self.make(*q)?;
-            self.store.stack.push(node);
+        for (k, node) in self.make_all(quads)?.into_iter().enumerate() {
             out[k] = if full {
                 self.result(node, j, progress)?
             } else {
@@ -567,6 +554,21 @@ impl HashLifeEngine {
             self.store.stack.push(out[k]);
         }
         self.make(out)
+    }
+
+    /// Makes (or finds) several inner nodes of one level, held on the stack; their table slots
+    /// start loading together, since the table is far bigger than the caches.
+    fn make_all<const N: usize>(&mut self, keys: [[Id; 4]; N]) -> Result<[Id; N], Stop> {
+        let level = self.store.node(keys[0][0]).level + 1;
+        for k in &keys {
+            self.store.prefetch(*k, level);
+        }
+        let mut made = [NONE; N];
+        for (k, key) in keys.into_iter().enumerate() {
+            made[k] = self.make(key)?;
+            self.store.stack.push(made[k]);
+        }
+        Ok(made)
     }
 
     /// The centre half of a node (of level 5 or more), not advanced.

@@ -211,7 +211,7 @@ impl Default for Planes {
 /// The count planes of one word from its three rows (above, itself, below), each also shifted
 /// west and east: t = n + alive (0..=9) for Moore, n otherwise.
 #[inline(always)]
-fn count_planes(nb: Neighbourhood, w: [u64; 3], c: [u64; 3], e: [u64; 3]) -> [u64; 4] {
+pub(super) fn count_planes(nb: Neighbourhood, w: [u64; 3], c: [u64; 3], e: [u64; 3]) -> [u64; 4] {
     match nb {
         Neighbourhood::Moore => {
             // Column sums of three rows for the west, centre and east words, then their sum.

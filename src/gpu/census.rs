@@ -63,11 +63,37 @@ fn entries() -> [wgpu::BindGroupLayoutEntry; 3] {
     ]
 }
 
-fn params_binding(params: &wgpu::Buffer) -> wgpu::BindingResource<'_> {
-    wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-        buffer: params,
-        offset: 0,
-        size: wgpu::BufferSize::new(16),
+/// The census's bindings: one slot's parameters (at a dynamic offset), the words it reads and
+/// the totals it adds into.
+fn bind_group(
+    ctx: &GpuContext,
+    layout: &wgpu::BindGroupLayout,
+    label: &str,
+    params: &wgpu::Buffer,
+    cells: &wgpu::Buffer,
+    totals: &wgpu::Buffer,
+) -> wgpu::BindGroup {
+    ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: params,
+                    offset: 0,
+                    size: wgpu::BufferSize::new(16),
+                }),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: cells.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: totals.as_entire_binding(),
+            },
+        ],
     })
 }
 
@@ -145,24 +171,8 @@ impl GpuCensus {
             grid.bands
                 .iter()
                 .map(|band| {
-                    ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                        label: Some("census"),
-                        layout: &layout,
-                        entries: &[
-                            wgpu::BindGroupEntry {
-                                binding: 0,
-                                resource: params_binding(&params),
-                            },
-                            wgpu::BindGroupEntry {
-                                binding: 1,
-                                resource: band.buffers[p].as_entire_binding(),
-                            },
-                            wgpu::BindGroupEntry {
-                                binding: 2,
-                                resource: outside.map_or(&totals, |o| o[p]).as_entire_binding(),
-                            },
-                        ],
-                    })
+                    let into = outside.map_or(&totals, |o| o[p]);
+                    bind_group(ctx, &layout, "census", &params, &band.buffers[p], into)
                 })
                 .collect()
         });
@@ -205,26 +215,8 @@ impl GpuCensus {
             data[at..at + 16].copy_from_slice(bytemuck::bytes_of(&p));
         }
         ctx.queue.write_buffer(&params, 0, &data);
-        let groups = [0, 1].map(|p| {
-            ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("census copy"),
-                layout: &layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: params_binding(&params),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: ctrl[p].as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 2,
-                        resource: self.totals.as_entire_binding(),
-                    },
-                ],
-            })
-        });
+        let groups =
+            [0, 1].map(|p| bind_group(ctx, &layout, "census copy", &params, ctrl[p], &self.totals));
         self.copy = Some((pipeline, params, groups));
         Ok(())
     }
