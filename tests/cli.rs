@@ -352,10 +352,101 @@ fn a_vast_torus_or_header_costs_only_what_lives_in_it() {
     std::fs::write(&header, "x = 16000000, y = 16000000\no!\n").unwrap();
     let v = json(&["run", "--pattern", header.to_str().unwrap(), "--json"]);
     assert_eq!(v["population"], 0);
-    // Two cells 16 million apart: no torus round them fits, and the error says what to do.
+    // Two cells 16 million apart: no torus round them would fit, and a file without a torus
+    // runs on the plane anyway, as in Golly: both die.
     let apart = dir.join("apart.rle");
     std::fs::write(&apart, "o15999999$15999999bo!\n").unwrap();
-    let e = failure(&["run", "--pattern", apart.to_str().unwrap()]);
-    assert!(e.contains("apart.rle") && e.contains("--plane"), "{e}");
+    let v = json(&["run", "--pattern", apart.to_str().unwrap(), "--json"]);
+    assert_eq!(v["universe"]["kind"], "plane");
+    assert_eq!(v["population"], 0);
+    // With --size the torus is asked for, and one that large is refused with the limit.
+    let e = failure(&[
+        "run",
+        "--pattern",
+        apart.to_str().unwrap(),
+        "--size",
+        "20000000",
+    ]);
+    assert!(e.contains("20000000"), "{e}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A pattern file opens on the unbounded plane, as in Golly: a glider keeps its five cells
+/// after 1000 generations (on the old default 1024x1024 torus it would too, so the universe is
+/// checked), and `--size` still asks for a torus.
+#[test]
+fn a_pattern_file_runs_on_the_plane_unless_a_torus_is_asked_for() {
+    let dir = temp_dir("plane");
+    let glider = dir.join("glider.rle");
+    std::fs::write(&glider, "x = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n").unwrap();
+    let path = glider.to_str().unwrap();
+    let v = json(&["run", "--pattern", path, "--gens", "1000", "--json"]);
+    assert_eq!(v["universe"]["kind"], "plane");
+    assert_eq!(v["population"], 5);
+    let v = json(&["run", "--pattern", path, "--size", "64", "--json"]);
+    assert_eq!(v["width"], 64);
+    // A library pattern too: acorn on the plane settles at 633 by 5206 (the literature).
+    let v = json(&["run", "--pattern", "acorn", "--gens", "5206", "--json"]);
+    assert_eq!(v["universe"]["kind"], "plane");
+    assert_eq!(v["population"], 633);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A pipe is read once (it has no second reading), a gzip-compressed file is decompressed, and
+/// a device that never ends is cut off at the input limit instead of filling memory.
+#[test]
+fn pipes_gzip_and_endless_inputs_are_read_as_they_are() {
+    use std::io::Write;
+    let rle = "x = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args(["run", "--pattern", "/dev/stdin", "--gens", "4", "--json"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(rle.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["population"], 5, "{v}");
+
+    let dir = temp_dir("gzip");
+    let gz = dir.join("glider.rle.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(rle.as_bytes()).unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    let v = json(&["run", "--pattern", gz.to_str().unwrap(), "--json"]);
+    assert_eq!(v["population"], 5);
+    assert_eq!(v["universe"]["kind"], "plane");
+    std::fs::remove_dir_all(dir).unwrap();
+
+    let e = failure(&["run", "--pattern", "/dev/zero"]);
+    assert!(e.contains("/dev/zero") && e.contains("larger than"), "{e}");
+}
+
+/// MCell files: a Life one runs, and one of a game lifelab does not run yet is refused with the
+/// game, the rule, the file and the line (Golly's collection has 33, none of them Life).
+#[test]
+fn mcell_files_run_or_are_refused_by_their_game() {
+    let dir = temp_dir("mcell");
+    let life = dir.join("glider.mcl");
+    std::fs::write(&life, "#MCell 4.20\n#GAME Life\n#RULE 23/3\n#L .A$..A$3A\n").unwrap();
+    let v = json(&["run", "--pattern", life.to_str().unwrap(), "--json"]);
+    assert_eq!(v["population"], 5);
+    let generations = dir.join("banner.mcl");
+    std::fs::write(
+        &generations,
+        "#MCell 2.0\n#GAME Generations\n#RULE 2367/3457/5\n#L 3A\n",
+    )
+    .unwrap();
+    let e = failure(&["run", "--pattern", generations.to_str().unwrap()]);
+    assert!(
+        e.contains("banner.mcl:3:") && e.contains("Generations") && e.contains("2367/3457/5"),
+        "{e}"
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }

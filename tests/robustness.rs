@@ -49,7 +49,8 @@ const CASES: &[Case] = &[
         code: 1,
         expected: "error: --rule: Lfie: unknown rule name 'Lfie' (named rules: Life, HighLife, \
             Seeds, Day & Night, Replicator, Maze, Fredkin, 2x2, Life without death, Diamoeba, \
-            Morley, Anneal)\n",
+            Morley, Anneal); if it is one of Golly's rule tables (a .rule file, such as \
+            Langtons-Loops), those are not supported yet\n",
         needs_gpu_budget: false,
     },
     Case {

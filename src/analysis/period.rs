@@ -44,8 +44,7 @@ const MAX_CHECKPOINTS: usize = 16;
 
 /// Whether an empty universe stays empty under `rule` (not B0).
 pub fn empty_stays_empty(rule: &Rule) -> bool {
-    rule.life_rule()
-        .is_none_or(|l| !crate::cpu::kernel::Kernel::new(l).births_from_nothing)
+    !rule.births_from_nothing()
 }
 
 /// Runs `engine` (loaded with its start, whose generation counts as 0 here) for up to

@@ -6,14 +6,15 @@ use crate::session::{Simulation, Spec};
 
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct SimArgs {
-    /// The rule: B3/S23, 23/3, B2/S34H, B2(1/3)/S12H, a name such as HighLife, W110, or a
-    /// formula of x, y, z. A ':T<w>,<h>' suffix sets the torus. Default: the pattern's own
-    /// rule, else Life.
+    /// The rule: B3/S23, 23/3, B2/S34H, B2(1/3)/S12H, non-totalistic B2-a/S12, a MAP string, a
+    /// name such as HighLife, W110, or a formula of x, y, z. A ':T<w>,<h>' suffix sets the
+    /// torus. Default: the pattern's own rule, else Life.
     #[arg(long, value_name = "RULE")]
     pub rule: Option<String>,
 
     /// A library pattern (acorn, glider, gosper-glider-gun, ...) or a pattern file (.rle,
-    /// .cells, .lif, .mc). It is centred on the torus (on the plane, on the origin).
+    /// .cells, .lif, .mc, .mcl, and .gz of them). It runs on the unbounded plane, centred on
+    /// the origin, unless --size, the rule or the file gives a torus.
     #[arg(long, value_name = "NAME|FILE", conflicts_with = "random")]
     pub pattern: Option<String>,
 
@@ -26,12 +27,13 @@ pub struct SimArgs {
     pub seed: u64,
 
     /// Torus size WxH, or N for NxN (for an elementary rule, N is the ring length). Default:
-    /// the rule's or the file's ':T' suffix, else 1024x1024 (grown to fit the pattern). With
-    /// --plane: the size of a random soup.
+    /// the rule's or the file's ':T' suffix; a pattern without one runs on the plane, a soup or
+    /// an empty universe on 1024x1024. With --plane: the size of a random soup.
     #[arg(long, value_name = "WxH")]
     pub size: Option<String>,
 
-    /// Run on the unbounded plane (Golly's default universe) instead of a torus.
+    /// Run on the unbounded plane (Golly's default universe, and lifelab's for a pattern)
+    /// instead of a torus.
     #[arg(long, conflicts_with = "start")]
     pub plane: bool,
 

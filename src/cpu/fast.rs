@@ -17,6 +17,7 @@
 
 use rayon::prelude::*;
 
+use super::circuit::Circuit;
 use super::dense;
 use super::kernel::count_planes;
 use crate::engine::{Bounds, CellRect, Engine, EngineResult, Put, Sampled, Universe};
@@ -101,6 +102,8 @@ enum Logic {
         chance: Vec<(usize, u32, u32)>,
     },
     Elementary(ElementaryRule),
+    /// A rule of the 3x3 block, and whether it gives birth on empty space.
+    Map(Circuit, bool),
 }
 
 impl Logic {
@@ -108,6 +111,7 @@ impl Logic {
     fn keeps_empty_space_empty(&self) -> bool {
         match self {
             Logic::Elementary(r) => r.0 & 1 == 0,
+            Logic::Map(_, b0) => !b0,
             Logic::Life {
                 certain, chance, ..
             } => {
@@ -121,6 +125,7 @@ impl Logic {
         match rule.kind {
             RuleKind::Elementary(r) => Logic::Elementary(r),
             RuleKind::Life(r) => Self::life(&r),
+            RuleKind::Map(r) => Logic::Map(Circuit::new(&r), r.births_from_nothing()),
         }
     }
 
@@ -417,6 +422,8 @@ struct Scratch {
     /// Count planes, `wpr` words each.
     planes: [Vec<u64>; 4],
     acc: Vec<u64>,
+    /// A circuit's values.
+    values: Vec<u64>,
 }
 
 impl Scratch {
@@ -427,6 +434,7 @@ impl Scratch {
             c: vec![0; wpr + 2],
             planes: std::array::from_fn(|_| vec![0; wpr]),
             acc: vec![0; wpr],
+            values: Vec::new(),
         }
     }
 }
@@ -473,6 +481,29 @@ impl RowContext<'_> {
                 s.a[1..=out.len()].copy_from_slice(mid);
                 extend(&mut s.a, width);
                 elementary_row(*rule, &s.a, out);
+            }
+            Logic::Map(circuit, _) => {
+                for (ext, row) in [(&mut s.a, up), (&mut s.b, mid), (&mut s.c, down)] {
+                    ext[1..=row.len()].copy_from_slice(row);
+                    extend(ext, width);
+                }
+                s.values.resize(circuit.scratch_len(), 0);
+                for (i, o) in out.iter_mut().enumerate() {
+                    let j = i + 1;
+                    // Index bits: SE, S, SW, E, centre, W, NE, N, NW.
+                    let block = [
+                        east(&s.c, j),
+                        s.c[j],
+                        west(&s.c, j),
+                        east(&s.b, j),
+                        s.b[j],
+                        west(&s.b, j),
+                        east(&s.a, j),
+                        s.a[j],
+                        west(&s.a, j),
+                    ];
+                    *o = circuit.eval(&block, &mut s.values);
+                }
             }
             Logic::Life {
                 neighbourhood,

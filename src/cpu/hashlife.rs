@@ -267,17 +267,16 @@ pub fn default_memory() -> u64 {
 
 impl HashLifeEngine {
     pub fn new(rule: Rule, universe: Universe, memory: Option<u64>) -> EngineResult<Self> {
-        let life = rule.life_rule().ok_or_else(|| {
+        let kernel = Kernel::for_rule(&rule).ok_or_else(|| {
             EngineError::Unsupported(format!(
-                "HashLife runs Life-like rules; {rule} is elementary"
+                "HashLife runs two-dimensional rules; {rule} is elementary"
             ))
         })?;
-        if life.is_stochastic() {
+        if rule.is_stochastic() {
             return Err(EngineError::Unsupported(format!(
                 "HashLife memoises the future, which a stochastic rule ({rule}) does not have"
             )));
         }
-        let kernel = Kernel::new(life);
         let torus_level = match universe {
             Universe::Torus { width, height } => {
                 if !width.is_power_of_two() || !height.is_power_of_two() {

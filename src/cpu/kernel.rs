@@ -8,8 +8,9 @@
 //! right; `c[i]` the row itself. Output row k is the next state of input row k + 1. HashLife's
 //! blocks (`packed32`) pack two 32-cell rows to a word and shift in place.
 
+use super::circuit::Circuit;
 use crate::hash;
-use crate::rule::{CountTable, LifeRule, Neighbourhood, Outcome};
+use crate::rule::{CountTable, LifeRule, MapRule, Neighbourhood, Outcome, Rule, RuleKind};
 
 /// A Life-like rule compiled for the kernel.
 #[derive(Clone, Debug)]
@@ -22,6 +23,8 @@ pub struct Kernel {
     chance: Vec<(usize, u32, u32)>,
     /// Whether a dead cell with no live neighbour is born (B0).
     pub births_from_nothing: bool,
+    /// A rule of the 3x3 block (non-totalistic, MAP), decided by its circuit instead of counts.
+    circuit: Option<Circuit>,
 }
 
 impl Kernel {
@@ -46,6 +49,27 @@ impl Kernel {
             certain,
             chance,
             births_from_nothing,
+            circuit: None,
+        }
+    }
+
+    /// A rule of the 3x3 block, decided by its circuit.
+    pub fn for_map(rule: &MapRule) -> Self {
+        Self {
+            neighbourhood: Neighbourhood::Moore,
+            certain: Vec::new(),
+            chance: Vec::new(),
+            births_from_nothing: rule.births_from_nothing(),
+            circuit: Some(Circuit::new(rule)),
+        }
+    }
+
+    /// The kernel of any 2D rule; `None` for an elementary one.
+    pub fn for_rule(rule: &Rule) -> Option<Self> {
+        match &rule.kind {
+            RuleKind::Life(l) => Some(Self::new(l)),
+            RuleKind::Map(m) => Some(Self::for_map(m)),
+            RuleKind::Elementary(_) => None,
         }
     }
 
@@ -66,20 +90,34 @@ impl Kernel {
     #[inline]
     pub fn rows(&self, w: &[u64], c: &[u64], e: &[u64], out: &mut [u64], planes: &mut Planes) {
         let n = out.len();
+        if let Some(circuit) = &self.circuit {
+            planes.values.resize(circuit.scratch_len(), 0);
+            for k in 0..n {
+                // Index bits: SE, S, SW, E, centre, W, NE, N, NW.
+                let block = [
+                    e[k + 2],
+                    c[k + 2],
+                    w[k + 2],
+                    e[k + 1],
+                    c[k + 1],
+                    w[k + 1],
+                    e[k],
+                    c[k],
+                    w[k],
+                ];
+                out[k] = circuit.eval(&block, &mut planes.values);
+            }
+            return;
+        }
         for k in 0..n {
             let p = self.planes(w, c, e, k);
-            planes.0[k] = p[0];
-            planes.1[k] = p[1];
-            planes.2[k] = p[2];
-            planes.3[k] = p[3];
+            for (plane, &value) in planes.planes.iter_mut().zip(&p) {
+                plane[k] = value;
+            }
         }
         out.fill(0);
-        let (p0, p1, p2, p3) = (
-            &planes.0[..n],
-            &planes.1[..n],
-            &planes.2[..n],
-            &planes.3[..n],
-        );
+        let [p0, p1, p2, p3] = &planes.planes;
+        let (p0, p1, p2, p3) = (&p0[..n], &p1[..n], &p2[..n], &p3[..n]);
         let alive = &c[1..n + 1];
         for &(value, dead, live) in &self.certain {
             let inv = |bit: usize| if value >> bit & 1 == 1 { 0 } else { u64::MAX };
@@ -124,12 +162,25 @@ impl Kernel {
 
     #[inline(always)]
     fn packed32_in(&self, nb: Neighbourhood, mut rows: [u64; 16], gens: u32) -> [u64; 16] {
+        let mut values = Vec::new();
+        if let Some(circuit) = &self.circuit {
+            values.resize(circuit.scratch_len(), 0);
+        }
         for _ in 0..gens {
             let mut up = [0u64; 16];
             let mut down = [0u64; 16];
             for q in 0..16 {
                 up[q] = rows[q] << 32 | if q > 0 { rows[q - 1] >> 32 } else { 0 };
                 down[q] = rows[q] >> 32 | if q < 15 { rows[q + 1] << 32 } else { 0 };
+            }
+            if let Some(circuit) = &self.circuit {
+                for q in 0..16 {
+                    let (a, r, b) = (up[q], rows[q], down[q]);
+                    let block = [b >> 1, b, b << 1, r >> 1, r, r << 1, a >> 1, a, a << 1];
+                    up[q] = circuit.eval(&block, &mut values);
+                }
+                rows = up;
+                continue;
             }
             let mut p = [[0u64; 16]; 4];
             for q in 0..16 {
@@ -199,12 +250,18 @@ impl Kernel {
     }
 }
 
-/// Count planes for up to 64 rows, reused between calls.
-pub struct Planes(pub [u64; 64], pub [u64; 64], pub [u64; 64], pub [u64; 64]);
+/// Count planes for up to 64 rows, and a circuit's values, reused between calls.
+pub struct Planes {
+    pub planes: [[u64; 64]; 4],
+    values: Vec<u64>,
+}
 
 impl Default for Planes {
     fn default() -> Self {
-        Planes([0; 64], [0; 64], [0; 64], [0; 64])
+        Planes {
+            planes: [[0; 64]; 4],
+            values: Vec::new(),
+        }
     }
 }
 

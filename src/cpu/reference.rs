@@ -5,7 +5,7 @@ use super::dense;
 use crate::engine::{Bounds, CellRect, Census, Engine, EngineResult, Put, Universe};
 use crate::grid::{Grid, GridError};
 use crate::hash;
-use crate::rule::{ElementaryRule, LifeRule, Rule, RuleKind};
+use crate::rule::{ElementaryRule, LifeRule, MapRule, Rule, RuleKind, map};
 use crate::tiles::TileMap;
 
 pub struct ReferenceEngine {
@@ -56,6 +56,7 @@ impl ReferenceEngine {
         let next = match self.rule.kind {
             RuleKind::Life(rule) => self.life_generation(&rule),
             RuleKind::Elementary(rule) => self.elementary_generation(rule),
+            RuleKind::Map(rule) => self.map_generation(&rule),
         };
         self.cells = next;
         self.generation += 1;
@@ -78,6 +79,26 @@ impl ReferenceEngine {
                 next[y * self.width + x] = transition.is_certain(count as u8)
                     || transition.chance[count]
                         .is_some_and(|p| hash::cell_hash(key, x as u32, y as u32) < p.threshold());
+            }
+        }
+        next
+    }
+
+    /// The 3x3 block's index, cell by cell in Golly's MAP order, looked up in the table.
+    fn map_generation(&self, rule: &MapRule) -> Vec<bool> {
+        let mut next = vec![false; self.cells.len()];
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let (xi, yi) = (x as i64, y as i64);
+                let mut index = 0u16;
+                for dy in -1..=1 {
+                    for dx in -1..=1 {
+                        if self.cell(xi + dx, yi + dy) {
+                            index |= map::bit_at(dx as i32, dy as i32);
+                        }
+                    }
+                }
+                next[y * self.width + x] = rule.next(index);
             }
         }
         next

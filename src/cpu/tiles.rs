@@ -237,12 +237,11 @@ static EMPTY: TileBits = [0; 64];
 
 impl TileEngine {
     pub fn new(rule: Rule, universe: Universe, seed: u64) -> EngineResult<Self> {
-        let life = rule.life_rule().ok_or_else(|| {
+        let kernel = Kernel::for_rule(&rule).ok_or_else(|| {
             EngineError::Unsupported(format!(
-                "the tile engine runs Life-like rules; {rule} is elementary"
+                "the tile engine runs two-dimensional rules; {rule} is elementary"
             ))
         })?;
-        let kernel = Kernel::new(life);
         if universe.is_plane() && kernel.births_from_nothing {
             return Err(EngineError::Unsupported(format!(
                 "{rule} gives birth on empty space (B0), which fills the unbounded plane in one generation; run it on a torus"

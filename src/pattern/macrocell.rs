@@ -284,7 +284,7 @@ pub fn parse(text: &str) -> Result<Macrocell, ParseError> {
             let value = value.trim();
             match tag {
                 "R" => {
-                    mc.rule = Some(value.parse().map_err(|e| {
+                    mc.rule = Some(Rule::parse_in_2d_file(value).map_err(|e| {
                         ParseError::new(line_no, 4, format!("the rule '{value}': {e}"))
                     })?);
                 }

@@ -1,5 +1,7 @@
-//! Patterns and their file formats: RLE, plaintext `.cells`, Life 1.06 (read and write) and
-//! Life 1.05 (read, for Golly's older `.lif` files), plus the built-in library.
+//! Patterns and their file formats: RLE, plaintext `.cells`, Life 1.06 (read and write),
+//! Life 1.05 and MCell (read, for Golly's older `.lif` and its `.mcl` files), plus the built-in
+//! library. Files compressed with gzip (`.rle.gz`, `.mc.gz`, as Golly reads them) are
+//! decompressed as they are read.
 //!
 //! Every reader reports a malformed file as a [`ParseError`] with the line and column, and never
 //! panics. Every writer's output reads back as the same pattern (for Life 1.06, which has no room
@@ -11,6 +13,7 @@ pub mod library;
 mod life105;
 mod life106;
 pub mod macrocell;
+pub mod mcell;
 pub mod rle;
 
 use std::fmt;
@@ -93,7 +96,14 @@ pub enum Format {
 impl Format {
     /// The format a file name's extension suggests.
     pub fn from_path(path: &Path) -> Option<Format> {
-        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        let mut ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        if ext == "gz" {
+            // `glider.rle.gz`: the format is the name's inner extension.
+            ext = Path::new(path.file_stem()?)
+                .extension()?
+                .to_str()?
+                .to_ascii_lowercase();
+        }
         match ext.as_str() {
             "rle" => Some(Format::Rle),
             "cells" => Some(Format::Cells),
@@ -216,10 +226,18 @@ fn macrocell_pattern(text: &str) -> Result<Pattern, ParseError> {
     })
 }
 
+/// Whether a file's text is MCell's (read only: lifelab writes the other formats).
+pub fn is_mcell(text: &str) -> bool {
+    text.trim_start().starts_with("#MCell")
+}
+
 /// Parses raw bytes: checks they are UTF-8 (naming the first bad byte's place), then sniffs the
 /// format unless one is given.
 pub fn parse_bytes(bytes: &[u8], format: Option<Format>) -> Result<Pattern, ParseError> {
     let text = utf8(bytes)?;
+    if is_mcell(text) {
+        return mcell::parse(text);
+    }
     // The content decides: files named `.rle` that hold plaintext are common enough.
     let sniffed = Format::sniff(text);
     let format = match (format, sniffed) {
@@ -273,16 +291,47 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, LoadError> {
             path: path.to_path_buf(),
         });
     }
+    let too_large = |size| LoadError::TooLarge {
+        path: path.to_path_buf(),
+        size,
+    };
     if meta.len() > MAX_FILE_BYTES {
-        return Err(LoadError::TooLarge {
-            path: path.to_path_buf(),
-            size: meta.len(),
-        });
+        return Err(too_large(meta.len()));
     }
-    std::fs::read(path).map_err(|source| LoadError::Io {
+    let io = |source| LoadError::Io {
         path: path.to_path_buf(),
         source,
-    })
+    };
+    // The length of a pipe or a device says nothing: the read itself stops past the limit.
+    let file = std::fs::File::open(path).map_err(io)?;
+    let raw = read_at_most(file, MAX_FILE_BYTES).map_err(io)?;
+    if raw.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large(raw.len() as u64));
+    }
+    if !raw.starts_with(&[0x1f, 0x8b]) {
+        return Ok(raw);
+    }
+    let text = read_at_most(flate2::read::MultiGzDecoder::new(&raw[..]), MAX_FILE_BYTES).map_err(
+        |source| LoadError::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::new(
+                source.kind(),
+                format!("the file is gzip-compressed but does not decompress: {source}"),
+            ),
+        },
+    )?;
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large(text.len() as u64));
+    }
+    Ok(text)
+}
+
+/// Up to `limit + 1` bytes of a reader: one more than the limit says that it was exceeded.
+fn read_at_most(reader: impl std::io::Read, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    reader.take(limit + 1).read_to_end(&mut out)?;
+    Ok(out)
 }
 
 /// Writes a pattern in the given format.

@@ -258,8 +258,7 @@ fn read_comment(pattern: &mut Pattern, rest: &str, line: usize) -> Result<(), Pa
         'O' => pattern.author = Some(text),
         'C' | 'c' | 'D' => pattern.comments.push(text),
         'r' => {
-            let rule = text
-                .parse::<Rule>()
+            let rule = Rule::parse_in_2d_file(&text)
                 .map_err(|e| ParseError::new(line, 4, e.to_string()))?;
             pattern.rule = Some(rule);
         }
@@ -329,8 +328,7 @@ fn read_header(pattern: &mut Pattern, line: &str, line_no: usize) -> Result<Head
                 }
             }
             "rule" => {
-                let rule = value
-                    .parse::<Rule>()
+                let rule = Rule::parse_in_2d_file(value)
                     .map_err(|e| ParseError::new(line_no, value_column, e.to_string()))?;
                 pattern.rule = Some(rule);
             }

@@ -282,9 +282,22 @@ fn active_area(r: &Request) -> f64 {
         .min(r.cells())
 }
 
-fn life_only(r: &Request) -> Result<(), String> {
+fn two_dimensional(r: &Request) -> Result<(), String> {
     if r.rule.is_elementary() {
-        Err("it runs Life-like rules only".into())
+        Err("it runs two-dimensional rules only".into())
+    } else {
+        Ok(())
+    }
+}
+
+/// The GPU's kernels count neighbours; a rule of the 3x3 block needs the circuit that the CPU
+/// engines have.
+fn counted(r: &Request) -> Result<(), String> {
+    if matches!(r.rule.kind, crate::rule::RuleKind::Map(_)) {
+        Err(format!(
+            "its kernel counts neighbours, and {} is a rule of the whole 3x3 block (non-totalistic, MAP or Golly's 2D Wolfram): the CPU engines run it",
+            r.rule.without_torus()
+        ))
     } else {
         Ok(())
     }
@@ -349,7 +362,7 @@ fn builtin() -> Vec<EngineSpec> {
             name: "tiles",
             summary: "sparse: 64x64 tiles, computed only where something changed (Golly's QuickLife idea); torus or plane",
             supports: |r| {
-                life_only(r)?;
+                two_dimensional(r)?;
                 if r.universe.is_plane() && births_from_nothing(&r.rule) {
                     return Err("a B0 rule fills the unbounded plane at once".into());
                 }
@@ -395,7 +408,7 @@ fn builtin() -> Vec<EngineSpec> {
             name: "hashlife",
             summary: "Gosper's HashLife: a memoised quadtree that jumps 2^k generations; the plane or a power-of-two torus",
             supports: |r| {
-                life_only(r)?;
+                two_dimensional(r)?;
                 if r.rule.is_stochastic() {
                     return Err(
                         "it memoises the future, which a stochastic rule does not have".into(),
@@ -497,8 +510,7 @@ fn gpu_follows_activity(request: &Request) -> bool {
 
 /// B0: empty space gives birth.
 fn births_from_nothing(rule: &Rule) -> bool {
-    rule.life_rule()
-        .is_some_and(|l| crate::cpu::kernel::Kernel::new(l).births_from_nothing)
+    rule.births_from_nothing()
 }
 
 #[cfg(feature = "gpu")]
@@ -510,7 +522,8 @@ fn gpu_spec() -> EngineSpec {
             if r.options.forbid_gpu {
                 return Err("the GPU is not to be used here".into());
             }
-            torus_only(r)
+            torus_only(r)?;
+            counted(r)
         },
         cost: |r| {
             let ctx = match &r.options.context {

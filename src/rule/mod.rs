@@ -10,16 +10,21 @@
 //!   percentage `25%`, and is printed back as a reduced fraction;
 //! - the named rules of [`named::NAMED_RULES`] (`Life`, `HighLife`, `Day & Night`, ...);
 //! - Wolfram's elementary rules `W0`..`W255`, and formulas of x (left), y (self), z (right);
+//! - Golly's isotropic non-totalistic rules in Hensel notation (`B2-a/S12`, `B3_S23-a4ei6`)
+//!   and its `MAP` strings, kept as a table of the 3x3 block ([`MapRule`]); a Hensel rule
+//!   whose letters add up to whole counts is the Life-like rule it equals, as in Golly;
 //! - Golly's torus suffix `:T<width>,<height>` on any of the above.
 
 mod formula;
 mod lifelike;
+pub mod map;
 pub mod named;
 mod table;
 
 use std::fmt;
 
 pub use formula::compile_formula;
+pub use map::{MapNotation, MapRule};
 pub use table::{CountTable, Outcome};
 
 /// Which cells count as neighbours of a cell at (x, y), with y growing downwards.
@@ -239,6 +244,8 @@ impl fmt::Display for ElementaryRule {
 pub enum RuleKind {
     Life(LifeRule),
     Elementary(ElementaryRule),
+    /// A two-state rule given by the 3x3 block: Hensel's letters, MAP, Golly's 2D Wolfram.
+    Map(MapRule),
 }
 
 /// A parsed rule string: the automaton, and the torus size when the string carried Golly's
@@ -259,17 +266,60 @@ impl Rule {
         text.parse()
     }
 
+    /// Parses a rule as a 2D pattern file gives it (an RLE header, `#R` of a macrocell): there
+    /// Golly runs `W22` in its 2D form, each generation the row below the last. A ring
+    /// (`W110:T256,0`) stays lifelab's one-dimensional automaton.
+    pub fn parse_in_2d_file(text: &str) -> Result<Self, RuleError> {
+        let rule: Rule = text.parse()?;
+        match (rule.kind, rule.torus) {
+            (RuleKind::Elementary(e), None) if e.0 % 2 == 1 => Err(RuleError::new(
+                text,
+                format!(
+                    "W{} in a 2D pattern is Golly's 2D form of Wolfram's rule, which takes even numbers only (an odd one gives birth on empty space); run it as a ring with ':T<width>,0'",
+                    e.0
+                ),
+            )),
+            (RuleKind::Elementary(e), None) => Ok(Rule::from(MapRule::wolfram_2d(e.0))),
+            _ => Ok(rule),
+        }
+    }
+
     pub fn life_rule(&self) -> Option<&LifeRule> {
         match &self.kind {
             RuleKind::Life(r) => Some(r),
-            RuleKind::Elementary(_) => None,
+            _ => None,
         }
     }
 
     pub fn elementary(&self) -> Option<ElementaryRule> {
         match self.kind {
             RuleKind::Elementary(r) => Some(r),
-            RuleKind::Life(_) => None,
+            _ => None,
+        }
+    }
+
+    /// The rule as a table of the 3x3 block, for a 2D rule that is not stochastic: what the
+    /// table-driven kernels run (a Life-like rule becomes its table too).
+    pub fn block_rule(&self) -> Option<MapRule> {
+        match self.kind {
+            RuleKind::Map(m) => Some(m),
+            RuleKind::Life(l) if !l.is_stochastic() => {
+                Some(MapRule::from_fn(l.neighbourhood, MapNotation::Map, |i| {
+                    let alive = i & map::CENTRE != 0;
+                    let n = (i & !map::CENTRE).count_ones() as u8;
+                    l.transition(alive).is_certain(n)
+                }))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether a dead cell with no live neighbour is born (B0), for any 2D rule.
+    pub fn births_from_nothing(&self) -> bool {
+        match self.kind {
+            RuleKind::Life(l) => l.birth.is_certain(0) || l.birth.chance[0].is_some(),
+            RuleKind::Map(m) => m.births_from_nothing(),
+            RuleKind::Elementary(_) => false,
         }
     }
 
@@ -283,8 +333,11 @@ impl Rule {
 
     /// Whether the rule counts Golly's six hexagonal neighbours (drawn as hexagons).
     pub fn is_hex(&self) -> bool {
-        self.life_rule()
-            .is_some_and(|l| l.neighbourhood == Neighbourhood::Hexagonal)
+        match self.kind {
+            RuleKind::Life(l) => l.neighbourhood == Neighbourhood::Hexagonal,
+            RuleKind::Map(m) => m.neighbourhood == Neighbourhood::Hexagonal,
+            RuleKind::Elementary(_) => false,
+        }
     }
 
     /// The same rule without a torus suffix.
@@ -310,6 +363,15 @@ impl From<LifeRule> for Rule {
     }
 }
 
+impl From<MapRule> for Rule {
+    fn from(rule: MapRule) -> Self {
+        Self {
+            kind: RuleKind::Map(rule),
+            torus: None,
+        }
+    }
+}
+
 impl From<ElementaryRule> for Rule {
     fn from(rule: ElementaryRule) -> Self {
         Self {
@@ -324,6 +386,7 @@ impl fmt::Display for Rule {
         match &self.kind {
             RuleKind::Life(r) => write!(f, "{r}")?,
             RuleKind::Elementary(r) => write!(f, "{r}")?,
+            RuleKind::Map(r) => write!(f, "{r}")?,
         }
         match (self.torus, &self.kind) {
             // Golly writes a one-dimensional ring of width w as `:Tw,0`.
@@ -385,6 +448,17 @@ fn parse_kind(input: &str, body: &str) -> Result<RuleKind, RuleError> {
     if let Some(kind) = named::lookup(body) {
         return Ok(kind);
     }
+    if body.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("map")) {
+        return map::parse_map(body)
+            .map(RuleKind::Map)
+            .map_err(|m| RuleError::new(input, m));
+    }
+    if let Some(family) = other_family(body) {
+        return Err(RuleError::new(input, family));
+    }
+    if looks_lifelike(body) && has_hensel_letters(body) {
+        return parse_hensel(input, body);
+    }
     if let Some(digits) = body.strip_prefix(['W', 'w'])
         && !digits.is_empty()
         && digits.bytes().all(|b| b.is_ascii_digit())
@@ -412,7 +486,7 @@ fn parse_kind(input: &str, body: &str) -> Result<RuleKind, RuleError> {
         return Err(RuleError::new(
             input,
             format!(
-                "unknown rule name '{body}' (named rules: {})",
+                "unknown rule name '{body}' (named rules: {}); if it is one of Golly's rule tables (a .rule file, such as Langtons-Loops), those are not supported yet",
                 known.join(", ")
             ),
         ));
@@ -425,6 +499,76 @@ fn parse_kind(input: &str, body: &str) -> Result<RuleKind, RuleError> {
     lifelike::parse(body)
         .map(RuleKind::Life)
         .map_err(|m| RuleError::new(input, m))
+}
+
+/// A Hensel rule (Moore only, as in Golly 3.3), or the Life-like rule its letters add up to.
+fn parse_hensel(input: &str, body: &str) -> Result<RuleKind, RuleError> {
+    if let Some(last) = body.trim_end().chars().last()
+        && matches!(last.to_ascii_uppercase(), 'H' | 'V')
+    {
+        let which = if last.eq_ignore_ascii_case(&'h') {
+            "hexagonal"
+        } else {
+            "von Neumann"
+        };
+        return Err(RuleError::new(
+            input,
+            format!(
+                "isotropic non-totalistic letters with the {which} neighbourhood are not supported (Golly 3.3 has them for the Moore neighbourhood only; a MAP rule of {} characters gives any {which} rule)",
+                if which == "hexagonal" { 22 } else { 6 }
+            ),
+        ));
+    }
+    let rule = map::parse_hensel(body).map_err(|m| RuleError::new(input, m))?;
+    Ok(match rule.totalistic() {
+        Some((birth, survival)) => RuleKind::Life(LifeRule::moore(&birth, &survival)),
+        None => RuleKind::Map(rule),
+    })
+}
+
+/// Letters or signs that only Hensel notation uses, outside any probability's parentheses.
+fn has_hensel_letters(body: &str) -> bool {
+    let mut depth = 0i32;
+    body.chars().any(|c| {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ => {}
+        }
+        depth == 0 && "ceaiknjqrytwz-_".contains(c.to_ascii_lowercase())
+    })
+}
+
+/// The rule families of Golly that lifelab does not run yet, named with the part it lacks.
+fn other_family(body: &str) -> Option<String> {
+    let lower = body.to_ascii_lowercase();
+    let parts: Vec<&str> = lower.split('/').collect();
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let generations = |why: &str| {
+        Some(format!(
+            "{why}: Generations rules (more than two states, dying cells counted as neither alive nor empty) are not supported yet"
+        ))
+    };
+    if parts.len() == 3 && digits(parts[2].trim_start_matches('c')) {
+        return generations(&format!(
+            "the third part '{}' is a number of states",
+            parts[2]
+        ));
+    }
+    if lower.starts_with('g') && digits(&lower[1..]) {
+        return generations(&format!("'{body}' names a number of states"));
+    }
+    if lower.starts_with('r') && lower.contains(",c") && lower.contains(",m") {
+        return Some(
+            "Larger than Life rules (Golly's Rr,Cc,Mm,Sa..b,Bc..d,Nn) are not supported yet".into(),
+        );
+    }
+    if lower == "lifehistory" || lower == "lifesuper" || lower == "stateinvestigator" {
+        return Some(format!(
+            "{body} is one of Golly's multi-state Life variants, which are not supported yet"
+        ));
+    }
+    None
 }
 
 /// `B3...`, `S23...`, `B/...`, `23/3`: the start of a Life-like rule string.

@@ -71,7 +71,7 @@ pub fn all() -> Vec<(&'static str, LifeRule)> {
         .iter()
         .map(|&(n, r)| match parse_known(r) {
             RuleKind::Life(rule) => (n, rule),
-            RuleKind::Elementary(_) => unreachable!("named rules are Life-like"),
+            _ => unreachable!("named rules are Life-like"),
         })
         .collect()
 }

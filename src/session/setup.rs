@@ -117,31 +117,17 @@ impl Spec {
             Some(l) => (Some(l.pattern), l.label, l.generation, l.tiles),
             None => (None, String::new(), 0, None),
         };
-        let universe = if self.plane {
+        // A pattern with no torus from the flags, its rule or its file lives on the unbounded
+        // plane, as in Golly, LifeWiki and every RLE tool.
+        let plane = self.plane || (pattern.is_some() || tiles.is_some()) && size.is_none();
+        let universe = if plane {
             Universe::Plane
         } else {
-            let (w, h) = size.unwrap_or_else(|| match (&pattern, &tiles) {
-                (_, Some(t)) => t.bounds().map_or((DEFAULT_SIDE, DEFAULT_SIDE), |b| {
-                    default_size(
-                        b.width().min(u32::MAX as u64) as u32,
-                        b.height().min(u32::MAX as u64) as u32,
-                    )
-                }),
-                (Some(p), None) => default_size(p.width(), p.height()),
-                (None, None) => (DEFAULT_SIDE, DEFAULT_SIDE),
-            });
+            // A soup or an empty universe: the flags' or the rule's torus, else the default.
+            let (w, h) = size.unwrap_or((DEFAULT_SIDE, DEFAULT_SIDE));
             // Only the sides here: what the torus costs depends on the engine, and the
             // registry refuses, in the same words, an engine that would not fit.
-            Grid::check_torus_dimensions(w as u64, h as u64).map_err(|e| {
-                if size.is_none() && !source.is_empty() {
-                    anyhow!(
-                        "{source}: the torus lifelab would put round the pattern is {w}x{h}, more than {} cells a side; give --size, or run it on the plane with --plane",
-                        crate::grid::MAX_DIMENSION
-                    )
-                } else {
-                    e.into()
-                }
-            })?;
+            Grid::check_torus_dimensions(w as u64, h as u64)?;
             Universe::torus(w, h)
         };
         let (start, source) = match (pattern.as_ref(), tiles, self.random) {
@@ -388,12 +374,12 @@ pub fn resolve_pattern(name: &str) -> anyhow::Result<Loaded> {
             error,
         })?;
         let format = pattern::Format::sniff(text);
-        if format == pattern::Format::Macrocell {
+        let hint = pattern::Format::from_path(path);
+        if pattern::is_mcell(text) {
+            // Read by parse_bytes below, like the small formats.
+        } else if format == pattern::Format::Macrocell {
             return load_macrocell(text, path);
-        }
-        if format == pattern::Format::Rle
-            && pattern::Format::from_path(path) != Some(pattern::Format::Cells)
-        {
+        } else if format == pattern::Format::Rle && hint != Some(pattern::Format::Cells) {
             let parsed = pattern::rle::read(text).map_err(|error| pattern::LoadError::Parse {
                 path: path.to_path_buf(),
                 error,
@@ -409,7 +395,11 @@ pub fn resolve_pattern(name: &str) -> anyhow::Result<Loaded> {
                 });
             }
         }
-        let p = pattern::load_file(path)?;
+        // Parsed from the bytes already read: a pipe can be read only once.
+        let p = pattern::parse_bytes(&bytes, hint).map_err(|error| pattern::LoadError::Parse {
+            path: path.to_path_buf(),
+            error,
+        })?;
         return Ok(Loaded {
             pattern: p,
             label: name.to_string(),

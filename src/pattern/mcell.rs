@@ -1,0 +1,256 @@
+//! Mirek Wojtowicz's MCell format (`.mcl`), read as Golly reads it: `#MCell` first, then
+//! `#GAME`, `#RULE` (or `#GOLLY`), `#BOARD WxH`, `#WRAP 0|1`, `#D` comments and the cells in
+//! `#L` lines, an RLE of `.` (dead), `A`..`X` (states 1 to 24, with `a`..`j` before them for
+//! higher ones) and `$` (next row).
+//!
+//! The rule is what decides, as in Golly: a game whose rule lifelab cannot run is refused with
+//! the game and the rule named. Cells of a state above 1 are live under a two-state rule (Golly
+//! sets them to 1 too). A `#BOARD` is a torus with `#WRAP 1`; without a wrap it is Golly's
+//! bounded plane, which lifelab does not have yet, and is refused.
+
+use super::{ParseError, Pattern};
+use crate::grid::Grid;
+use crate::rule::Rule;
+
+/// MCell's games that Golly runs with its own algorithms, and what lifelab says of each.
+fn game_note(game: &str) -> Option<&'static str> {
+    match game.to_ascii_lowercase().as_str() {
+        "life" | "" => None,
+        "generations" => Some("Generations rules are not supported yet"),
+        "larger than life" => Some("Larger than Life rules are not supported yet"),
+        "rules table" => Some("MCell rule tables (Golly's RuleLoader rules) are not supported yet"),
+        _ => Some("Golly does not run this MCell game either"),
+    }
+}
+
+/// MCell's own spelling of Conway's Life as a rule table (Golly maps it to B3/S23).
+const MCELL_LIFE_TABLE: &str = "1,0,0,0,0,0,1,0,0,0,0,0,0,0,0,1,1";
+
+pub fn parse(text: &str) -> Result<Pattern, ParseError> {
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end()));
+    match lines.find(|(_, l)| !l.trim().is_empty()) {
+        Some((_, l)) if l.starts_with("#MCell") => {}
+        Some((n, _)) => return Err(ParseError::new(n, 1, "an MCell file starts with '#MCell'")),
+        None => return Err(ParseError::new(1, 1, "empty file")),
+    }
+    let mut game: Option<(usize, String)> = None;
+    let mut rule: Option<(usize, String)> = None;
+    let mut board: Option<(usize, u32, u32)> = None;
+    let mut wrap: Option<(usize, bool)> = None;
+    let mut comments = Vec::new();
+    let mut warnings = Vec::new();
+    let mut cells: Vec<(i64, i64)> = Vec::new();
+    let (mut x, mut y) = (0i64, 0i64);
+    let mut first_cells_line = None;
+    for (n, line) in lines {
+        let Some(rest) = line.strip_prefix('#') else {
+            if !line.trim().is_empty() {
+                warnings.push(format!("line {n}: ignored a line that is not a '#' line"));
+            }
+            continue;
+        };
+        let (tag, value) = rest.split_once(' ').unwrap_or((rest, ""));
+        match tag {
+            "GAME" => game = Some((n, value.trim().to_string())),
+            "RULE" | "GOLLY" if rule.is_none() => {
+                let first = value.split_whitespace().next().unwrap_or("");
+                rule = Some((n, first.to_string()));
+            }
+            "RULE" | "GOLLY" => {} // the rest of a long MCell rule table
+            "BOARD" => {
+                let parsed = value
+                    .trim()
+                    .split_once(['x', 'X'])
+                    .and_then(|(w, h)| Some((w.trim().parse().ok()?, h.trim().parse().ok()?)));
+                let Some((w, h)) = parsed.filter(|&(w, h): &(u32, u32)| w > 0 && h > 0) else {
+                    return Err(ParseError::new(
+                        n,
+                        8,
+                        format!("#BOARD '{}' is not WIDTHxHEIGHT", value.trim()),
+                    ));
+                };
+                board = Some((n, w, h));
+            }
+            "WRAP" => match value.trim() {
+                "0" => wrap = Some((n, false)),
+                "1" => wrap = Some((n, true)),
+                v => return Err(ParseError::new(n, 7, format!("#WRAP '{v}' is not 0 or 1"))),
+            },
+            "D" => comments.push(value.to_string()),
+            "L" => {
+                first_cells_line.get_or_insert(n);
+                read_cells(value, n, &mut x, &mut y, &mut cells)?;
+            }
+            _ => {} // #SPEED, #CCOLORS, #PALETTE, #DIV...: how MCell showed it
+        }
+    }
+    let rule = resolve_rule(game.as_ref(), rule.as_ref())?;
+    let rule = match (board, wrap) {
+        (Some((_, w, h)), Some((_, true))) => Some(Rule {
+            torus: Some((w, h)),
+            ..rule.unwrap_or_else(Rule::life)
+        }),
+        (Some((n, w, h)), _) => {
+            return Err(ParseError::new(
+                wrap.map_or(n, |(n, _)| n),
+                1,
+                format!(
+                    "a {w}x{h} board without #WRAP 1 is Golly's bounded plane (:P{w},{h}), which lifelab does not support yet"
+                ),
+            ));
+        }
+        (None, _) => rule,
+    };
+    let cells_grid =
+        to_grid(&cells).map_err(|m| ParseError::new(first_cells_line.unwrap_or(1), 1, m))?;
+    let mut pattern = Pattern::new(cells_grid);
+    pattern.comments = comments;
+    pattern.rule = rule;
+    pattern.warnings = warnings;
+    Ok(pattern)
+}
+
+/// The rule the file's game and rule lines say, or an error that names both.
+fn resolve_rule(
+    game: Option<&(usize, String)>,
+    rule: Option<&(usize, String)>,
+) -> Result<Option<Rule>, ParseError> {
+    let game_name = game.map_or("", |(_, g)| g.as_str());
+    let at = rule.map_or(game.map_or(1, |(n, _)| *n), |(n, _)| *n);
+    if let Some(note) = game_note(game_name) {
+        let rule_text = rule.map_or(String::new(), |(_, r)| format!(" (rule {r})"));
+        return Err(ParseError::new(
+            at,
+            1,
+            format!("MCell game '{game_name}'{rule_text}: {note}"),
+        ));
+    }
+    let Some((n, text)) = rule else {
+        return Ok(None);
+    };
+    if text.starts_with(MCELL_LIFE_TABLE) {
+        return Ok(Some(Rule::life()));
+    }
+    Rule::parse_in_2d_file(text)
+        .map(Some)
+        .map_err(|e| ParseError::new(*n, 7, format!("MCell game '{game_name}': {e}")))
+}
+
+/// One `#L` line's cells, continuing from (x, y).
+fn read_cells(
+    text: &str,
+    line: usize,
+    x: &mut i64,
+    y: &mut i64,
+    cells: &mut Vec<(i64, i64)>,
+) -> Result<(), ParseError> {
+    let mut count: u64 = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let column = i + 4;
+        if let Some(d) = c.to_digit(10) {
+            count = count
+                .checked_mul(10)
+                .and_then(|v| v.checked_add(d as u64))
+                .filter(|&v| v <= crate::grid::MAX_DIMENSION as u64)
+                .ok_or_else(|| {
+                    ParseError::new(
+                        line,
+                        column,
+                        "a run count larger than lifelab's largest torus",
+                    )
+                })?;
+            continue;
+        }
+        if c.is_whitespace() {
+            continue;
+        }
+        let n = count.max(1) as i64;
+        count = 0;
+        match c {
+            '.' => *x += n,
+            '$' => {
+                *x = 0;
+                *y += n;
+            }
+            'a'..='j' => match chars.next() {
+                Some((_, 'A'..='X')) => push_run(cells, x, *y, n),
+                _ => {
+                    return Err(ParseError::new(
+                        line,
+                        column,
+                        format!("'{c}' must be followed by a state letter A..X"),
+                    ));
+                }
+            },
+            'A'..='X' => push_run(cells, x, *y, n),
+            other => {
+                return Err(ParseError::new(
+                    line,
+                    column,
+                    format!(
+                        "unexpected '{other}' in an #L line (expected a count, '.', '$' or a state A..X)"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn push_run(cells: &mut Vec<(i64, i64)>, x: &mut i64, y: i64, n: i64) {
+    cells.extend((0..n).map(|k| (*x + k, y)));
+    *x += n;
+}
+
+fn to_grid(cells: &[(i64, i64)]) -> Result<Grid, String> {
+    let Some(&(x0, _)) = cells.first() else {
+        return Ok(Grid::new(0, 0));
+    };
+    let (mut left, mut right, mut top, mut bottom) = (x0, x0, i64::MAX, i64::MIN);
+    for &(x, y) in cells {
+        left = left.min(x);
+        right = right.max(x);
+        top = top.min(y);
+        bottom = bottom.max(y);
+    }
+    let (w, h) = ((right - left + 1) as u64, (bottom - top + 1) as u64);
+    Grid::check_torus_size(w, h).map_err(|e| e.to_string())?;
+    let mut grid = Grid::new(w as u32, h as u32);
+    for &(x, y) in cells {
+        grid.set((x - left) as u32, (y - top) as u32, true);
+    }
+    Ok(grid)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_life_glider_reads_with_its_rule_and_comments() {
+        let text = "#MCell 4.20\n#GAME Life\n#RULE 23/3\n#D A glider\n#L .A$..A$3A\n";
+        let p = parse(text).unwrap();
+        assert_eq!(p.population(), 5);
+        assert_eq!((p.width(), p.height()), (3, 3));
+        assert_eq!(p.rule, Some(Rule::life()));
+        assert_eq!(p.comments, vec!["A glider".to_string()]);
+    }
+
+    #[test]
+    fn an_unsupported_game_is_refused_with_its_name_and_line() {
+        let text = "#MCell 2.0\n#GAME Generations\n#RULE 2367/3457/5\n#L 3A\n";
+        let e = parse(text).unwrap_err();
+        assert_eq!(e.line, 3);
+        assert!(e.message.contains("Generations"), "{}", e.message);
+        assert!(e.message.contains("2367/3457/5"), "{}", e.message);
+    }
+
+    #[test]
+    fn a_wrapped_board_is_a_torus() {
+        let text = "#MCell 4.20\n#GAME Life\n#RULE 23/3\n#BOARD 60x40\n#WRAP 1\n#L 3A\n";
+        assert_eq!(parse(text).unwrap().rule.unwrap().torus, Some((60, 40)));
+        let plane = "#MCell 4.20\n#GAME Life\n#RULE 23/3\n#BOARD 60x40\n#WRAP 0\n#L 3A\n";
+        assert_eq!(parse(plane).unwrap_err().line, 5);
+    }
+}
