@@ -73,6 +73,26 @@ impl Circuit {
         values[self.root as usize]
     }
 
+    /// The next state of `out.len()` words at once: `block[b][k]` is word k of index bit b.
+    /// Node by node over all the words, so that each node's loop vectorises (the tile engine's
+    /// 64 rows, HashLife's 16 words); `values` is scratch space, grown as needed.
+    pub fn eval_words(&self, block: [&[u64]; 9], out: &mut [u64], values: &mut Vec<u64>) {
+        let n = out.len();
+        values.resize(self.scratch_len() * n, 0);
+        values[..n].fill(0);
+        values[n..2 * n].fill(u64::MAX);
+        for (i, &(cell, lo, hi)) in self.nodes.iter().enumerate() {
+            let (done, rest) = values.split_at_mut((i + 2) * n);
+            let lo = &done[lo as usize * n..][..n];
+            let hi = &done[hi as usize * n..][..n];
+            let x = &block[cell as usize][..n];
+            for (((v, &l), &h), &x) in rest[..n].iter_mut().zip(lo).zip(hi).zip(x) {
+                *v = l ^ ((l ^ h) & x);
+            }
+        }
+        out.copy_from_slice(&values[self.root as usize * n..][..n]);
+    }
+
     /// Nodes, for the GPU's code generator: (cell, lo, hi) with values numbered as in `eval`.
     pub fn nodes(&self) -> &[(u8, u16, u16)] {
         &self.nodes

@@ -91,22 +91,19 @@ impl Kernel {
     pub fn rows(&self, w: &[u64], c: &[u64], e: &[u64], out: &mut [u64], planes: &mut Planes) {
         let n = out.len();
         if let Some(circuit) = &self.circuit {
-            planes.values.resize(circuit.scratch_len(), 0);
-            for k in 0..n {
-                // Index bits: SE, S, SW, E, centre, W, NE, N, NW.
-                let block = [
-                    e[k + 2],
-                    c[k + 2],
-                    w[k + 2],
-                    e[k + 1],
-                    c[k + 1],
-                    w[k + 1],
-                    e[k],
-                    c[k],
-                    w[k],
-                ];
-                out[k] = circuit.eval(&block, &mut planes.values);
-            }
+            // Index bits: SE, S, SW, E, centre, W, NE, N, NW.
+            let block = [
+                &e[2..],
+                &c[2..],
+                &w[2..],
+                &e[1..],
+                &c[1..],
+                &w[1..],
+                &e[..],
+                &c[..],
+                &w[..],
+            ];
+            circuit.eval_words(block, out, &mut planes.values);
             return;
         }
         for k in 0..n {
@@ -162,9 +159,9 @@ impl Kernel {
 
     #[inline(always)]
     fn packed32_in(&self, nb: Neighbourhood, mut rows: [u64; 16], gens: u32) -> [u64; 16] {
-        let mut values = Vec::new();
-        if let Some(circuit) = &self.circuit {
-            values.resize(circuit.scratch_len(), 0);
+        thread_local! {
+            // A circuit's scratch, kept between HashLife's many 32x32 blocks.
+            static VALUES: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
         }
         for _ in 0..gens {
             let mut up = [0u64; 16];
@@ -174,12 +171,16 @@ impl Kernel {
                 down[q] = rows[q] >> 32 | if q < 15 { rows[q + 1] << 32 } else { 0 };
             }
             if let Some(circuit) = &self.circuit {
-                for q in 0..16 {
-                    let (a, r, b) = (up[q], rows[q], down[q]);
-                    let block = [b >> 1, b, b << 1, r >> 1, r, r << 1, a >> 1, a, a << 1];
-                    up[q] = circuit.eval(&block, &mut values);
-                }
-                rows = up;
+                let shifted = |x: &[u64; 16], left: bool| -> [u64; 16] {
+                    std::array::from_fn(|q| if left { x[q] << 1 } else { x[q] >> 1 })
+                };
+                let (se, sw) = (shifted(&down, false), shifted(&down, true));
+                let (e, w) = (shifted(&rows, false), shifted(&rows, true));
+                let (ne, nw) = (shifted(&up, false), shifted(&up, true));
+                let block = [&se[..], &down, &sw, &e, &rows, &w, &ne, &up, &nw];
+                let mut out = [0u64; 16];
+                VALUES.with_borrow_mut(|values| circuit.eval_words(block, &mut out, values));
+                rows = out;
                 continue;
             }
             let mut p = [[0u64; 16]; 4];

@@ -441,16 +441,20 @@ fn builtin() -> Vec<EngineSpec> {
                     0 => gens,
                     s => s.min(gens),
                 };
-                let churn = match (r.workload.population <= 4096, jump >= 1 << 10) {
+                // A rule of the 3x3 block costs the tile engine its circuit every generation,
+                // while HashLife pays it once per memoised block: it wins from shorter jumps
+                // (Golly's infinite-binary-ruler-generator to 1000: 0.03 s against 0.22 s).
+                let long = if matches!(r.rule.kind, crate::rule::RuleKind::Map(_)) {
+                    1 << 6
+                } else {
+                    1 << 10
+                };
+                let churn = match (r.workload.population <= 4096, jump >= long) {
                     (true, true) => 0.5,
                     (true, false) => 2.0,
                     (false, _) => 16.0,
                 };
-                let paid = if jump < 1 << 10 {
-                    gens
-                } else {
-                    gens.min(1 << 12)
-                };
+                let paid = if jump < long { gens } else { gens.min(1 << 12) };
                 let settling = paid as f64 * active_area(r) / (0.5 * dense_rate());
                 Some(Cost {
                     seconds: churn * settling + (64 - gens.leading_zeros()) as f64 * 2e-5,

@@ -194,8 +194,8 @@ fn class_table() -> &'static [(u8, u8); 512] {
     static TABLE: OnceLock<[(u8, u8); 512]> = OnceLock::new();
     TABLE.get_or_init(|| {
         let mut t = [(0u8, 0u8); 512];
-        for count in 1..=7 {
-            for letter in 0..LETTERS_AT[count] {
+        for (count, &letters) in LETTERS_AT.iter().enumerate().take(8).skip(1) {
+            for letter in 0..letters {
                 for image in images(representative(count, letter)) {
                     t[image as usize] = (count as u8, letter as u8);
                     t[(image | CENTRE) as usize] = (count as u8, letter as u8);
@@ -393,8 +393,7 @@ fn hensel_string(rule: &MapRule) -> String {
     for alive in [false, true] {
         out.push(if alive { 'S' } else { 'B' });
         let centre = if alive { CENTRE } else { 0 };
-        for count in 0..=8usize {
-            let letters = LETTERS_AT[count];
+        for (count, &letters) in LETTERS_AT.iter().enumerate() {
             if letters == 0 {
                 let block = if count == 0 { 0 } else { 0x1ff & !CENTRE };
                 if rule.next(block | centre) {
@@ -547,8 +546,8 @@ mod tests {
         let table = class_table();
         // The number of letters per count (Hensel): 2, 6, 10, 13, 10, 6, 2, and each class
         // closed under the symmetries of the square.
-        for count in 1..=7usize {
-            let mut seen = vec![0usize; LETTERS_AT[count]];
+        for (count, &letters) in LETTERS_AT.iter().enumerate().take(8).skip(1) {
+            let mut seen = vec![0usize; letters];
             for i in 0..512u16 {
                 if i & CENTRE == 0 && i.count_ones() as usize == count {
                     let (c, l) = table[i as usize];

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Golly's own non-totalistic patterns (and the 2D Wolfram demo) at 1000 generations: lifelab's
+# default engine against bgolly's QuickLife, whole process, each job five times on each program
+# in alternation, the median wall-clock time reported with both populations (which must agree).
+# Usage: benches/golly_families.sh [path/to/lifelab]
+set -euo pipefail
+LIFELAB=${1:-target/release/lifelab}
+GENS=${GENS:-1000}
+P=/usr/share/golly/Patterns
+command -v bgolly >/dev/null || { echo "bgolly is not installed (apt-get install golly)"; exit 1; }
+files=("$P"/Non-Totalistic/*.rle "$P"/Non-Totalistic/JustFriends/*.rle "$P"/HashLife/wolfram22.mc)
+
+now() { date +%s.%N; }
+median() { printf '%s\n' "$@" | sort -n | sed -n 3p; }
+
+printf '| pattern | Golly | lifelab | lifelab engine | ratio | population |\n| --- | --- | --- | --- | --- | --- |\n'
+ratios=()
+for f in "${files[@]}"; do
+    algo=QuickLife
+    case "$f" in *.mc) algo=HashLife ;; esac
+    gt=(); lt=()
+    for _ in 1 2 3 4 5; do
+        t0=$(now); gp=$(bgolly -a "$algo" -m "$GENS" "$f" | tail -1 | sed 's/.*: //; s/,//g'); t1=$(now)
+        gt+=("$(echo "$t1 - $t0" | bc)")
+        t0=$(now); out=$("$LIFELAB" run --pattern "$f" --gens "$GENS" --json 2>/dev/null); t1=$(now)
+        lt+=("$(echo "$t1 - $t0" | bc)")
+    done
+    lp=$(echo "$out" | sed 's/.*"population":\([0-9]*\).*/\1/')
+    engine=$(echo "$out" | sed 's/.*"engine":"\([a-z]*\)".*/\1/')
+    g=$(median "${gt[@]}"); l=$(median "${lt[@]}")
+    r=$(echo "scale=2; $g / $l" | bc)
+    ratios+=("$r")
+    same=$([ "$gp" = "$lp" ] && echo "$lp" || echo "DIFFER: Golly $gp, lifelab $lp")
+    printf '| %s | %.3f s | %.3f s | %s | %s× | %s |\n' "${f#$P/}" "$g" "$l" "$engine" "$r" "$same"
+done
+printf '\nmedian ratio (Golly time / lifelab time): %s×\n' "$(printf '%s\n' "${ratios[@]}" | sort -n | sed -n "$(( (${#ratios[@]} + 1) / 2 ))p")"
