@@ -240,6 +240,33 @@ pub fn suite() -> Vec<Group> {
         cases,
     });
 
+    // Rules of the 3x3 block, which every engine decides by the rule's circuit: Hensel's
+    // letters, MAP of each neighbourhood (an asymmetric Moore one among them), B0, and Golly's
+    // 2D Wolfram; on every size, and on tall, thin tori that the GPU holds transposed (where an
+    // asymmetric table must be transposed too).
+    let mut cases = Vec::new();
+    let mut tabled: Vec<Rule> = TABLED_RULES
+        .iter()
+        .map(|t| t.parse().expect("valid"))
+        .collect();
+    tabled.push(Rule::parse_in_2d_file("W30").expect("valid"));
+    for (i, &rule) in tabled.iter().enumerate() {
+        for (j, &(w, h)) in SIZES.iter().chain(&[(3, 1000), (63, 200)]).enumerate() {
+            let seed = (300 + i * 10 + j) as u64;
+            cases.push(case(
+                format!("{w}x{h}, random 0.35 seed {seed}"),
+                rule,
+                soup(w, h, 0.35, seed),
+                seed,
+                gens_for(w, h),
+            ));
+        }
+    }
+    groups.push(Group {
+        name: "rules of the 3x3 block: non-totalistic, MAP, 2D Wolfram",
+        cases,
+    });
+
     // Tall, thin tori, which the GPU holds with rows and columns swapped.
     let mut cases = Vec::new();
     for (w, h) in [(1u32, 300u32), (3, 1000), (63, 200), (2, 65)] {
@@ -292,10 +319,23 @@ pub fn suite() -> Vec<Group> {
     groups
 }
 
-/// Rules for the GPU kernels' groups: Life, hexagonal, von Neumann, B0 and stochastic ones.
+/// Rules of the 3x3 block for the suite (Golly's 2D W30 is added to them): non-totalistic ones,
+/// B0 among them, an asymmetric Moore MAP, and hexagonal and von Neumann MAPs.
+const TABLED_RULES: [&str; 6] = [
+    "B2-a/S12",
+    "B2-ac3ai/S1c2-n3-aky4a",
+    "B02a/S12-ak8",
+    "MAPCGXCSg1AkAwIwYABYdgjAFIR6RxCqREAg4QaEIAIEUJEqg2imhGQowKZ4wLEhAEEQKMsMESAQxABElchyQACkg",
+    "MAPABCDEFGHIJKLMNOPQRSTUV",
+    "MAPABCDEF",
+];
+
+/// Rules for the GPU kernels' groups: Life, hexagonal, von Neumann, B0 and stochastic ones,
+/// and a non-totalistic one.
 #[cfg(feature = "gpu")]
-const KERNEL_RULES: [&str; 6] = [
+const KERNEL_RULES: [&str; 7] = [
     "B3/S23",
+    "B3_S23-a4ei6",
     "B2/S34H",
     "B3/S23V",
     "B0/S8",

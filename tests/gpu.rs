@@ -81,6 +81,18 @@ fn hexagonal_von_neumann_b0_and_stochastic_rules() {
     suite_group_on("hexagonal", ShaderMode::Generic, Some(LifeKernel::Dense));
 }
 
+/// Non-totalistic, MAP (an asymmetric one, hexagonal and von Neumann ones), B0 and Golly's 2D
+/// Wolfram rules: their circuit as the shader's rule, on every kernel, on odd sizes and on tall,
+/// thin tori held transposed, bit for bit against the reference engine.
+#[test]
+fn rules_of_the_3x3_block_on_every_kernel() {
+    let group = "rules of the 3x3 block";
+    suite_group(group, ShaderMode::Specialised);
+    suite_group_on(group, ShaderMode::Generic, Some(LifeKernel::Dense));
+    suite_group_on(group, ShaderMode::Specialised, Some(LifeKernel::Sparse));
+    suite_group_on(group, ShaderMode::Specialised, Some(LifeKernel::Blocked));
+}
+
 #[test]
 fn active_tiles_on_small_odd_and_settling_tori() {
     // The tile list on every workload: tori smaller than a tile, exactly one, widths that are

@@ -17,13 +17,12 @@
 
 use rayon::prelude::*;
 
-use super::circuit::Circuit;
 use super::dense;
 use super::kernel::count_planes;
 use crate::engine::{Bounds, CellRect, Engine, EngineResult, Put, Sampled, Universe};
 use crate::grid::{Census, Grid, GridError};
 use crate::hash;
-use crate::rule::{CountTable, ElementaryRule, LifeRule, Neighbourhood, Rule, RuleKind};
+use crate::rule::{Circuit, CountTable, ElementaryRule, LifeRule, Neighbourhood, Rule, RuleKind};
 use crate::tiles::TileMap;
 
 /// Below this many cells a generation runs on the calling thread: spawning costs more.

@@ -8,9 +8,8 @@
 //! right; `c[i]` the row itself. Output row k is the next state of input row k + 1. HashLife's
 //! blocks (`packed32`) pack two 32-cell rows to a word and shift in place.
 
-use super::circuit::Circuit;
 use crate::hash;
-use crate::rule::{CountTable, LifeRule, MapRule, Neighbourhood, Outcome, Rule, RuleKind};
+use crate::rule::{Circuit, CountTable, LifeRule, MapRule, Neighbourhood, Outcome, Rule, RuleKind};
 
 /// A Life-like rule compiled for the kernel.
 #[derive(Clone, Debug)]
@@ -99,9 +98,9 @@ impl Kernel {
                 &e[1..],
                 &c[1..],
                 &w[1..],
-                &e[..],
-                &c[..],
-                &w[..],
+                e,
+                c,
+                w,
             ];
             circuit.eval_words(block, out, &mut planes.values);
             return;

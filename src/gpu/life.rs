@@ -26,7 +26,7 @@ use crate::engine::{
 };
 use crate::grid::Grid;
 use crate::hash;
-use crate::rule::{CountTable, LifeRule, Neighbourhood, Outcome, Rule};
+use crate::rule::{CountTable, LifeRule, Neighbourhood, Outcome, Rule, RuleKind};
 use crate::tiles::TileMap;
 
 const LIFE_WGSL: &str = include_str!("../../shaders/life.wgsl");
@@ -402,12 +402,6 @@ const CENSUS_BATCH: u32 = 1024;
 /// Timestamped batches per query set.
 const TIMED_BATCHES: u32 = 256;
 
-/// B0: a dead cell with no live neighbour is born (certainly or by chance), so empty space
-/// changes and no tile ever settles.
-fn births_from_nothing(table: &CountTable) -> bool {
-    table.dead[0] != Outcome::Dead
-}
-
 impl GpuLifeEngine {
     pub fn new(
         ctx: &GpuContext,
@@ -416,15 +410,28 @@ impl GpuLifeEngine {
         seed: u64,
         options: LifeOptions,
     ) -> EngineResult<Self> {
-        let life = *rule
-            .life_rule()
-            .ok_or_else(|| EngineError::Unsupported(format!("{rule} is not a Life-like rule")))?;
-        let table = CountTable::new(&life);
-        let source = shader_source(&life, options.shader);
+        let transposed = runs_transposed(start.width(), start.height());
+        let (table, source) = match rule.kind {
+            RuleKind::Life(life) => (CountTable::new(&life), shader_source(&life, options.shader)),
+            // A tabled rule's shader is its circuit, whatever the mode: the uniform table of
+            // counts is unused (and all dead, so nothing reads it as a chance).
+            RuleKind::Map(map) => (
+                CountTable::new(&LifeRule::moore(&[], &[])),
+                format!(
+                    "{LIFE_WGSL}\n{TILES_WGSL}\n{HASH_WGSL}\n{}",
+                    super::tabled::rule_fn(&map, transposed)
+                ),
+            ),
+            RuleKind::Elementary(_) => {
+                return Err(EngineError::Unsupported(format!(
+                    "{rule} is elementary: the elementary GPU engine runs it"
+                )));
+            }
+        };
+        let b0 = rule.births_from_nothing();
         let rows = options.rows_per_invocation.max(1);
         let kernel = options.kernel;
         let (pipeline, layout) = pipeline_cache::life(ctx, &source, rows)?;
-        let transposed = runs_transposed(start.width(), start.height());
         let (gw, gh) = if transposed {
             (start.height(), start.width())
         } else {
@@ -502,16 +509,14 @@ impl GpuLifeEngine {
                 .collect()
         });
         let tiles = match kernel {
-            LifeKernel::Tiles | LifeKernel::Sparse if !births_from_nothing(&table) => {
-                Some(DeviceTiles::new(
-                    ctx,
-                    &grid,
-                    &source,
-                    &params,
-                    params_size,
-                    kernel == LifeKernel::Tiles,
-                )?)
-            }
+            LifeKernel::Tiles | LifeKernel::Sparse if !b0 => Some(DeviceTiles::new(
+                ctx,
+                &grid,
+                &source,
+                &params,
+                params_size,
+                kernel == LifeKernel::Tiles,
+            )?),
             _ => None,
         };
 

@@ -9,6 +9,7 @@ pub mod grid;
 pub mod layout;
 pub mod life;
 pub(crate) mod pipeline_cache;
+pub mod tabled;
 pub mod tiles;
 
 use std::sync::{Mutex, OnceLock};

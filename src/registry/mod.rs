@@ -290,19 +290,6 @@ fn two_dimensional(r: &Request) -> Result<(), String> {
     }
 }
 
-/// The GPU's kernels count neighbours; a rule of the 3x3 block needs the circuit that the CPU
-/// engines have.
-fn counted(r: &Request) -> Result<(), String> {
-    if matches!(r.rule.kind, crate::rule::RuleKind::Map(_)) {
-        Err(format!(
-            "its kernel counts neighbours, and {} is a rule of the whole 3x3 block (non-totalistic, MAP or Golly's 2D Wolfram): the CPU engines run it",
-            r.rule.without_torus()
-        ))
-    } else {
-        Ok(())
-    }
-}
-
 fn torus_only(r: &Request) -> Result<(), String> {
     match r.universe {
         Universe::Plane => Err("it runs on a torus only".into()),
@@ -526,8 +513,7 @@ fn gpu_spec() -> EngineSpec {
             if r.options.forbid_gpu {
                 return Err("the GPU is not to be used here".into());
             }
-            torus_only(r)?;
-            counted(r)
+            torus_only(r)
         },
         cost: |r| {
             let ctx = match &r.options.context {

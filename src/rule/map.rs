@@ -89,6 +89,23 @@ impl MapRule {
         })
     }
 
+    /// The same rule with rows and columns swapped, for a grid held transposed. (Each of the
+    /// three neighbourhoods is its own transpose.)
+    pub fn transposed(&self) -> Self {
+        let swap = |i: u16| {
+            let mut out = 0;
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    if i & bit_at(dx, dy) != 0 {
+                        out |= bit_at(dy, dx);
+                    }
+                }
+            }
+            out
+        };
+        Self::from_fn(self.neighbourhood, self.notation, |i| self.next(swap(i)))
+    }
+
     /// The next state of a cell whose block has this index.
     #[inline]
     pub fn next(&self, index: u16) -> bool {

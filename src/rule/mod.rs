@@ -15,6 +15,7 @@
 //!   whose letters add up to whole counts is the Life-like rule it equals, as in Golly;
 //! - Golly's torus suffix `:T<width>,<height>` on any of the above.
 
+pub mod circuit;
 mod formula;
 mod lifelike;
 pub mod map;
@@ -23,6 +24,7 @@ mod table;
 
 use std::fmt;
 
+pub use circuit::Circuit;
 pub use formula::compile_formula;
 pub use map::{MapNotation, MapRule};
 pub use table::{CountTable, Outcome};

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use crate::rule::MapRule;
+use super::MapRule;
 
 /// The order in which the block's cells are tested (index bits: 4 is the centre, 8 NW, 0 SE):
 /// the centre first, then the edges, then the corners.
@@ -93,12 +93,12 @@ impl Circuit {
         out.copy_from_slice(&values[self.root as usize * n..][..n]);
     }
 
-    /// Nodes, for the GPU's code generator: (cell, lo, hi) with values numbered as in `eval`.
-    pub fn nodes(&self) -> &[(u8, u16, u16)] {
-        &self.nodes
-    }
-
-    pub fn root(&self) -> u16 {
+    /// The circuit as straight-line code: one line per node from `line(value, cell, lo, hi)`,
+    /// values numbered as in `eval` (0 and 1 the constants), and the root's value.
+    pub fn lines(&self, mut line: impl FnMut(usize, u8, u16, u16)) -> u16 {
+        for (i, &(cell, lo, hi)) in self.nodes.iter().enumerate() {
+            line(i + 2, cell, lo, hi);
+        }
         self.root
     }
 }
