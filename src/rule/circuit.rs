@@ -9,9 +9,15 @@ use std::collections::HashMap;
 
 use super::MapRule;
 
-/// The order in which the block's cells are tested (index bits: 4 is the centre, 8 NW, 0 SE):
-/// the centre first, then the edges, then the corners.
+/// The first order in which the block's cells are tested (index bits: 4 is the centre, 8 NW, 0
+/// SE): the centre first, then the edges, then the corners.
 const ORDER: [u8; 9] = [4, 7, 1, 5, 3, 8, 6, 2, 0];
+
+/// Orders tried besides `ORDER`, the smallest circuit kept. The size depends on the order (Life:
+/// 41 nodes in `ORDER`, 26 at best); a build takes about 10 µs, so this costs about a
+/// millisecond once per engine, and measured on Golly's non-totalistic rules it finds circuits
+/// 10 to 35% smaller than `ORDER`'s.
+const ORDERS_TRIED: usize = 96;
 
 #[derive(Clone, Debug)]
 pub struct Circuit {
@@ -23,28 +29,49 @@ pub struct Circuit {
 
 impl Circuit {
     pub fn new(rule: &MapRule) -> Self {
+        let mut best = Self::with_order(rule, ORDER);
+        // A fixed xorshift sequence of shuffles, so that a rule always gets the same circuit.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..ORDERS_TRIED {
+            let mut order = ORDER;
+            for i in (1..order.len()).rev() {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                order.swap(i, (seed % (i as u64 + 1)) as usize);
+            }
+            let c = Self::with_order(rule, order);
+            if c.nodes.len() < best.nodes.len() {
+                best = c;
+            }
+        }
+        best
+    }
+
+    fn with_order(rule: &MapRule, order: [u8; 9]) -> Self {
         let mut circuit = Circuit {
             nodes: Vec::new(),
             root: 0,
         };
         let mut unique = HashMap::new();
-        circuit.root = circuit.build(rule, 0, 0, &mut unique);
+        circuit.root = circuit.build(rule, &order, 0, 0, &mut unique);
         circuit
     }
 
     fn build(
         &mut self,
         rule: &MapRule,
+        order: &[u8; 9],
         level: usize,
         index: u16,
         unique: &mut HashMap<(u8, u16, u16), u16>,
     ) -> u16 {
-        if level == ORDER.len() {
+        if level == order.len() {
             return rule.next(index) as u16;
         }
-        let cell = ORDER[level];
-        let lo = self.build(rule, level + 1, index, unique);
-        let hi = self.build(rule, level + 1, index | 1 << cell, unique);
+        let cell = order[level];
+        let lo = self.build(rule, order, level + 1, index, unique);
+        let hi = self.build(rule, order, level + 1, index | 1 << cell, unique);
         if lo == hi {
             return lo;
         }
