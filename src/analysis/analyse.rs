@@ -259,6 +259,7 @@ pub fn analyse(q: &Question, progress: &Progress) -> anyhow::Result<Findings> {
                     population: cells.population(),
                     span: universe.cells().unwrap_or(u64::MAX),
                     stride: 1,
+                    from_quadtree: false,
                 });
             let (mut e, choice) = registry::create(&q.engine, &request)?;
             e.import(cells)?;
@@ -317,6 +318,7 @@ fn methuselah(
             population: cells.population(),
             span: cells.cells(),
             stride: 1,
+            from_quadtree: false,
         });
     let choice = registry::choose(&q.engine, &request)?;
     let make = || -> EngineResult<Box<dyn crate::engine::Engine>> {

@@ -104,6 +104,7 @@ fn request_for(
                 .map_or(0, |b| b.width().saturating_mul(b.height())),
             // The window shows the generations as they pass.
             stride: 1,
+            from_quadtree: false,
         });
     r.options = Options {
         memory,

@@ -360,6 +360,7 @@ impl Work {
                 seed: args.seed,
                 source: format!("random {}", args.density),
                 pattern: None,
+                from_quadtree: false,
                 generation: 0,
             },
             gens: None,

@@ -35,6 +35,10 @@ pub struct Workload {
     /// Generations between the looks the caller takes (1: every generation, as an analysis
     /// does); 0: only at the end. HashLife gains nothing from a jump that short.
     pub stride: u64,
+    /// The start came as a quadtree (a macrocell file): a pattern made or saved for HashLife,
+    /// as Golly keeps HashLife for `.mc` files, however many cells it has (Golly's metapixel
+    /// and hexadecimal demos, millions of cells in repeated blocks).
+    pub from_quadtree: bool,
 }
 
 /// Options some engines take.
@@ -431,12 +435,16 @@ fn builtin() -> Vec<EngineSpec> {
                 // A rule of the 3x3 block costs the tile engine its circuit every generation,
                 // while HashLife pays it once per memoised block: it wins from shorter jumps
                 // (Golly's infinite-binary-ruler-generator to 1000: 0.03 s against 0.22 s).
-                let long = if matches!(r.rule.kind, crate::rule::RuleKind::Map(_)) {
+                // A quadtree from a file is HashLife's own, and repeats itself: jumps pay there
+                // as well (Golly's metapixel-galaxy to 1000 took the tile engine 260 s).
+                let tabled = matches!(r.rule.kind, crate::rule::RuleKind::Map(_));
+                let long = if tabled || r.workload.from_quadtree {
                     1 << 6
                 } else {
                     1 << 10
                 };
-                let churn = match (r.workload.population <= 4096, jump >= long) {
+                let small = r.workload.population <= 4096 || r.workload.from_quadtree;
+                let churn = match (small, jump >= long) {
                     (true, true) => 0.5,
                     (true, false) => 2.0,
                     (false, _) => 16.0,
@@ -581,6 +589,7 @@ mod tests {
             population: 2000,
             span: 4096,
             stride: 0,
+            from_quadtree: false,
         });
         let c = choose("auto", &r).unwrap();
         assert_ne!(c.engine, "reference");

@@ -72,6 +72,8 @@ pub struct Simulation {
     pub pattern: Option<Pattern>,
     /// The generation the start belongs to (a macrocell file says).
     pub generation: u64,
+    /// The start came from a macrocell file's quadtree (see `Workload::from_quadtree`).
+    pub from_quadtree: bool,
 }
 
 impl Spec {
@@ -113,6 +115,7 @@ impl Spec {
             }
             return self.build_elementary(rule, size, loaded);
         }
+        let from_quadtree = loaded.as_ref().is_some_and(|l| l.quadtree);
         let (pattern, source, generation, tiles) = match loaded {
             Some(l) => (Some(l.pattern), l.label, l.generation, l.tiles),
             None => (None, String::new(), 0, None),
@@ -157,6 +160,7 @@ impl Spec {
             source,
             pattern,
             generation,
+            from_quadtree,
         })
     }
 
@@ -220,6 +224,7 @@ impl Spec {
             source,
             pattern,
             generation: 0,
+            from_quadtree: false,
         })
     }
 }
@@ -287,6 +292,7 @@ impl Simulation {
             population: self.population(),
             span: self.span(),
             stride: 0,
+            from_quadtree: self.from_quadtree,
         }
     }
 
@@ -359,6 +365,8 @@ pub struct Loaded {
     pub label: String,
     pub generation: u64,
     pub tiles: Option<TileMap>,
+    /// A macrocell file's quadtree.
+    pub quadtree: bool,
 }
 
 /// An RLE file whose one bitmap would take more than this is read as tiles.
@@ -392,6 +400,7 @@ pub fn resolve_pattern(name: &str) -> anyhow::Result<Loaded> {
                     label: name.to_string(),
                     generation: 0,
                     tiles: Some(tiles.shifted(-w / 2, -h / 2)),
+                    quadtree: false,
                 });
             }
         }
@@ -405,6 +414,7 @@ pub fn resolve_pattern(name: &str) -> anyhow::Result<Loaded> {
             label: name.to_string(),
             generation: 0,
             tiles: None,
+            quadtree: false,
         });
     }
     library::get(name)
@@ -413,6 +423,7 @@ pub fn resolve_pattern(name: &str) -> anyhow::Result<Loaded> {
             label: name.to_string(),
             generation: 0,
             tiles: None,
+            quadtree: false,
         })
         .ok_or_else(|| {
             anyhow!(
@@ -446,6 +457,7 @@ fn load_macrocell(text: &str, path: &Path) -> anyhow::Result<Loaded> {
         label: path.display().to_string(),
         generation: mc.generation,
         tiles: Some(tiles),
+        quadtree: true,
     })
 }
 
