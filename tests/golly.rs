@@ -133,6 +133,17 @@ fn golly_confirms_the_periods_of_the_other_rules_oscillators() {
 
 /// Golly's HashLife on the unbounded plane: the bounding-box crop after `gens` generations.
 fn golly_plane(bgolly: &PathBuf, start: &Grid, gens: u64) -> Grid {
+    golly_plane_under(bgolly, "B3/S23", "HashLife", start, gens)
+}
+
+/// Golly's `algo` on the unbounded plane under `rule_text`.
+fn golly_plane_under(
+    bgolly: &PathBuf,
+    rule_text: &str,
+    algo: &str,
+    start: &Grid,
+    gens: u64,
+) -> Grid {
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir =
@@ -140,10 +151,10 @@ fn golly_plane(bgolly: &PathBuf, start: &Grid, gens: u64) -> Grid {
     std::fs::create_dir_all(&dir).unwrap();
     let (input, output) = (dir.join("in.rle"), dir.join("out.rle"));
     let mut p = Pattern::new(start.clone());
-    p.rule = Some(rule("B3/S23"));
+    p.rule = Some(rule(rule_text));
     std::fs::write(&input, pattern::write(&p, Format::Rle)).unwrap();
     let out = Command::new(bgolly)
-        .args(["-q", "-q", "-a", "HashLife", "-m", &gens.to_string(), "-o"])
+        .args(["-q", "-q", "-a", algo, "-m", &gens.to_string(), "-o"])
         .arg(&output)
         .arg(&input)
         .output()
@@ -156,8 +167,12 @@ fn golly_plane(bgolly: &PathBuf, start: &Grid, gens: u64) -> Grid {
 
 /// Ours on the plane, on `engine`: the bounding-box crop after `gens` generations.
 fn ours_plane(engine: &str, start: &Grid, gens: u64) -> Grid {
+    ours_plane_under(engine, "B3/S23", start, gens)
+}
+
+fn ours_plane_under(engine: &str, rule_text: &str, start: &Grid, gens: u64) -> Grid {
     use lifelab::engine::{Put, Universe};
-    let request = lifelab::registry::Request::new(rule("B3/S23"), Universe::Plane);
+    let request = lifelab::registry::Request::new(rule(rule_text), Universe::Plane);
     let (mut e, _) = lifelab::registry::create(engine, &request).unwrap();
     e.put(start, (0, 0), Put::Or).unwrap();
     e.step(gens).unwrap();
@@ -192,6 +207,41 @@ fn hashlife_and_the_tile_engine_agree_with_golly_on_the_plane() {
             golly,
             "soup {seed}"
         );
+    }
+}
+
+/// B0 rules on the unbounded plane, which Golly emulates: with Smax by the dual rule (what it
+/// shows is the complement of the rule's world), without by two rules alternating (odd
+/// generations shown as the complement). The tile engine does both, HashLife the first; the
+/// crops must be Golly's at odd and even generations.
+#[test]
+fn b0_rules_on_the_plane_are_emulated_as_golly_does() {
+    let Some(bgolly) = bgolly() else { return };
+    for (text, smax) in [
+        ("B013568/S01", false),
+        ("B0123478/S01234678", true),
+        ("B03/S23H", false),
+        ("B02a/S12-ak8", true),
+        ("B01e2-a/S1c23", false),
+    ] {
+        for seed in 1..=2 {
+            let start = soup(16, 12, 0.4, seed);
+            for gens in [1, 2, 7, 30] {
+                let golly = golly_plane_under(&bgolly, text, "QuickLife", &start, gens);
+                let tiles = ours_plane_under(common::TILES, text, &start, gens);
+                assert_eq!(
+                    tiles, golly,
+                    "{text}, soup {seed}, generation {gens}, tiles"
+                );
+                if smax {
+                    let hl = ours_plane_under(common::HASHLIFE, text, &start, gens);
+                    assert_eq!(
+                        hl, golly,
+                        "{text}, soup {seed}, generation {gens}, HashLife"
+                    );
+                }
+            }
+        }
     }
 }
 

@@ -40,8 +40,6 @@ const REFUSED: &[(&str, &str)] = &[
     ("Life/Bounded-Grids/torus.rle", "LifeHistory"),
     // The cylinder :T0,68 (infinite height).
     ("Life/Bounded-Grids/pulsars-in-tube.rle", "infinite"),
-    // B0 without S8 on the unbounded plane: Golly emulates it with two rules.
-    ("Life-Like/p168-knightship.rle", "B0"),
 ];
 
 /// The Generations folder's rules, refused by the rule parser or the MCell reader with these

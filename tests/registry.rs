@@ -239,21 +239,33 @@ fn the_plane_is_a_universe_of_its_own_in_reports() {
     assert_eq!(v["population"], 633);
     assert_eq!(v["universe"]["kind"], "plane");
     assert_eq!(v["engine"], "hashlife");
-    // B0 is refused on the plane, with the reason.
-    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
-        .args([
-            "run",
-            "--rule",
-            "B0/S8",
-            "--plane",
-            "--pattern",
-            "block",
-            "--json",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // B0 on the plane is emulated as Golly does: B0/S8 has Smax, so its dual rule runs. A
+    // block under it at generation 100: 4096 cells (bgolly 3.3, QuickLife, on the plane).
+    let run = |rule: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+            .args([
+                "run",
+                "--rule",
+                rule,
+                "--plane",
+                "--pattern",
+                "block",
+                "--json",
+            ])
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (out.status.code(), v)
+    };
+    let (code, v) = run("B0/S8");
+    assert_eq!(
+        (code, &v["population"]),
+        (Some(0), &serde_json::json!(4096)),
+        "{v}"
+    );
+    // A stochastic B0 rule has no such emulation, and is refused with the reason.
+    let (code, v) = run("B0(1/2)3/S23");
+    assert_eq!(code, Some(1));
     assert!(v["error"].as_str().unwrap().contains("B0"), "{v}");
 }
 

@@ -267,7 +267,7 @@ pub fn default_memory() -> u64 {
 
 impl HashLifeEngine {
     pub fn new(rule: Rule, universe: Universe, memory: Option<u64>) -> EngineResult<Self> {
-        let kernel = Kernel::for_rule(&rule).ok_or_else(|| {
+        let mut kernel = Kernel::for_rule(&rule).ok_or_else(|| {
             EngineError::Unsupported(format!(
                 "HashLife runs two-dimensional rules; {rule} is elementary"
             ))
@@ -288,9 +288,19 @@ impl HashLifeEngine {
             }
             Universe::Plane => {
                 if kernel.births_from_nothing {
-                    return Err(EngineError::Unsupported(format!(
-                        "{rule} gives birth on empty space (B0), which fills the unbounded plane at once; run it on a torus"
-                    )));
+                    // With Smax Golly runs the dual rule, which HashLife memoises like any
+                    // other; without, the rules alternate, which its jumps cannot.
+                    match rule.b0_emulation() {
+                        Some((even, odd)) if even == odd => {
+                            kernel = Kernel::for_rule(&even).expect("a 2D rule");
+                        }
+                        _ => {
+                            return Err(EngineError::Unsupported(format!(
+                                "{rule} gives birth on empty space (B0) without S{}: on the unbounded plane Golly alternates two rules, which HashLife's jumps cannot; the tile engine runs it",
+                                rule.life_rule().map_or(8, |l| l.neighbourhood.max_count())
+                            )));
+                        }
+                    }
                 }
                 4
             }

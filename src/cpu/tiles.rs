@@ -157,7 +157,10 @@ impl Index {
 
 pub struct TileEngine {
     rule: Rule,
+    /// The kernel for a step from the current generation.
     kernel: Kernel,
+    /// Under a B0 rule on the plane, the kernel for the other parity's steps.
+    other: Option<Kernel>,
     seed: u64,
     universe: Universe,
     generation: u64,
@@ -237,21 +240,31 @@ static EMPTY: TileBits = [0; 64];
 
 impl TileEngine {
     pub fn new(rule: Rule, universe: Universe, seed: u64) -> EngineResult<Self> {
-        let kernel = Kernel::for_rule(&rule).ok_or_else(|| {
+        let mut kernel = Kernel::for_rule(&rule).ok_or_else(|| {
             EngineError::Unsupported(format!(
                 "the tile engine runs two-dimensional rules; {rule} is elementary"
             ))
         })?;
+        // B0 on the plane, as Golly runs it: a rule for steps from even generations and one
+        // for steps from odd ones (`Rule::b0_emulation`); `kernel` is always the one for the
+        // current generation's parity, `other` the other one.
+        let mut other = None;
         if universe.is_plane() && kernel.births_from_nothing {
-            return Err(EngineError::Unsupported(format!(
-                "{rule} gives birth on empty space (B0), which fills the unbounded plane in one generation; run it on a torus"
-            )));
+            let Some((even, odd)) = rule.b0_emulation() else {
+                return Err(EngineError::Unsupported(format!(
+                    "{rule} gives birth on empty space (B0), which fills the unbounded plane in one generation, and a stochastic one cannot be emulated as Golly does; run it on a torus"
+                )));
+            };
+            let two = |r: &Rule| Kernel::for_rule(r).expect("a 2D rule");
+            kernel = two(&even);
+            other = (even != odd).then(|| two(&odd));
         }
         let index = Index::new(universe);
         let mut engine = Self {
             rule,
             dense: kernel.births_from_nothing,
             kernel,
+            other,
             seed,
             universe,
             generation: 0,
@@ -274,6 +287,15 @@ impl TileEngine {
             engine.materialise_all();
         }
         Ok(engine)
+    }
+
+    /// Puts the kernel for `generation`'s steps in place, from the current generation's.
+    fn set_generation_parity(&mut self, generation: u64) {
+        if let Some(other) = &mut self.other
+            && generation % 2 != self.generation % 2
+        {
+            std::mem::swap(&mut self.kernel, other);
+        }
     }
 
     /// Bytes a tile takes.
@@ -579,6 +601,7 @@ impl TileEngine {
             self.deltas[q][i] = self.row_mask(id);
         }
         self.parity = q;
+        self.set_generation_parity(self.generation + 1);
         self.generation += 1;
         self.since_sweep += 1;
         if self.since_sweep >= 256 {
@@ -830,6 +853,7 @@ impl Engine for TileEngine {
     }
 
     fn set_generation(&mut self, generation: u64) {
+        self.set_generation_parity(generation);
         self.generation = generation;
     }
 
@@ -907,6 +931,7 @@ impl Engine for TileEngine {
         let fresh = TileEngine::new(self.rule, self.universe, self.seed)?;
         let (generation, track) = (self.generation, self.track_hash);
         *self = fresh;
+        self.set_generation_parity(generation);
         self.generation = generation;
         self.track_hash = track;
         Ok(())

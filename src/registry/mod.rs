@@ -354,14 +354,18 @@ fn builtin() -> Vec<EngineSpec> {
             summary: "sparse: 64x64 tiles, computed only where something changed (Golly's QuickLife idea); torus or plane",
             supports: |r| {
                 two_dimensional(r)?;
-                if r.universe.is_plane() && births_from_nothing(&r.rule) {
-                    return Err("a B0 rule fills the unbounded plane at once".into());
+                if r.universe.is_plane()
+                    && births_from_nothing(&r.rule)
+                    && r.rule.b0_emulation().is_none()
+                {
+                    return Err("a stochastic B0 rule fills the unbounded plane at once".into());
                 }
                 Ok(())
             },
             cost: |r| {
                 let gens = r.workload.generations.max(1) as f64;
-                let dense = births_from_nothing(&r.rule);
+                // On the plane a B0 rule is emulated as Golly does, without filling anything.
+                let dense = births_from_nothing(&r.rule) && !r.universe.is_plane();
                 let area = if dense { r.cells() } else { active_area(r) };
                 Some(Cost {
                     seconds: gens * area / (0.5 * dense_rate()),
@@ -380,7 +384,7 @@ fn builtin() -> Vec<EngineSpec> {
                 })
             },
             memory: |r| {
-                let tiles = if births_from_nothing(&r.rule) {
+                let tiles = if births_from_nothing(&r.rule) && !r.universe.is_plane() {
                     r.cells() / 4096.0
                 } else {
                     active_area(r) / 4096.0 * 16.0
@@ -406,8 +410,11 @@ fn builtin() -> Vec<EngineSpec> {
                     );
                 }
                 match r.universe {
-                    Universe::Plane if births_from_nothing(&r.rule) => {
-                        Err("a B0 rule fills the unbounded plane at once".into())
+                    Universe::Plane
+                        if births_from_nothing(&r.rule)
+                            && !r.rule.b0_emulation().is_some_and(|(e, o)| e == o) =>
+                    {
+                        Err("a B0 rule without Smax alternates two rules on the plane, which HashLife's jumps cannot".into())
                     }
                     Universe::Torus { width, height }
                         if !width.is_power_of_two() || !height.is_power_of_two() =>

@@ -316,6 +316,72 @@ impl Rule {
         }
     }
 
+    /// How Golly runs a B0 rule on the unbounded plane, where empty space would fill at once:
+    /// the rules for the steps from an even and from an odd generation, neither of them B0.
+    /// With Smax (a cell whose whole neighbourhood is alive survives) both are the dual rule,
+    /// `NOT rule(NOT block)`, and what is shown is the complement of the rule's world from the
+    /// first generation on. Without Smax the world alternates: a step from an even generation
+    /// takes `NOT rule`, one from an odd generation `rule(NOT block)`, so even generations are
+    /// the rule's own world and odd ones its complement, as Golly shows them. `None` for a rule
+    /// that is not B0, or is stochastic or elementary.
+    pub fn b0_emulation(&self) -> Option<(Rule, Rule)> {
+        if !self.births_from_nothing() {
+            return None;
+        }
+        let pair = |even: RuleKind, odd: RuleKind| {
+            Some((
+                Rule {
+                    kind: even,
+                    torus: self.torus,
+                },
+                Rule {
+                    kind: odd,
+                    torus: self.torus,
+                },
+            ))
+        };
+        match self.kind {
+            RuleKind::Life(l) if !l.is_stochastic() => {
+                let max = l.neighbourhood.max_count();
+                let counts =
+                    |f: &dyn Fn(u8) -> bool| -> Vec<u8> { (0..=max).filter(|&n| f(n)).collect() };
+                let with = |birth: Vec<u8>, survival: Vec<u8>| {
+                    RuleKind::Life(LifeRule {
+                        neighbourhood: l.neighbourhood,
+                        birth: Transition::from_counts(&birth),
+                        survival: Transition::from_counts(&survival),
+                    })
+                };
+                let (b, s) = (
+                    |n: u8| l.birth.is_certain(n),
+                    |n: u8| l.survival.is_certain(n),
+                );
+                let dual = || with(counts(&|n| !s(max - n)), counts(&|n| !b(max - n)));
+                if s(max) {
+                    pair(dual(), dual())
+                } else {
+                    pair(
+                        with(counts(&|n| !b(n)), counts(&|n| !s(n))),
+                        with(counts(&|n| s(max - n)), counts(&|n| b(max - n))),
+                    )
+                }
+            }
+            RuleKind::Map(m) => {
+                let all = map::mask(m.neighbourhood);
+                let table = |f: &dyn Fn(u16) -> bool| {
+                    RuleKind::Map(MapRule::from_fn(m.neighbourhood, MapNotation::Map, f))
+                };
+                if m.next(all) {
+                    let dual = || table(&|i| !m.next(i ^ all));
+                    pair(dual(), dual())
+                } else {
+                    pair(table(&|i| !m.next(i)), table(&|i| m.next(i ^ all)))
+                }
+            }
+            _ => None,
+        }
+    }
+
     /// Whether a dead cell with no live neighbour is born (B0), for any 2D rule.
     pub fn births_from_nothing(&self) -> bool {
         match self.kind {
