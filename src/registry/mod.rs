@@ -414,7 +414,7 @@ fn builtin() -> Vec<EngineSpec> {
                         if births_from_nothing(&r.rule)
                             && !r.rule.b0_emulation().is_some_and(|(e, o)| e == o) =>
                     {
-                        Err("a B0 rule without Smax alternates two rules on the plane, which HashLife's jumps cannot".into())
+                        Err("a B0 rule without Smax alternates two rules on the plane, which HashLife's jumps cannot; the tile engine runs it".into())
                     }
                     Universe::Torus { width, height }
                         if !width.is_power_of_two() || !height.is_power_of_two() =>
