@@ -470,8 +470,12 @@ fn wolfram_rules_in_a_2d_file_are_golly_s_2d_form() {
     let rule = Rule::parse_in_2d_file("W30").unwrap();
     assert!(matches!(rule.kind, RuleKind::Map(_)));
     assert_eq!(rule.to_string(), "W30");
-    // A ring stays the one-dimensional automaton.
+    // A ring stays the one-dimensional automaton; a 2D torus is the 2D form.
     assert!(Rule::parse_in_2d_file("W30:T64,0").unwrap().is_elementary());
+    let torus = Rule::parse_in_2d_file("W30:T64,32").unwrap();
+    assert!(matches!(torus.kind, RuleKind::Map(_)));
+    assert_eq!(torus.torus, Some((64, 32)));
+    assert_eq!(Rule::parse_in_2d_file(&torus.to_string()).unwrap(), torus);
     assert!(
         Rule::parse_in_2d_file("W31")
             .unwrap_err()

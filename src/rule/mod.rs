@@ -274,14 +274,22 @@ impl Rule {
     pub fn parse_in_2d_file(text: &str) -> Result<Self, RuleError> {
         let rule: Rule = text.parse()?;
         match (rule.kind, rule.torus) {
-            (RuleKind::Elementary(e), None) if e.0 % 2 == 1 => Err(RuleError::new(
-                text,
-                format!(
-                    "W{} in a 2D pattern is Golly's 2D form of Wolfram's rule, which takes even numbers only (an odd one gives birth on empty space); run it as a ring with ':T<width>,0'",
-                    e.0
-                ),
-            )),
-            (RuleKind::Elementary(e), None) => Ok(Rule::from(MapRule::wolfram_2d(e.0))),
+            (RuleKind::Elementary(e), torus)
+                if e.0 % 2 == 1 && torus.is_none_or(|(_, h)| h > 1) =>
+            {
+                Err(RuleError::new(
+                    text,
+                    format!(
+                        "W{} in a 2D pattern is Golly's 2D form of Wolfram's rule, which takes even numbers only (an odd one gives birth on empty space); run it as a ring with ':T<width>,0'",
+                        e.0
+                    ),
+                ))
+            }
+            // A 2D torus (`W22:T100,100`) is the 2D form too; a ring has height 1.
+            (RuleKind::Elementary(e), torus) if torus.is_none_or(|(_, h)| h > 1) => Ok(Rule {
+                kind: RuleKind::Map(MapRule::wolfram_2d(e.0)),
+                torus,
+            }),
             _ => Ok(rule),
         }
     }
