@@ -245,12 +245,7 @@ pub fn suite() -> Vec<Group> {
     // 2D Wolfram; on every size, and on tall, thin tori that the GPU holds transposed (where an
     // asymmetric table must be transposed too).
     let mut cases = Vec::new();
-    let mut tabled: Vec<Rule> = TABLED_RULES
-        .iter()
-        .map(|t| t.parse().expect("valid"))
-        .collect();
-    tabled.push(Rule::parse_in_2d_file("W30").expect("valid"));
-    for (i, &rule) in tabled.iter().enumerate() {
+    for (i, rule) in tabled_rules().into_iter().enumerate() {
         for (j, &(w, h)) in SIZES.iter().chain(&[(3, 1000), (63, 200)]).enumerate() {
             let seed = (300 + i * 10 + j) as u64;
             cases.push(case(
@@ -319,8 +314,17 @@ pub fn suite() -> Vec<Group> {
     groups
 }
 
-/// Rules of the 3x3 block for the suite (Golly's 2D W30 is added to them): non-totalistic ones,
-/// B0 among them, an asymmetric Moore MAP, and hexagonal and von Neumann MAPs.
+/// Rules of the 3x3 block that every engine's tests run: non-totalistic ones, B0 among them, an
+/// asymmetric Moore MAP, hexagonal and von Neumann MAPs, and Golly's 2D form of W30.
+pub fn tabled_rules() -> Vec<Rule> {
+    let mut rules: Vec<Rule> = TABLED_RULES
+        .iter()
+        .map(|t| t.parse().expect("valid"))
+        .collect();
+    rules.push(Rule::parse_in_2d_file("W30").expect("valid"));
+    rules
+}
+
 const TABLED_RULES: [&str; 6] = [
     "B2-a/S12",
     "B2-ac3ai/S1c2-n3-aky4a",

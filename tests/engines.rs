@@ -231,18 +231,7 @@ fn fast_engine_matches_reference_on_hex_von_neumann_stochastic_and_b0_rules() {
 /// Wolfram) through the dense engine's circuit.
 #[test]
 fn fast_engine_matches_reference_on_non_totalistic_and_map_rules() {
-    let mut rules: Vec<lifelab::rule::Rule> = [
-        "B2-a/S12",
-        "B3_S23-a4ei6",
-        "B2-ac3ai/S1c2-n3-aky4a",
-        "B02a/S12-ak8",
-        "MAPABCDEFGHIJKLMNOPQRSTUV",
-        "MAPABCDEF",
-    ]
-    .iter()
-    .map(|r| rule(r))
-    .collect();
-    rules.push(lifelab::rule::Rule::parse_in_2d_file("W30").unwrap());
+    let rules = lifelab::check::tabled_rules();
     for r in rules {
         for (i, &(w, h)) in ODD_SIZES.iter().enumerate() {
             let g = soup(w, h, 0.35, 300 + i as u64);

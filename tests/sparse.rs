@@ -12,15 +12,10 @@ use lifelab::pattern::library;
 use lifelab::registry::{Request, create};
 use lifelab::rule::{Rule, named};
 
-/// Rules beyond the named ones: hexagonal, von Neumann, B0, stochastic, and rules of the 3x3
-/// block (non-totalistic, MAP of each neighbourhood).
-const OTHER_RULES: [&str; 15] = [
-    "B2-a/S12",
+/// Rules beyond the named ones: hexagonal, von Neumann, B0, stochastic (and, in `all_rules`,
+/// the rules of the 3x3 block that `check::tabled_rules` lists).
+const OTHER_RULES: [&str; 10] = [
     "B3_S23-a4ei6",
-    "B2-ac3ai/S1c2-n3-aky4a",
-    "B02a/S12-ak8",
-    "MAPABCDEFGHIJKLMNOPQRSTUV",
-    "MAPABCDEF",
     "B2/S34H",
     "B245/S3H",
     "B0/S23H",
@@ -35,8 +30,7 @@ const OTHER_RULES: [&str; 15] = [
 fn all_rules() -> Vec<Rule> {
     let mut rules: Vec<Rule> = named::all().into_iter().map(|(_, r)| r.into()).collect();
     rules.extend(OTHER_RULES.iter().map(|r| rule(r)));
-    // Golly's 2D form of Wolfram's rule 30, as a pattern file gives it.
-    rules.push(Rule::parse_in_2d_file("W30").unwrap());
+    rules.extend(lifelab::check::tabled_rules());
     rules
 }
 
