@@ -1050,6 +1050,30 @@ fn readme_lists_every_shortcut_of_the_help_window() {
     }
 }
 
+/// A file opened in the window without a bounded-grid suffix lands on the unbounded plane, as
+/// in Golly, whatever torus was showing; a file's own `:T` gives its torus.
+#[test]
+fn a_file_without_a_torus_opens_on_the_plane() {
+    let Some((mut app, ctx)) = app(options("glider", "32x32")) else {
+        return;
+    };
+    let dir = data_dir("plane");
+    let plain = dir.join("plain.rle");
+    std::fs::write(&plain, "x = 3, y = 1, rule = B3/S23\n3o!\n").unwrap();
+    app.command(&ctx, Command::LoadFile(plain));
+    app.settle();
+    assert_eq!(app.status().universe, lifelab::engine::Universe::Plane);
+    assert_eq!(app.status().population, Some(3));
+    let torus = dir.join("torus.rle");
+    std::fs::write(&torus, "x = 3, y = 1, rule = B3/S23:T40,30\n3o!\n").unwrap();
+    app.command(&ctx, Command::LoadFile(torus));
+    app.settle();
+    assert_eq!(
+        app.status().universe,
+        lifelab::engine::Universe::torus(40, 30)
+    );
+}
+
 #[test]
 fn pattern_info_shows_the_files_comments_and_save_keeps_them() {
     let Some((mut app, ctx)) = app(options("glider", "32x32")) else {

@@ -19,7 +19,7 @@ use crate::session::worker::Pace;
 use crate::tiles::TileMap;
 
 /// The extensions lifelab reads.
-const PATTERN_EXTENSIONS: [&str; 5] = ["rle", "cells", "lif", "life", "mc"];
+const PATTERN_EXTENSIONS: [&str; 7] = ["rle", "cells", "lif", "life", "mc", "mcl", "gz"];
 
 /// A system dialog that answers "nothing chosen" sooner than this was never shown: there is no
 /// xdg portal and no zenity. No person cancels a dialog that fast.
@@ -170,14 +170,20 @@ impl LifelabApp {
             }
             Command::Load { pattern, source } => {
                 self.remember("open")?;
-                self.load(pattern, None, 0, source)?
+                self.load(pattern, None, 0, source, false)?
             }
             Command::LoadFile(path) => {
                 let loaded = crate::session::setup::resolve_pattern(&path.display().to_string())?;
                 self.remember("open")?;
                 let source = path.display().to_string();
                 let warnings = loaded.pattern.warnings.clone();
-                self.load(loaded.pattern, loaded.tiles, loaded.generation, source)?;
+                self.load(
+                    loaded.pattern,
+                    loaded.tiles,
+                    loaded.generation,
+                    source,
+                    true,
+                )?;
                 if !warnings.is_empty() {
                     self.note_info(format!("{}: {}", path.display(), warnings.join("; ")));
                 }
@@ -819,6 +825,7 @@ impl LifelabApp {
         tiles: Option<TileMap>,
         generation: u64,
         source: String,
+        from_file: bool,
     ) -> anyhow::Result<()> {
         let info = super::PatternInfo {
             name: pattern.name.clone(),
@@ -844,6 +851,9 @@ impl LifelabApp {
             .unwrap_or(self.life.rule);
         let universe = match (pattern.rule.and_then(|r| r.torus), self.life.universe) {
             (Some((w, h)), _) => Universe::torus(w, h),
+            // A file without a bounded-grid suffix lives on the unbounded plane, as in Golly
+            // and on the command line; a library pattern goes into the universe shown.
+            (None, _) if from_file => Universe::Plane,
             (None, Universe::Plane) => Universe::Plane,
             (None, Universe::Torus { width, height }) => {
                 if pattern.width() <= width && pattern.height() <= height {
