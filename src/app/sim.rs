@@ -424,7 +424,7 @@ impl LifeSim {
         let file = path.clone();
         let h = self.worker.submit(label, 0, move |access, _| {
             let written = access.with(|e| crate::session::save::text_of(e, &meta, format))?;
-            std::fs::write(&file, &written.text)
+            crate::pattern::write_atomically(&file, written.text.as_bytes())
                 .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
             Ok(Box::new(written.warnings))
         });

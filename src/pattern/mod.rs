@@ -383,7 +383,32 @@ pub fn dropped(pattern: &Pattern, format: Format) -> Vec<String> {
 /// Saves a pattern; the format comes from the extension (RLE when there is none).
 pub fn save_file(pattern: &Pattern, path: &Path) -> std::io::Result<()> {
     let format = Format::from_path(path).unwrap_or(Format::Rle);
-    std::fs::write(path, write(pattern, format))
+    write_atomically(path, write(pattern, format).as_bytes())
+}
+
+/// Replaces `path` with `bytes` all at once: they go to a temporary file in the same folder,
+/// flushed to disk, which is then renamed over the old file. A write that fails (a full disk)
+/// or is killed half-way leaves the old file as it was, never a truncated one.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".lifelab-");
+    // The new file keeps the old one's permissions, or gets a plain file's: a temporary file
+    // is made readable by its owner only.
+    #[cfg(unix)]
+    builder.permissions(match std::fs::metadata(path) {
+        Ok(m) => m.permissions(),
+        Err(_) => std::os::unix::fs::PermissionsExt::from_mode(0o644),
+    });
+    let mut file = builder.tempfile_in(folder)?;
+    file.write_all(bytes)?;
+    file.as_file().sync_all()?;
+    file.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }
 
 impl fmt::Display for Pattern {

@@ -96,6 +96,7 @@ pub fn write_engine(
 ) -> anyhow::Result<Vec<String>> {
     let format = Format::from_path(path).unwrap_or(Format::Rle);
     let written = text_of(engine, meta, format)?;
-    std::fs::write(path, written.text).with_context(|| format!("writing {}", path.display()))?;
+    crate::pattern::write_atomically(path, written.text.as_bytes())
+        .with_context(|| format!("writing {}", path.display()))?;
     Ok(written.warnings)
 }
