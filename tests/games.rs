@@ -954,6 +954,36 @@ fn dawsons_kayles_is_dawsons_chess_shifted_by_one() {
 
 // ---- Wythoff's game ----
 
+/// Issue 28, defect 9: heaps near 2^63 - 1, where 5n² no longer fits in 128 bits. The values
+/// are Python's exact big integers: (n + math.isqrt(5 * n * n)) // 2, and the partner of
+/// 2^63 - 1 found from them.
+#[test]
+fn wythoff_is_exact_up_to_the_largest_heap() {
+    assert_eq!(
+        wythoff::lower(8_249_634_742_471_189_718),
+        13_348_189_408_090_370_667
+    );
+    assert_eq!(
+        wythoff::lower(9_223_372_036_854_775_807),
+        14_923_729_446_516_375_049
+    );
+    assert_eq!(
+        wythoff::lower(9_223_372_036_854_775_806),
+        14_923_729_446_516_375_047
+    );
+    let max = wythoff::MAX_HEAP;
+    assert_eq!(wythoff::partner(max), 5_700_357_409_661_599_242);
+    assert!(wythoff::is_p(5_700_357_409_661_599_242, max).unwrap());
+    assert!(!wythoff::is_p(max, max).unwrap());
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args(["wythoff", &max.to_string(), &max.to_string(), "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v.is_object(), "{v}");
+}
+
 #[test]
 fn wythoffs_first_lost_positions() {
     let want = [(1, 2), (3, 5), (4, 7), (6, 10), (8, 13)];

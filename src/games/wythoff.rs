@@ -5,7 +5,8 @@
 
 use serde::Serialize;
 
-/// The largest heap taken: 5n² must fit in 128 bits.
+/// The largest heap taken: ⌊nφ⌋ + n must fit in 64 bits, and the bisection of
+/// `floor_root5_times` in 128.
 pub const MAX_HEAP: u64 = (1 << 63) - 1;
 
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
@@ -21,10 +22,29 @@ fn check(x: u64) -> Result<(), WythoffError> {
     Ok(())
 }
 
-/// ⌊nφ⌋, the smaller heap of the n-th lost position.
-pub fn lower(n: u64) -> u64 {
+/// ⌊n√5⌋, exactly: isqrt(5n²) while 5n² fits in 128 bits (n below about 8.25 * 10^18). Past
+/// that it is 2n + t, with t the largest whole number such that (2n + t)² ≤ 5n², that is
+/// t² + 4nt ≤ n², found by bisection below n/4 (√5 - 2 < 1/4); for n < 2^63 every term fits.
+fn floor_root5_times(n: u64) -> u128 {
     let n = n as u128;
-    ((n + (5 * n * n).isqrt()) / 2) as u64
+    if let Some(five) = (n * n).checked_mul(5) {
+        return five.isqrt();
+    }
+    let (mut fits, mut too_big) = (0u128, n / 4 + 1);
+    while too_big - fits > 1 {
+        let t = (fits + too_big) / 2;
+        if t * t + 4 * n * t <= n * n {
+            fits = t;
+        } else {
+            too_big = t;
+        }
+    }
+    2 * n + fits
+}
+
+/// ⌊nφ⌋, the smaller heap of the n-th lost position, for n up to [`MAX_HEAP`].
+pub fn lower(n: u64) -> u64 {
+    ((n as u128 + floor_root5_times(n)) / 2) as u64
 }
 
 /// The n-th lost position (⌊nφ⌋, ⌊nφ²⌋) = (a, a + n); the 0th is (0, 0).
@@ -49,7 +69,7 @@ pub fn partner(v: u64) -> u64 {
     }
     // n ≈ v/φ when v = ⌊nφ⌋, m ≈ v/φ² when v = ⌊mφ²⌋; the estimate is within one.
     let v128 = v as u128;
-    let root5v = (5 * v128 * v128).isqrt();
+    let root5v = floor_root5_times(v);
     let around = |estimate: u128| (estimate.saturating_sub(2)..=estimate + 2).map(|n| n as u64);
     for n in around((root5v - v128) / 2) {
         if lower(n) == v {
