@@ -954,6 +954,47 @@ fn dawsons_kayles_is_dawsons_chess_shifted_by_one() {
 
 // ---- Wythoff's game ----
 
+/// Issue 28, defect 10: a million heaps on one line of `nim --file` (each word used to be
+/// found again from the start of its line, which took more than a minute). The nim-sum is the
+/// XOR of the heaps (Bouton), computed here; an error far along a long line still names its
+/// column, counted in characters.
+#[test]
+fn nim_file_reads_a_million_heaps_on_one_line() {
+    let dir = std::env::temp_dir().join(format!("lifelab-nim-line-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let heaps: Vec<u64> = (0..1_000_000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % 1_000_000
+        })
+        .collect();
+    let line: Vec<String> = heaps.iter().map(u64::to_string).collect();
+    let file = dir.join("heaps.txt");
+    std::fs::write(&file, line.join(" ") + "\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args(["nim", "--json", "--file"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["heaps"].as_array().unwrap().len(), 1_000_000);
+    assert_eq!(v["nim_sum"], heaps.iter().fold(0, |a, h| a ^ h));
+    // The bad word after two heaps and two no-break spaces (two bytes each) is at column 5.
+    std::fs::write(&file, "1\u{a0}2\u{a0}x 3\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args(["nim", "--file"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(e.contains("heaps.txt:1:5:") && e.contains("'x'"), "{e}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// Issue 28, defect 9: heaps near 2^63 - 1, where 5n² no longer fits in 128 bits. The values
 /// are Python's exact big integers: (n + math.isqrt(5 * n * n)) // 2, and the partner of
 /// 2^63 - 1 found from them.

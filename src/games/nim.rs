@@ -63,17 +63,21 @@ pub fn parse_heaps_text(text: &str) -> Result<Vec<u64>, TextHeapError> {
     let mut heaps = Vec::new();
     for (l, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("");
-        let mut start = None;
-        for (column, c) in line.chars().chain([' ']).enumerate() {
+        // (column in characters, byte offset) of the word being read: each word is sliced
+        // once, so a line of a million heaps costs what its length does.
+        let mut start: Option<(usize, usize)> = None;
+        let ends = line.char_indices().chain([(line.len(), ' ')]);
+        for (column, (byte, c)) in ends.enumerate() {
             let sep = c.is_whitespace() || c == ',';
             match (sep, start) {
-                (false, None) => start = Some(column),
-                (true, Some(s)) => {
-                    let word: String = line.chars().skip(s).take(column - s).collect();
-                    let h = parse_heap(heaps.len() + 1, &word).map_err(|error| TextHeapError {
-                        line: l + 1,
-                        column: s + 1,
-                        error,
+                (false, None) => start = Some((column, byte)),
+                (true, Some((s, from))) => {
+                    let h = parse_heap(heaps.len() + 1, &line[from..byte]).map_err(|error| {
+                        TextHeapError {
+                            line: l + 1,
+                            column: s + 1,
+                            error,
+                        }
                     })?;
                     heaps.push(h);
                     start = None;
