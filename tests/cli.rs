@@ -450,3 +450,25 @@ fn mcell_files_run_or_are_refused_by_their_game() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// Issue 28: `--memory` of 2^44 MiB or more used to wrap round to a tiny limit when shifted
+/// into bytes. It is refused, with the largest value that fits; the largest is taken (and then
+/// refused by the memory check for what it is).
+#[test]
+fn a_memory_limit_past_64_bits_is_refused_not_wrapped() {
+    let e = failure(&["run", "--memory", "17592186044416", "--gens", "1"]);
+    assert!(
+        e.contains("17592186044416 MiB is more than 2^64 bytes") && e.contains("17592186044415"),
+        "{e}"
+    );
+    let e = failure(&[
+        "run",
+        "--memory",
+        "17592186044415",
+        "--pattern",
+        "glider",
+        "--engine",
+        "hashlife",
+    ]);
+    assert!(e.contains("16777216.0 TiB"), "{e}");
+}

@@ -27,7 +27,7 @@ pub struct RunArgs {
     pub engine: String,
 
     /// HashLife's node cache in MiB (default: a share of the memory available).
-    #[arg(long, value_name = "MB")]
+    #[arg(long, value_name = "MB", value_parser = super::setup::memory_mib)]
     pub memory: Option<u64>,
 
     #[command(flatten)]
