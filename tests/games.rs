@@ -995,6 +995,34 @@ fn nim_file_reads_a_million_heaps_on_one_line() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// Issue 28, defect 11: a forward path `v0: v1`, `v1: v2`, ... was quadratic (100,000 vertices
+/// took 12 s). On a path the value of a vertex is the parity of its distance to the end, worked
+/// out by hand: the end has no move (0), the one before it moves only to a 0 (1), and so on.
+#[test]
+fn grundy_graph_of_a_long_forward_path() {
+    let dir = std::env::temp_dir().join(format!("lifelab-path-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let n = 200_000usize;
+    let text: String = (0..n).map(|k| format!("v{k}: v{}\n", k + 1)).collect();
+    let file = dir.join("path.txt");
+    std::fs::write(&file, text).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args(["grundy", "graph", "--json", "--file"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let vertices = v["vertices"].as_array().unwrap();
+    assert_eq!(vertices.len(), n + 1);
+    for vertex in vertices {
+        let name = vertex["vertex"].as_str().unwrap();
+        let k: usize = name[1..].parse().unwrap();
+        assert_eq!(vertex["value"], ((n - k) % 2) as u64, "{name}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// Issue 28, defect 9: heaps near 2^63 - 1, where 5n² no longer fits in 128 bits. The values
 /// are Python's exact big integers: (n + math.isqrt(5 * n * n)) // 2, and the partner of
 /// 2^63 - 1 found from them.

@@ -132,26 +132,47 @@ impl MoveGraph {
         let mut label = vec![L::None; n];
         let mut left = n;
         let mut i = 0u32;
+        // Who moves to each vertex: a new label i can only make the vertices one or two moves
+        // before it labellable, so only those are looked at again (sweeping every vertex until
+        // nothing changed was quadratic on a long path). The labels only grow, and a vertex
+        // that could take i keeps that chance, so the order of the work does not matter.
+        let mut preds = vec![Vec::new(); n];
+        for (u, moves) in self.moves.iter().enumerate() {
+            for &f in moves {
+                preds[f].push(u);
+            }
+        }
+        let mut queued = vec![false; n];
+        let mut queue = std::collections::VecDeque::new();
         while left > 0 {
-            loop {
-                let mut changed = false;
-                for u in 0..n {
-                    if label[u] != L::None {
-                        continue;
-                    }
-                    let ok = self.moves[u].iter().all(|&f| label[f] != L::Fin(i))
-                        && self.moves[u].iter().all(|&f| {
-                            !matches!(label[f], L::None | L::Inf)
-                                || self.moves[f].iter().any(|&h| label[h] == L::Fin(i))
-                        });
-                    if ok {
-                        label[u] = L::Fin(i);
-                        left -= 1;
-                        changed = true;
-                    }
+            for u in 0..n {
+                if label[u] == L::None {
+                    queued[u] = true;
+                    queue.push_back(u);
                 }
-                if !changed {
-                    break;
+            }
+            while let Some(u) = queue.pop_front() {
+                queued[u] = false;
+                if label[u] != L::None {
+                    continue;
+                }
+                let ok = self.moves[u].iter().all(|&f| label[f] != L::Fin(i))
+                    && self.moves[u].iter().all(|&f| {
+                        !matches!(label[f], L::None | L::Inf)
+                            || self.moves[f].iter().any(|&h| label[h] == L::Fin(i))
+                    });
+                if !ok {
+                    continue;
+                }
+                label[u] = L::Fin(i);
+                left -= 1;
+                for &p in &preds[u] {
+                    for w in std::iter::once(p).chain(preds[p].iter().copied()) {
+                        if label[w] == L::None && !queued[w] {
+                            queued[w] = true;
+                            queue.push_back(w);
+                        }
+                    }
                 }
             }
             for u in 0..n {
