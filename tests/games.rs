@@ -1023,6 +1023,34 @@ fn grundy_graph_of_a_long_forward_path() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// Issue 28, defect 12: Hackenbush inside `grundy sum` had no cap on the cuts it tries; it has
+/// plain `hackenbush`'s, said in the error (a 30,000-edge star with a heap of 3: value 1, so
+/// cuts would be tried).
+#[test]
+fn hackenbush_in_a_sum_has_the_cut_limit() {
+    let dir = std::env::temp_dir().join(format!("lifelab-star-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("star.txt");
+    let text: String = (0..30_000).map(|k| format!("g e{k}\n")).collect();
+    std::fs::write(&file, text).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args([
+            "grundy",
+            "sum",
+            &format!("hackenbush:{}", file.display()),
+            "3",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        e.contains("30000 edges") && e.contains("limited to 20000 edges"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// Issue 28, defect 9: heaps near 2^63 - 1, where 5n² no longer fits in 128 bits. The values
 /// are Python's exact big integers: (n + math.isqrt(5 * n * n)) // 2, and the partner of
 /// 2^63 - 1 found from them.

@@ -31,8 +31,7 @@ struct Report {
     winning_moves: Vec<Cut>,
 }
 
-/// The most edges whose cuts are all tried (each try recomputes the value).
-const MAX_CUT_EDGES: usize = 20_000;
+use crate::games::hackenbush::MAX_CUT_EDGES;
 
 pub fn execute(args: HackenbushArgs) -> anyhow::Result<ExitCode> {
     let (name, text) = match (&args.picture, &args.file) {

@@ -63,6 +63,10 @@ impl HackenbushError {
 
 pub const MAX_EDGES: usize = 200_000;
 
+/// The most edges whose cuts are all tried for winning moves (each try recomputes the value),
+/// alone or in a sum.
+pub const MAX_CUT_EDGES: usize = 20_000;
+
 fn is_ground(name: &str) -> bool {
     matches!(name.to_ascii_lowercase().as_str(), "g" | "ground")
 }
