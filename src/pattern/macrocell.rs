@@ -38,8 +38,9 @@ pub struct Macrocell {
     pub comments: Vec<String>,
 }
 
-/// The deepest quadtree lifelab reads: 2^62 cells a side keeps coordinates within `i64`.
-pub const MAX_LEVEL: u8 = 62;
+/// The deepest quadtree lifelab reads and writes: a root of level 64 spans -2^63 .. 2^63, the
+/// whole of `i64`, where every cell lives. Corners are worked out in `i128`, where 2^63 fits.
+pub const MAX_LEVEL: u8 = 64;
 
 impl Macrocell {
     pub fn level_of(&self, id: u32) -> u8 {
@@ -81,13 +82,15 @@ impl Macrocell {
         }
         let mut map = TileMap::new();
         if self.root != 0 {
-            let half = 1i64 << (self.level() - 1);
+            let half = 1i128 << (self.level() - 1);
             self.place(self.root, -half, -half, &mut map);
         }
         Ok(map)
     }
 
-    fn place(&self, id: u32, x: i64, y: i64, map: &mut TileMap) {
+    /// Cells of node `id`, whose top-left corner is (x, y); the corners of a level-64 root are
+    /// outside `i64`, its cells are not.
+    fn place(&self, id: u32, x: i128, y: i128, map: &mut TileMap) {
         if id == 0 {
             return;
         }
@@ -98,16 +101,16 @@ impl Macrocell {
                     if row == 0 {
                         continue;
                     }
-                    let gy = y + r;
-                    let (tx, ty) = (x.div_euclid(64), gy.div_euclid(64));
+                    let gy = y + r as i128;
+                    let (tx, ty) = (x.div_euclid(64) as i64, gy.div_euclid(64) as i64);
                     let (bx, by) = (x.rem_euclid(64), gy.rem_euclid(64) as usize);
                     map.tile_mut(tx, ty)[by] |= row << bx;
                 }
             }
             McNode::Inner { level, children } => {
-                let h = 1i64 << (level - 1);
+                let h = 1i128 << (level - 1);
                 for (k, &c) in children.iter().enumerate() {
-                    let (dx, dy) = ((k & 1) as i64 * h, (k >> 1) as i64 * h);
+                    let (dx, dy) = ((k & 1) as i128 * h, (k >> 1) as i128 * h);
                     self.place(c, x + dx, y + dy, map);
                 }
             }
@@ -120,13 +123,19 @@ impl Macrocell {
         let Some(bounds) = tiles.bounds() else {
             return b.finish(0);
         };
-        let reach = [bounds.left, bounds.top, bounds.right + 1, bounds.bottom + 1]
-            .iter()
-            .map(|v| v.unsigned_abs())
-            .max()
-            .unwrap_or(1)
-            .max(8);
-        let level = (64 - (reach - 1).leading_zeros()) as u8 + 1;
+        // How far from the origin the root must reach, in i128: a cell at i64::MAX reaches 2^63.
+        let reach = [
+            bounds.left as i128,
+            bounds.top as i128,
+            bounds.right as i128 + 1,
+            bounds.bottom as i128 + 1,
+        ]
+        .iter()
+        .map(|v| v.unsigned_abs())
+        .max()
+        .unwrap_or(1)
+        .max(8);
+        let level = (128 - (reach - 1).leading_zeros()) as u8 + 1;
         let level = level.max(4);
         for l in 6..=level.max(6) {
             let shift = l - 6;
@@ -137,7 +146,7 @@ impl Macrocell {
                     .collect(),
             );
         }
-        let half = 1i64 << (level - 1);
+        let half = 1i128 << (level - 1);
         let root = b.build(tiles, -half, -half, level);
         b.finish(root)
     }
@@ -198,11 +207,12 @@ impl Builder {
         i
     }
 
-    /// The node of `level` whose top-left corner is (x, y).
-    fn build(&mut self, tiles: &TileMap, x: i64, y: i64, level: u8) -> u32 {
+    /// The node of `level` whose top-left corner is (x, y) (in `i128`: a level-64 root's corner
+    /// is -2^63 and its size 2^64).
+    fn build(&mut self, tiles: &TileMap, x: i128, y: i128, level: u8) -> u32 {
         if level == 3 {
             let mut bits = 0u64;
-            let (tx, ty) = (x.div_euclid(64), y.div_euclid(64));
+            let (tx, ty) = (x.div_euclid(64) as i64, y.div_euclid(64) as i64);
             let Some(t) = tiles.tile(tx, ty) else {
                 return 0;
             };
@@ -216,11 +226,14 @@ impl Builder {
                 self.intern(McNode::Leaf(bits))
             };
         }
-        let size = 1i64 << level;
-        // Skip empty space without descending.
+        let size = 1i128 << level;
+        // Skip empty space without descending. Only a node aligned to its size is one block of
+        // `occupied`: the root straddles four, centred on the origin.
         if level >= 6
+            && x.rem_euclid(size) == 0
+            && y.rem_euclid(size) == 0
             && !self.occupied[(level - 6) as usize]
-                .contains(&(x.div_euclid(size), y.div_euclid(size)))
+                .contains(&(x.div_euclid(size) as i64, y.div_euclid(size) as i64))
         {
             return 0;
         }
@@ -428,6 +441,38 @@ mod tests {
         // Level 4 covers -8..8: node 1 is the NE leaf (x 0..8, y -8..0).
         assert!(t.get(0, -2) && t.get(1, -1));
         assert!(t.get(-1, 0) && t.get(0, 0) && t.get(1, 0));
+    }
+
+    #[test]
+    fn cells_at_the_ends_of_i64_go_out_and_back() {
+        // Issue 28, defect 5: a pattern beyond ±2^61 needs a root of level 63 or 64, whose
+        // corners `1i64 << 63` cannot hold; the file used to come out empty.
+        let mut tiles = TileMap::new();
+        for (x, y) in [
+            (i64::MAX, i64::MAX),
+            (i64::MIN, 0),
+            (1 << 62, -(1 << 61) - 3),
+            (0, 0),
+        ] {
+            let (tx, ty) = (x.div_euclid(64), y.div_euclid(64));
+            tiles.tile_mut(tx, ty)[y.rem_euclid(64) as usize] |= 1 << x.rem_euclid(64);
+        }
+        let mc = Macrocell::from_tiles(&tiles);
+        assert_eq!(mc.level(), 64);
+        assert_eq!(mc.population(), 4);
+        let back = parse(&mc.write()).unwrap();
+        assert_eq!(back.population(), 4);
+        let t = back.to_tiles(100).unwrap();
+        for (x, y) in [
+            (i64::MAX, i64::MAX),
+            (i64::MIN, 0),
+            (1 << 62, -(1 << 61) - 3),
+            (0, 0),
+        ] {
+            let row =
+                t.tile(x.div_euclid(64), y.div_euclid(64)).unwrap()[y.rem_euclid(64) as usize];
+            assert_eq!(row >> x.rem_euclid(64) & 1, 1, "cell ({x}, {y})");
+        }
     }
 
     #[test]
