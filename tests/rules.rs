@@ -132,6 +132,11 @@ fn golly_writes_a_ring_as_width_and_height_zero() {
     assert_eq!(r.torus, Some((11, 1)));
     assert_eq!(r.to_string(), "W90:T11,0");
     assert_eq!(Rule::parse("W30:T11,1").unwrap().to_string(), "W30:T11,0");
+    // A taller torus (Golly's 2D form's, in a pattern file) prints as it came and reads back
+    // (the fuzz target found `w2:T644,6` printed as a ring).
+    let tall = Rule::parse("w2:T644,6").unwrap();
+    assert_eq!(tall.to_string(), "W2:T644,6");
+    assert_eq!(Rule::parse(&tall.to_string()).unwrap(), tall);
     // A Life-like rule's height 0 is still Golly's infinite height, which a torus cannot be.
     let e = Rule::parse("B3/S23:T11,0").unwrap_err().to_string();
     assert!(e.contains("height 0"), "{e}");

@@ -465,8 +465,9 @@ impl fmt::Display for Rule {
             RuleKind::Map(r) => write!(f, "{r}")?,
         }
         match (self.torus, &self.kind) {
-            // Golly writes a one-dimensional ring of width w as `:Tw,0`.
-            (Some((w, _)), RuleKind::Elementary(_)) => write!(f, ":T{w},0")?,
+            // Golly writes a one-dimensional ring of width w as `:Tw,0`; a taller torus is the
+            // 2D form's, written as it came (a pattern file makes it so).
+            (Some((w, 1)), RuleKind::Elementary(_)) => write!(f, ":T{w},0")?,
             (Some((w, h)), _) => write!(f, ":T{w},{h}")?,
             (None, _) => {}
         }
