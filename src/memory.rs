@@ -156,6 +156,23 @@ pub fn vec_in_huge_pages<T>(capacity: usize) -> Vec<T> {
     v
 }
 
+/// `--memory MB` (the command line's and the app's): a whole number of MiB whose bytes fit in
+/// 64 bits (a larger one used to wrap round to a tiny limit when shifted into bytes).
+pub fn parse_mib(text: &str) -> Result<u64, String> {
+    let mib: u64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a whole number of MiB"))?;
+    match mib.checked_mul(1 << 20) {
+        Some(_) if mib > 0 => Ok(mib),
+        Some(_) => Err("0 MiB leaves no room at all".into()),
+        None => Err(format!(
+            "{mib} MiB is more than 2^64 bytes (at most {} MiB)",
+            u64::MAX >> 20
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -40,7 +40,7 @@ pub struct AppOptions {
     pub engine: String,
 
     /// HashLife's node cache in MiB (default: a share of the memory available).
-    #[arg(long, value_name = "MB", value_parser = crate::cli::setup::memory_mib)]
+    #[arg(long, value_name = "MB", value_parser = crate::memory::parse_mib)]
     pub memory: Option<u64>,
 
     /// Start running at once.

@@ -27,7 +27,7 @@ pub struct RunArgs {
     pub engine: String,
 
     /// HashLife's node cache in MiB (default: a share of the memory available).
-    #[arg(long, value_name = "MB", value_parser = super::setup::memory_mib)]
+    #[arg(long, value_name = "MB", value_parser = crate::memory::parse_mib)]
     pub memory: Option<u64>,
 
     #[command(flatten)]

@@ -108,23 +108,6 @@ impl SimArgs {
     }
 }
 
-/// `--memory MB`: a whole number of MiB whose bytes fit in 64 bits (a larger one used to wrap
-/// round to a tiny limit when shifted into bytes).
-pub fn memory_mib(text: &str) -> Result<u64, String> {
-    let mib: u64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{text}' is not a whole number of MiB"))?;
-    match mib.checked_mul(1 << 20) {
-        Some(_) if mib > 0 => Ok(mib),
-        Some(_) => Err("0 MiB leaves no room at all".into()),
-        None => Err(format!(
-            "{mib} MiB is more than 2^64 bytes (at most {} MiB)",
-            u64::MAX >> 20
-        )),
-    }
-}
-
 /// `--engine`: `auto` or an engine of the registry.
 pub fn engine_name(text: &str) -> Result<String, String> {
     let t = text.trim();

@@ -261,7 +261,7 @@ pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>,
         && request.universe.cells().is_some_and(|c| c >= 1 << 20)
         && find("tiles").is_some_and(|t| (t.supports)(request).is_ok())
         && find("cpu").is_some_and(|c| fits(&c, request).is_ok())
-        && !births_from_nothing(&request.rule)
+        && !request.rule.births_from_nothing()
     {
         choice.reason.push_str(
             "; auto looks again every 1024 generations and moves the run between the dense and the tile engine as the pattern changes",
@@ -355,7 +355,7 @@ fn builtin() -> Vec<EngineSpec> {
             supports: |r| {
                 two_dimensional(r)?;
                 if r.universe.is_plane()
-                    && births_from_nothing(&r.rule)
+                    && r.rule.births_from_nothing()
                     && r.rule.b0_emulation().is_none()
                 {
                     return Err("a stochastic B0 rule fills the unbounded plane at once".into());
@@ -365,7 +365,7 @@ fn builtin() -> Vec<EngineSpec> {
             cost: |r| {
                 let gens = r.workload.generations.max(1) as f64;
                 // On the plane a B0 rule is emulated as Golly does, without filling anything.
-                let dense = births_from_nothing(&r.rule) && !r.universe.is_plane();
+                let dense = r.rule.births_from_nothing() && !r.universe.is_plane();
                 let area = if dense { r.cells() } else { active_area(r) };
                 Some(Cost {
                     seconds: gens * area / (0.5 * dense_rate()),
@@ -384,7 +384,7 @@ fn builtin() -> Vec<EngineSpec> {
                 })
             },
             memory: |r| {
-                let tiles = if births_from_nothing(&r.rule) && !r.universe.is_plane() {
+                let tiles = if r.rule.births_from_nothing() && !r.universe.is_plane() {
                     r.cells() / 4096.0
                 } else {
                     active_area(r) / 4096.0 * 16.0
@@ -411,7 +411,7 @@ fn builtin() -> Vec<EngineSpec> {
                 }
                 match r.universe {
                     Universe::Plane
-                        if births_from_nothing(&r.rule)
+                        if r.rule.births_from_nothing()
                             && !r.rule.b0_emulation().is_some_and(|(e, o)| e == o) =>
                     {
                         Err("a B0 rule without Smax alternates two rules on the plane, which HashLife's jumps cannot; the tile engine runs it".into())
@@ -505,18 +505,13 @@ fn gpu_follows_activity(request: &Request) -> bool {
     #[cfg(feature = "gpu")]
     {
         request.options.gpu.kernel == crate::gpu::LifeKernel::Tiles
-            && !births_from_nothing(&request.rule)
+            && !request.rule.births_from_nothing()
     }
     #[cfg(not(feature = "gpu"))]
     {
         let _ = request;
         false
     }
-}
-
-/// B0: empty space gives birth.
-fn births_from_nothing(rule: &Rule) -> bool {
-    rule.births_from_nothing()
 }
 
 #[cfg(feature = "gpu")]
@@ -545,7 +540,7 @@ fn gpu_spec() -> EngineSpec {
             let tiles = matches!(
                 r.options.gpu.kernel,
                 crate::gpu::LifeKernel::Tiles | crate::gpu::LifeKernel::Sparse
-            ) && !births_from_nothing(&r.rule);
+            ) && !r.rule.births_from_nothing();
             let (area, latency) = if tiles {
                 (active_area(r), 40e-6)
             } else {

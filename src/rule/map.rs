@@ -92,18 +92,9 @@ impl MapRule {
     /// The same rule with rows and columns swapped, for a grid held transposed. (Each of the
     /// three neighbourhoods is its own transpose.)
     pub fn transposed(&self) -> Self {
-        let swap = |i: u16| {
-            let mut out = 0;
-            for dy in -1..=1 {
-                for dx in -1..=1 {
-                    if i & bit_at(dx, dy) != 0 {
-                        out |= bit_at(dy, dx);
-                    }
-                }
-            }
-            out
-        };
-        Self::from_fn(self.neighbourhood, self.notation, |i| self.next(swap(i)))
+        Self::from_fn(self.neighbourhood, self.notation, |i| {
+            self.next(permuted(i, |x, y| (y, x)))
+        })
     }
 
     /// The next state of a cell whose block has this index.
@@ -182,26 +173,28 @@ fn representative(count: usize, letter: usize) -> u16 {
     }
 }
 
-/// The eight images of a block under the square's rotations and reflections.
-fn images(index: u16) -> [u16; 8] {
-    let transform = |index: u16, t: &dyn Fn(i32, i32) -> (i32, i32)| {
-        let mut out = 0;
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                if index & bit_at(dx, dy) != 0 {
-                    let (x, y) = t(dx, dy);
-                    out |= bit_at(x, y);
-                }
+/// The block whose cell at t(dx, dy) is the cell of `index` at (dx, dy).
+fn permuted(index: u16, t: impl Fn(i32, i32) -> (i32, i32)) -> u16 {
+    let mut out = 0;
+    for dy in -1..=1 {
+        for dx in -1..=1 {
+            if index & bit_at(dx, dy) != 0 {
+                let (x, y) = t(dx, dy);
+                out |= bit_at(x, y);
             }
         }
-        out
-    };
+    }
+    out
+}
+
+/// The eight images of a block under the square's rotations and reflections.
+fn images(index: u16) -> [u16; 8] {
     let mut out = [0u16; 8];
     let mut cur = index;
     for k in 0..4 {
         out[k] = cur;
-        out[k + 4] = transform(cur, &|x, y| (x, -y));
-        cur = transform(cur, &|x, y| (-y, x));
+        out[k + 4] = permuted(cur, |x, y| (x, -y));
+        cur = permuted(cur, |x, y| (-y, x));
     }
     out
 }
