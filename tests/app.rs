@@ -923,6 +923,32 @@ fn undo_after_a_run_goes_back_to_where_it_started() {
     assert_eq!(app.status().generation, 0);
 }
 
+/// Space and the Run button toggle the run; a run started that way is undone as one started
+/// by Play (it was not recorded at all: Undo stayed grey after Run, then Run again).
+#[test]
+fn undo_after_a_run_toggled_on_and_off_goes_back_to_where_it_started() {
+    let Some((mut app, ctx)) = app(options("r-pentomino", "128x128")) else {
+        return;
+    };
+    let before = app.cells().unwrap();
+    app.command(&ctx, Command::SetSpeed(lifelab::session::worker::Pace::Max));
+    app.command(&ctx, Command::TogglePlay);
+    for _ in 0..500 {
+        app.tick().unwrap();
+        if app.status().generation >= 30 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    app.command(&ctx, Command::TogglePlay);
+    app.settle();
+    assert!(app.status().generation >= 30);
+    assert_eq!(app.undo_labels().0, Some("run"));
+    app.command(&ctx, Command::Undo);
+    assert_eq!(app.cells().unwrap(), before);
+    assert_eq!(app.status().generation, 0);
+}
+
 #[test]
 fn clear_inside_and_outside_the_selection_and_delete_keys() {
     let Some((mut app, ctx)) = app(options("glider", "32x32")) else {

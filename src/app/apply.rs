@@ -68,7 +68,14 @@ impl LifelabApp {
                     Mode::Life => self.life.running(),
                     Mode::Elementary => self.elementary.as_ref().is_some_and(|(e, _)| e.running),
                 };
-                self.set_running(!running);
+                // Starting goes through Play, so that Space and the Run button record the run
+                // for Undo as Play does.
+                let next = if running {
+                    Command::Pause
+                } else {
+                    Command::Play
+                };
+                return self.apply_inner(ctx, next);
             }
             Command::Step(n) => match self.mode {
                 Mode::Life => {
