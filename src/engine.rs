@@ -457,6 +457,81 @@ pub fn sample_by_bands<E: Engine + ?Sized>(
     })
 }
 
+/// [`Engine::sample`] from the live tiles: it costs what the live cells cost, not what the
+/// rectangle's area does (a zoomed-out view of the plane after gliders have flown apart spans
+/// 10^11 cells, almost all empty). On a torus, each cell is counted at every place where it
+/// shows in the rectangle; `None` when the rectangle is wider or taller than the torus (the
+/// bands are bounded by the torus then).
+pub fn sample_tiles<'a>(
+    tiles: impl Iterator<Item = ((i64, i64), &'a crate::tiles::TileBits)>,
+    universe: Universe,
+    rect: CellRect,
+    block: u32,
+) -> Option<Sampled> {
+    use crate::tiles::TILE;
+    let period = universe.size();
+    if period.is_some_and(|(w, h)| rect.width > w || rect.height > h) {
+        return None;
+    }
+    let block = block.max(1);
+    let columns = rect.width.div_ceil(block);
+    let rows = rect.height.div_ceil(block);
+    let mut counts = vec![0u32; columns as usize * rows as usize];
+    // Where coordinate `v` (a torus coordinate, or any on the plane) shows in `[start, start +
+    // len)`: at most twice, since the span is no longer than the period.
+    let images = |v: i64, start: i64, len: u32, period: Option<u32>| -> [Option<u32>; 2] {
+        let inside = |u: i64| (u >= start && u < start + len as i64).then(|| (u - start) as u32);
+        match period {
+            None => [inside(v), None],
+            Some(p) => {
+                let first = start + (v - start).rem_euclid(p as i64);
+                [inside(first), inside(first + p as i64)]
+            }
+        }
+    };
+    for ((tx, ty), bits) in tiles {
+        for (r, &word) in bits.iter().enumerate() {
+            if word == 0 {
+                continue;
+            }
+            let y = ty * TILE + r as i64;
+            for dy in images(y, rect.y, rect.height, period.map(|p| p.1))
+                .into_iter()
+                .flatten()
+            {
+                let row = (dy / block) as usize * columns as usize;
+                let mut w = word;
+                while w != 0 {
+                    let bit = w.trailing_zeros() as i64;
+                    w &= w - 1;
+                    for dx in images(tx * TILE + bit, rect.x, rect.width, period.map(|p| p.0))
+                        .into_iter()
+                        .flatten()
+                    {
+                        counts[row + (dx / block) as usize] += 1;
+                    }
+                }
+            }
+        }
+    }
+    let values = counts
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| {
+            let (c, r) = (i as u32 % columns, i as u32 / columns);
+            let w = block.min(rect.width - c * block) as u64;
+            let h = block.min(rect.height - r * block) as u64;
+            (n as u64 * 255 / (w * h).max(1)) as u8
+        })
+        .collect();
+    Some(Sampled {
+        columns,
+        rows,
+        block,
+        values,
+    })
+}
+
 /// The census word index of the 32-cell word starting at column `32 * word_x` of row `y`: on a
 /// torus its index in the dense layout (rows padded to 64-bit words), so that every engine and
 /// the GPU agree; on the plane a hash of the position.

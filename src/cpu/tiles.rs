@@ -21,7 +21,7 @@ use rayon::prelude::*;
 
 use super::kernel::Kernel;
 use crate::engine::{
-    Bounds, CellRect, Census, CensusSum, Engine, EngineError, EngineResult, Put, Universe,
+    Bounds, CellRect, Census, CensusSum, Engine, EngineError, EngineResult, Put, Sampled, Universe,
     census_index,
 };
 use crate::grid::Grid;
@@ -955,6 +955,13 @@ impl Engine for TileEngine {
             b = Some(b.map_or(tb, |b| b.union(tb)));
         }
         Ok(b)
+    }
+
+    fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {
+        match crate::engine::sample_tiles(self.live_tiles(), self.universe, rect, block) {
+            Some(s) => Ok(s),
+            None => crate::engine::sample_by_bands(self, rect, block),
+        }
     }
 
     fn cells_in(&mut self, rect: CellRect) -> EngineResult<Grid> {
