@@ -19,6 +19,7 @@ pub mod cli;
 pub mod cpu;
 pub mod engine;
 pub mod games;
+pub mod geometry;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod grid;

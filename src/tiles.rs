@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use crate::engine::{Bounds, CellRect};
+use crate::geometry::{Bounds, CellRect};
 use crate::grid::Grid;
 
 /// Side of a tile in cells.

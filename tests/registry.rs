@@ -20,6 +20,9 @@ impl Engine for Dummy {
     fn name(&self) -> &'static str {
         "dummy"
     }
+    fn kind(&self) -> lifelab::engine::EngineKind {
+        lifelab::engine::EngineKind::Other
+    }
     fn rule(&self) -> &Rule {
         self.0.rule()
     }
@@ -69,6 +72,7 @@ impl Engine for Dummy {
 
 fn register_dummy() {
     registry::register(EngineSpec {
+        kind: lifelab::engine::EngineKind::Other,
         name: "dummy",
         summary: "the test's own engine",
         supports: |r| match r.universe {

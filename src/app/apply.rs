@@ -1,15 +1,18 @@
-//! The one place commands change the app. Long work goes to the simulation's worker as a job
-//! (with progress and Cancel); quick reads and edits reach the engine between two pieces of
-//! the worker's work.
+//! The one place commands change the app. Each command becomes a call on the [`Session`]:
+//! long work is a job (with progress and Cancel), an edit is queued for the worker, and what
+//! the view needs is published; nothing here waits for a generation.
+//!
+//! [`Session`]: crate::session::Session
 
 use eframe::egui;
 
 use super::LifelabApp;
 use super::command::Command;
 use super::panels::Mode;
-use super::sim::ElementarySim;
+use super::AfterBounds;
 use super::view_render::ViewTarget;
 use crate::engine::{CellRect, EngineResult, Put, Universe};
+use crate::session::elementary::ElementarySim;
 use crate::grid::Grid;
 use crate::pattern::{self, Format, Pattern};
 use crate::rule::Rule;
@@ -225,7 +228,7 @@ impl LifelabApp {
                     at.0 - cells.width() as i64 / 2,
                     at.1 - cells.height() as i64 / 2,
                 );
-                self.life.with_engine(|e| e.put(&cells, at, Put::Or))?;
+                self.life.put(cells, at, Put::Or);
                 self.life.mark_start();
                 self.dirty = true;
                 self.autosave.touch();
@@ -241,8 +244,7 @@ impl LifelabApp {
                         let mut g = Grid::try_new_bitmap(r.width, r.height)?;
                         let universe = self.life.universe;
                         fill_region(&mut g, r, universe, density, seed);
-                        self.life
-                            .with_engine(|e| e.put(&g, (r.x, r.y), Put::Replace))?;
+                        self.life.put(g, (r.x, r.y), Put::Replace);
                         self.life.mark_start();
                     }
                     None => {
@@ -267,23 +269,9 @@ impl LifelabApp {
             Command::Clear => {
                 self.life.cancel_and_wait();
                 self.remember("clear")?;
-                match self.selection {
-                    Some(r) => {
-                        let g = Grid::try_new_bitmap(r.width, r.height)?;
-                        self.life
-                            .with_engine(|e| e.put(&g, (r.x, r.y), Put::Replace))?;
-                        self.dirty = true;
-                    }
-                    None => {
-                        self.life.with_engine(|e| -> EngineResult<()> {
-                            e.clear()?;
-                            e.set_generation(0);
-                            Ok(())
-                        })?;
-                        self.dirty = false;
-                    }
-                }
-                self.life.mark_start();
+                self.life.clear(self.selection)?;
+                // Clearing everything leaves nothing to lose.
+                self.dirty = self.selection.is_some();
             }
             Command::ClearOutside => {
                 let Some(keep) = self.selection else {
@@ -291,15 +279,7 @@ impl LifelabApp {
                 };
                 self.life.cancel_and_wait();
                 self.remember("clear outside")?;
-                self.life.with_engine(|e| -> EngineResult<()> {
-                    let cells = e.cells_in(keep)?;
-                    let generation = e.generation();
-                    e.clear()?;
-                    e.put(&cells, (keep.x, keep.y), Put::Or)?;
-                    e.set_generation(generation);
-                    Ok(())
-                })?;
-                self.life.mark_start();
+                self.life.clear_outside(keep);
                 self.dirty = true;
                 self.autosave.touch();
             }
@@ -310,25 +290,24 @@ impl LifelabApp {
             Command::Undo => self.undo()?,
             Command::Redo => self.redo()?,
             Command::DrawAt { cell, begin } => {
-                if self.mode == Mode::Life && !self.life.running() && self.life.busy().is_none() {
-                    if begin || self.stroke_alive.is_none() {
-                        self.stroke_alive = Some(!self.life.cell(cell.0, cell.1));
+                // As in Golly, drawing goes on while a run does: the worker applies the cells
+                // between two pieces of work, and the stroke's first cell says whether it
+                // draws or erases.
+                if self.mode == Mode::Life && self.life.busy().is_none() {
+                    if begin && let Some(stroke) = self.stroke.take() {
+                        self.strokes_ending.push(stroke);
                     }
-                    let alive = self.stroke_alive.expect("set");
-                    let before = self.life.cell(cell.0, cell.1);
-                    if before != alive {
-                        self.life.set_cell(cell.0, cell.1, alive)?;
-                        self.stroke.push((cell, before, alive));
-                    }
+                    let (log, ticket) = self.stroke.get_or_insert_with(Default::default);
+                    *ticket = self.life.draw(vec![cell], log);
                 }
             }
             Command::EndStroke => {
-                let changed = std::mem::take(&mut self.stroke);
-                if !changed.is_empty() {
-                    self.history.record("draw", Change::Cells(changed));
-                }
-                if self.stroke_alive.take().is_some() {
-                    self.life.mark_start();
+                if let Some(stroke) = self.stroke.take() {
+                    self.strokes_ending.push(stroke);
+                    self.record_strokes(false);
+                    if !self.life.running() {
+                        self.life.mark_start();
+                    }
                     self.dirty = true;
                     self.autosave.touch();
                 }
@@ -423,7 +402,7 @@ impl LifelabApp {
                 }
             }
             Command::CancelPaste => self.paste = None,
-            Command::SelectAll => self.selection = self.pattern_rect(),
+            Command::SelectAll => self.after_bounds(AfterBounds::SelectAll),
             Command::SetFollow(on) => {
                 self.follow = on;
                 self.set_watch();
@@ -439,8 +418,8 @@ impl LifelabApp {
             }
             Command::CopySelection => {
                 let cells = match self.selection {
-                    Some(r) => self.life.with_engine(|e| e.cells_in(r))?,
-                    None => self.pattern_cells()?,
+                    Some(r) => self.life.cells_now(r)?,
+                    None => self.life.pattern_now()?,
                 };
                 let mut p = Pattern::new(cells);
                 p.rule = Some(self.life.rule);
@@ -465,20 +444,14 @@ impl LifelabApp {
             }
             Command::Fit => {
                 if self.life.universe.is_plane() && self.mode == Mode::Life {
-                    self.fit_rect = self.pattern_rect();
+                    self.after_bounds(AfterBounds::Fit);
                 } else {
                     self.fit_rect = None;
+                    self.active_canvas().fit_pending = true;
                 }
-                self.active_canvas().fit_pending = true;
             }
-            Command::FitPattern => {
-                self.fit_rect = self.pattern_rect();
-                self.canvas.fit_pending = true;
-            }
-            Command::Centre => {
-                self.fit_rect = self.pattern_rect();
-                self.centre_later = true;
-            }
+            Command::FitPattern => self.after_bounds(AfterBounds::Fit),
+            Command::Centre => self.after_bounds(AfterBounds::Centre),
             Command::Zoom(f) => {
                 let size = ctx.content_rect().size();
                 let centre = (size.x as f64 / 2.0, size.y as f64 / 2.0);
@@ -605,9 +578,7 @@ impl LifelabApp {
             repeats: self.watch_repeats && !self.life.rule.is_stochastic(),
             bounds: self.follow,
         };
-        if self.life.worker().watch() != watch {
-            self.life.worker().set_watch(watch);
-        }
+        self.life.set_watch(watch);
     }
 
     /// The state now, as an undo step keeps it.
@@ -640,6 +611,7 @@ impl LifelabApp {
         }
         self.life.cancel_and_wait();
         self.life.pause();
+        self.record_strokes(true);
         let now = self.snapshot().ok();
         let Some(step) = self.history.undo(|| now) else {
             self.note_info("nothing to undo");
@@ -661,6 +633,7 @@ impl LifelabApp {
         }
         self.life.cancel_and_wait();
         self.life.pause();
+        self.record_strokes(true);
         let now = self.snapshot().ok();
         let Some(step) = self.history.redo(|| now) else {
             self.note_info("nothing to redo");
@@ -677,12 +650,8 @@ impl LifelabApp {
     }
 
     fn set_cells(&mut self, cells: impl Iterator<Item = ((i64, i64), bool)>) -> anyhow::Result<()> {
-        self.life.with_engine(|e| -> EngineResult<()> {
-            for ((x, y), alive) in cells {
-                e.set_cell(x, y, alive)?;
-            }
-            Ok(())
-        })?;
+        self.life
+            .edit(crate::session::edit::Edit::Set(cells.collect()));
         self.life.mark_start();
         self.dirty = true;
         self.autosave.touch();
@@ -693,12 +662,7 @@ impl LifelabApp {
     /// new engine.
     fn restore(&mut self, s: Snapshot) -> anyhow::Result<()> {
         if s.rule == self.life.rule && s.universe == self.life.universe {
-            self.life.with_engine(|e| -> EngineResult<()> {
-                e.import(&s.cells)?;
-                e.set_generation(s.generation);
-                Ok(())
-            })?;
-            self.life.mark_start();
+            self.life.import(s.cells, s.generation);
         } else {
             let wanted = self.life.wanted.clone();
             let universe_changed = s.universe != self.life.universe;
@@ -766,59 +730,39 @@ impl LifelabApp {
         ))
     }
 
-    /// The live cells' box.
-    fn pattern_rect(&self) -> Option<CellRect> {
-        self.life
-            .with_engine(|e| e.bounds())
-            .ok()
-            .flatten()
-            .and_then(|b| b.rect())
+    /// Asks the worker for the live cells' box; `what` happens when it answers (a frame or
+    /// a piece of work later, never waiting meanwhile).
+    fn after_bounds(&mut self, what: AfterBounds) {
+        let ticket = self.life.request_bounds();
+        self.after_bounds = Some((ticket, what));
     }
 
-    /// The live cells in their box.
-    fn pattern_cells(&self) -> anyhow::Result<Grid> {
-        Ok(match self.pattern_rect() {
-            Some(r) => self.life.with_engine(|e| e.cells_in(r))?,
-            None => Grid::new(0, 0),
-        })
-    }
-
-    /// Moves the cells to another universe (a resize, the plane and back): centred on a
-    /// torus, cut down when it is smaller; where they are when going to or from the plane.
-    fn move_to(&mut self, universe: Universe) -> anyhow::Result<()> {
-        if let Universe::Torus { width, height } = universe {
-            Grid::check_torus_size(width as u64, height as u64)?;
-        }
-        let (tiles, generation) = self.life.export_now()?;
-        let moved = match (self.life.universe, universe) {
-            (
-                Universe::Torus {
-                    width: ow,
-                    height: oh,
-                },
-                Universe::Torus { width, height },
-            ) => {
-                let mut old = Grid::try_new(ow, oh)?;
-                crate::cpu::dense::import(&mut old, &tiles);
-                let (pw, ph) = (ow.min(width), oh.min(height));
-                let from = old.centre_offset(pw, ph);
-                let piece = old.crop(crate::grid::Rect {
-                    x: from.0,
-                    y: from.1,
-                    width: pw,
-                    height: ph,
-                });
-                let at = (
-                    (width.saturating_sub(pw) / 2) as i64,
-                    (height.saturating_sub(ph) / 2) as i64,
-                );
-                TileMap::from_grid(&piece, at)
-            }
-            _ => tiles,
+    /// Does what waited for the live cells' box, once the worker has answered.
+    pub(super) fn land_bounds(&mut self) {
+        let Some((ticket, what)) = self.after_bounds else {
+            return;
         };
-        let wanted = self.life.wanted.clone();
-        self.life
-            .rebuild(self.life.rule, universe, Some(moved), generation, &wanted)?;
+        let Some(bounds) = self.life.bounds_for(ticket) else {
+            return;
+        };
+        self.after_bounds = None;
+        let rect = bounds.and_then(|b| b.rect());
+        match what {
+            AfterBounds::Fit => {
+                self.fit_rect = rect;
+                self.canvas.fit_pending = true;
+            }
+            AfterBounds::Centre => {
+                self.fit_rect = rect;
+                self.centre_later = true;
+            }
+            AfterBounds::SelectAll => self.selection = rect,
+        }
+    }
+
+    /// Moves the cells to another universe (a resize, the plane and back).
+    fn move_to(&mut self, universe: Universe) -> anyhow::Result<()> {
+        self.life.move_to(universe)?;
         self.canvas.viewport.set_universe(universe);
         self.selection = None;
         self.fit_rect = None;
@@ -919,11 +863,8 @@ impl LifelabApp {
         capacity: u32,
     ) -> EngineResult<()> {
         let sim = ElementarySim::new(self.life.gpu_context(), rule, start, capacity)?;
-        let target = match (&sim.rows, &self.pipeline, &self.ctx) {
-            (super::sim::SpaceTimeRows::Gpu(st), Some(p), Some(c)) => {
-                let (buffer, words, rows, _) = st.buffer();
-                Some(ViewTarget::for_buffer(p, &c.device, buffer, rows, words))
-            }
+        let target = match (sim.rows.view_source(), &self.pipeline, &self.ctx) {
+            (Some(source), Some(p), Some(c)) => ViewTarget::for_source(p, &c.device, &source),
             _ => None,
         };
         let (rows, _) = sim.rows.ring();

@@ -147,11 +147,7 @@ impl LifelabApp {
             });
             ui.menu_button("Simulation", |ui| {
                 ui.label(egui::RichText::new("Engine").strong());
-                for name in self.engine_names() {
-                    let summary = match name {
-                        "auto" => "the cheapest engine for the work, chosen again at each load",
-                        n => crate::registry::find(n).map_or("", |s| s.summary),
-                    };
+                for (name, summary) in crate::session::Session::engines() {
                     if ui
                         .selectable_label(status.wanted_engine == name, name)
                         .on_hover_text(summary)

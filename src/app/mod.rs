@@ -18,7 +18,6 @@ mod menu;
 pub mod options;
 pub mod panels;
 mod screenshot;
-pub mod sim;
 pub mod view_render;
 pub mod viewport;
 mod window;
@@ -44,9 +43,21 @@ use panels::games::{GameTab, GamesPanel};
 use panels::rule::RulePanel;
 use panels::{Mode, Status, Tool};
 use screenshot::ScreenshotPlan;
-use sim::{ElementarySim, LifeSim};
+use crate::session::Session;
+use crate::session::elementary::ElementarySim;
 use view_render::{ViewPipeline, ViewTarget};
 pub use window::run;
+
+/// What waits for the live cells' box, which the worker reads between two pieces of work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AfterBounds {
+    /// Fit the view to it (`F`, or Fit pattern).
+    Fit,
+    /// Centre the view on it, keeping the zoom.
+    Centre,
+    /// Select it.
+    SelectAll,
+}
 
 /// The tabs of the games panel, one per game solver.
 pub fn game_tabs() -> Vec<Box<dyn GameTab>> {
@@ -60,7 +71,7 @@ pub struct LifelabApp {
     /// Why the app runs on the CPU from the start (no GPU adapter).
     cpu_mode: Option<String>,
     mode: Mode,
-    life: LifeSim,
+    life: Session,
     /// The GPU engine's buffers bound for the viewer, and the engine they belong to.
     life_view: Option<(ViewTarget, u64)>,
     canvas: Canvas,
@@ -70,7 +81,6 @@ pub struct LifelabApp {
     selection: Option<CellRect>,
     /// Edits made since the last load or save.
     dirty: bool,
-    stroke_alive: Option<bool>,
     /// A command waiting for "discard unsaved edits?".
     pending_discard: Option<Command>,
     quit_confirmed: bool,
@@ -78,8 +88,15 @@ pub struct LifelabApp {
     notice: Option<(String, Instant, bool)>,
     /// Undo and redo.
     history: crate::session::undo::History,
-    /// The cells the stroke in progress changed: (cell, before, after).
-    stroke: Vec<((i64, i64), bool, bool)>,
+    /// The cells the stroke in progress changed, as the worker applies it, and the ticket of
+    /// its latest edit.
+    stroke: Option<(crate::session::edit::StrokeLog, u64)>,
+    /// Strokes ended but not yet applied by the worker: they go into the undo history once
+    /// they are.
+    strokes_ending: Vec<(crate::session::edit::StrokeLog, u64)>,
+    /// Commands that wait for the live cells' box (Fit, Centre, Select all), with the ticket
+    /// of the request the worker answers.
+    after_bounds: Option<(u64, AfterBounds)>,
     /// A paste floating under the mouse until a click places it.
     paste: Option<FloatingPaste>,
     /// Keep the live cells in view while running.
@@ -91,6 +108,8 @@ pub struct LifelabApp {
     plot: panels::plot::PlotPanel,
     help: help::Help,
     show_info: bool,
+    /// The request for the live cells' box that Pattern info shows.
+    info_bounds: Option<u64>,
     /// Tab presses taken from egui (which would move the focus) to step with.
     tab_steps: u32,
     /// The loaded pattern's own facts, shown by Pattern info and written back by Save.
@@ -220,12 +239,12 @@ impl LifelabApp {
         } else {
             options.engine.as_str()
         };
-        let mut life = LifeSim::new(
+        let mut life = Session::new(
             ctx.clone(),
             initial.rule,
             initial.universe,
             (initial.cells, initial.generation),
-            sim::Settings {
+            crate::session::life::Settings {
                 seed: options.seed,
                 wanted: wanted.to_string(),
                 memory: options.memory.map(|m| m << 20),
@@ -269,14 +288,15 @@ impl LifelabApp {
             tool: Tool::Draw,
             selection: None,
             dirty: false,
-            stroke_alive: None,
             pending_discard: None,
             quit_confirmed: false,
             notice: None,
             history: crate::session::undo::History::new(
                 crate::session::undo::History::default_bound(),
             ),
-            stroke: Vec::new(),
+            stroke: None,
+            strokes_ending: Vec::new(),
+            after_bounds: None,
             paste: None,
             follow: false,
             watch_repeats: false,
@@ -284,6 +304,7 @@ impl LifelabApp {
             plot: Default::default(),
             help: help::Help::Closed,
             show_info: false,
+            info_bounds: None,
             tab_steps: 0,
             info: initial.info.clone(),
             own_file_dialog: false,
@@ -366,7 +387,7 @@ impl LifelabApp {
 
     /// Binds the GPU engine's buffers for the viewer when the engine changed (and is one).
     fn bind_gpu_view(&mut self) {
-        let version = self.life.engine_version;
+        let version = self.life.engine_version();
         if self.life_view.as_ref().is_some_and(|(_, v)| *v == version) {
             return;
         }
@@ -374,13 +395,10 @@ impl LifelabApp {
         let (Some(p), Some(c)) = (&self.pipeline, &self.ctx) else {
             return;
         };
-        if !self.life.is_gpu() {
-            return;
-        }
-        let target = self.life.with_engine(|e| {
-            crate::gpu::life_engine(e)
-                .and_then(|g| ViewTarget::for_grid(p, &c.device, g.gpu_grid()))
-        });
+        let target = self
+            .life
+            .view_source()
+            .and_then(|source| ViewTarget::for_source(p, &c.device, &source));
         self.life_view = target.map(|t| (t, version));
     }
 }
@@ -398,8 +416,29 @@ impl LifelabApp {
         self.land();
     }
 
+    /// Strokes the worker has applied go into the undo history, with the cells they changed;
+    /// `now` waits for those still queued (before an undo step).
+    pub(super) fn record_strokes(&mut self, now: bool) {
+        if now && !self.strokes_ending.is_empty() {
+            self.life.read_now(|_| ());
+        }
+        let life = &self.life;
+        let (done, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut self.strokes_ending)
+            .into_iter()
+            .partition(|(_, ticket)| now || life.applied(*ticket));
+        self.strokes_ending = waiting;
+        for (log, _) in done {
+            let changed = std::mem::take(&mut log.lock().unwrap_or_else(|p| p.into_inner()).changed);
+            if !changed.is_empty() {
+                self.history.record("draw", crate::session::undo::Change::Cells(changed));
+            }
+        }
+    }
+
     /// What finished jobs mean for the app: a save that landed clears the unsaved mark.
     fn land(&mut self) {
+        self.record_strokes(false);
+        self.land_bounds();
         match self.life.saved.take() {
             Some(Ok((path, warnings))) => {
                 self.dirty = false;
@@ -435,9 +474,7 @@ impl LifelabApp {
 
     /// The engines the Engine menu offers: auto and every engine of the registry.
     pub fn engine_names(&self) -> Vec<&'static str> {
-        let mut v = vec!["auto"];
-        v.extend(crate::registry::names());
-        v
+        Session::engines().into_iter().map(|(name, _)| name).collect()
     }
 
     /// The space-time rows of elementary mode, oldest first as drawn.

@@ -152,12 +152,7 @@ pub(super) fn initial_state(o: &AppOptions) -> anyhow::Result<Initial> {
         Start::Tiles(t) => t.bounds().and_then(|b| b.rect()),
         _ => None,
     };
-    // The start as tiles: a throwaway engine of the registry does the placing.
-    let mut request = sim.request(0);
-    request.options.forbid_gpu = true;
-    let (mut e, _) = crate::registry::create("auto", &request)?;
-    sim.load_into(e.as_mut())?;
-    let cells = e.export()?;
+    let cells = sim.start_tiles()?;
     let info = sim
         .pattern
         .as_ref()

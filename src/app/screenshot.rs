@@ -134,7 +134,6 @@ impl LifelabApp {
         }
         let generation = self.life.generation();
         self.life
-            .worker()
             .view()
             .is_some_and(|v| v.generation == generation)
     }

@@ -5,7 +5,6 @@
 use bytemuck::{Pod, Zeroable};
 use eframe::{egui, egui_wgpu};
 
-use crate::gpu::grid::GpuGrid;
 
 const VIEW_WGSL: &str = include_str!("../../shaders/view.wgsl");
 
@@ -165,35 +164,28 @@ pub struct ViewTarget {
 
 impl ViewTarget {
     /// A view of a Life engine's torus; `None` when it has more bands than the viewer binds.
-    pub fn for_grid(
+    /// A view of an engine's buffers, however many bands it has (`None` past what the
+    /// shader binds).
+    pub fn for_source(
         pipeline: &ViewPipeline,
         device: &wgpu::Device,
-        grid: &GpuGrid,
+        source: &crate::engine::ViewSource,
     ) -> Option<Self> {
-        if grid.bands.len() > MAX_BANDS {
+        if source.sets.first().is_none_or(|bands| bands.len() > MAX_BANDS || bands.is_empty()) {
             return None;
         }
-        let sets: Vec<Vec<&wgpu::Buffer>> = (0..2)
-            .map(|p| grid.bands.iter().map(|b| &b.buffers[p]).collect())
+        let sets: Vec<Vec<&wgpu::Buffer>> = source
+            .sets
+            .iter()
+            .map(|bands| bands.iter().collect())
             .collect();
         Some(Self::new(
             pipeline,
             device,
             &sets,
-            grid.bands[0].rows,
-            grid.words,
+            source.band_rows,
+            source.words,
         ))
-    }
-
-    /// A view of a single buffer of `rows` rows (the space-time ring).
-    pub fn for_buffer(
-        pipeline: &ViewPipeline,
-        device: &wgpu::Device,
-        buffer: &wgpu::Buffer,
-        rows: u32,
-        words: u32,
-    ) -> Self {
-        Self::new(pipeline, device, &[vec![buffer]], rows, words)
     }
 
     fn new(

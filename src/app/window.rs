@@ -12,7 +12,7 @@ use super::command::Command;
 use super::options::{AppOptions, initial_state};
 use super::panels::games::GameTab;
 use super::panels::{self, Mode, Tool};
-use super::{LifelabApp, canvas, sim};
+use super::{LifelabApp, canvas};
 use crate::pattern::Format;
 
 /// Opens the window and runs until it closes.
@@ -298,10 +298,8 @@ impl eframe::App for LifelabApp {
                 Mode::Elementary => match &self.elementary {
                     Some((e, target)) => {
                         let (_, newest) = e.rows.ring();
-                        let picture = match (&e.rows, target) {
-                            (sim::SpaceTimeRows::Cpu { ring, .. }, _) => {
-                                canvas::Picture::Grid(ring)
-                            }
+                        let picture = match (e.rows.cpu_rows(), target) {
+                            (Some(ring), _) => canvas::Picture::Grid(ring),
                             (_, Some(t)) => canvas::Picture::Gpu(t, 0),
                             _ => canvas::Picture::None,
                         };
@@ -414,14 +412,17 @@ impl LifelabApp {
             return;
         }
         let status = self.status();
-        let size = self
-            .life
-            .with_engine(|e| e.bounds())
-            .ok()
-            .flatten()
-            .map_or("empty".to_string(), |b| {
+        // The box as the worker last answered; asked for again while the window is open, and
+        // never waited for.
+        if self.info_bounds.is_none_or(|t| self.life.bounds_for(t).is_some()) {
+            self.info_bounds = Some(self.life.request_bounds());
+        }
+        let size = match self.life.figures().bounds_answer {
+            0 => "…".to_string(),
+            _ => self.life.figures().bounds.map_or("empty".to_string(), |b| {
                 format!("{}x{} (the live cells' box)", b.width(), b.height())
-            });
+            }),
+        };
         let info = &self.info;
         let mut open = true;
         egui::Window::new("Pattern info")
@@ -508,7 +509,7 @@ impl LifelabApp {
             .set_hex(status.rule.is_hex(), (size.x as f64, size.y as f64));
         self.follow_pattern(ui, status);
         let current = self.life.figures().gpu_current;
-        let view = self.life.worker().view();
+        let view = self.life.view();
         let picture = match (&self.life_view, current) {
             (Some((t, _)), Some(current)) => canvas::Picture::Gpu(t, current),
             _ => match &view {
@@ -533,7 +534,6 @@ impl LifelabApp {
             let size = (g.rect[2] as f64 / ppp, g.rect[3] as f64 / ppp);
             let (rect, block) = self.canvas.viewport.request(size, ppp);
             self.life
-                .worker()
                 .request_view(crate::session::worker::ViewRequest { rect, block });
             if view.is_none_or(|v| v.request.rect != rect || v.request.block != block) {
                 ui.ctx().request_repaint();

@@ -122,7 +122,7 @@ pub struct Measurement {
     pub shader: Option<ShaderMode>,
     /// GPU only: the kernel, and the generations per dispatch of its blocked (dense) stretches.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub kernel: Option<LifeKernel>,
+    pub kernel: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub block: Option<u32>,
     pub generations: u64,
@@ -290,11 +290,9 @@ pub fn execute(args: BenchArgs) -> anyhow::Result<ExitCode> {
                 if !args.json {
                     let mut engine = m.engine.to_string();
                     if let Some(k) = m.kernel {
-                        engine = format!("{engine} {}", k.name());
+                        engine = format!("{engine} {k}");
                     }
-                    if let (Some(b), Some(LifeKernel::Tiles | LifeKernel::Blocked)) =
-                        (m.block, m.kernel)
-                    {
+                    if let Some(b) = m.block {
                         engine = format!("{engine} k={b}");
                     }
                     if let Some(s) = m.shader.filter(|_| shaders.len() > 1) {
@@ -457,23 +455,9 @@ fn measure(
             }
         }
     };
-    let active_fraction = match engine.active_fraction()? {
-        Some(a) => Some(a),
-        None => engine
-            .as_any()
-            .and_then(|a| a.downcast_ref::<crate::cpu::TileEngine>())
-            .map(|t| t.active_tiles() as f64 / (cells / 4096.0).max(1.0)),
-    };
-    let (kernel, block) = match engine
-        .as_any()
-        .and_then(|a| a.downcast_ref::<crate::gpu::life::GpuLifeEngine>())
-    {
-        Some(g) => {
-            let (k, b) = g.kernel();
-            (Some(k), Some(b))
-        }
-        None => (None, None),
-    };
+    let active_fraction = engine.active_fraction()?;
+    let dispatch = engine.dispatch();
+    let (kernel, block) = (dispatch.map(|d| d.kernel), dispatch.and_then(|d| d.block));
     Ok(Measurement {
         workload: work.label.clone(),
         rule: work.rule.to_string(),

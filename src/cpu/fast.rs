@@ -17,7 +17,7 @@
 
 use rayon::prelude::*;
 
-use super::dense;
+use crate::engine::dense;
 use super::kernel::count_planes;
 use crate::engine::{Bounds, CellRect, Engine, EngineResult, Put, Sampled, Universe};
 use crate::grid::{Census, Grid, GridError};
@@ -300,6 +300,10 @@ impl FastEngine {
 impl Engine for FastEngine {
     fn name(&self) -> &'static str {
         "cpu"
+    }
+
+    fn kind(&self) -> crate::engine::EngineKind {
+        crate::engine::EngineKind::Dense
     }
 
     fn rule(&self) -> &Rule {

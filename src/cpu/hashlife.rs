@@ -979,6 +979,10 @@ impl Engine for HashLifeEngine {
         "hashlife"
     }
 
+    fn kind(&self) -> crate::engine::EngineKind {
+        crate::engine::EngineKind::HashLife
+    }
+
     fn rule(&self) -> &Rule {
         &self.rule
     }
@@ -1076,9 +1080,9 @@ impl Engine for HashLifeEngine {
         match self.universe {
             Universe::Torus { width, height } => {
                 let mut g = Grid::try_new(width, height)?;
-                crate::cpu::dense::import(&mut g, &tiles);
-                crate::cpu::dense::put(&mut g, cells, at, how);
-                tiles = crate::cpu::dense::export(&g);
+                crate::engine::dense::import(&mut g, &tiles);
+                crate::engine::dense::put(&mut g, cells, at, how);
+                tiles = crate::engine::dense::export(&g);
             }
             Universe::Plane => {
                 let region = CellRect::new(at.0, at.1, cells.width(), cells.height());
@@ -1250,10 +1254,6 @@ impl Engine for HashLifeEngine {
 
     fn import(&mut self, tiles: &TileMap) -> EngineResult<()> {
         self.set_tiles(tiles)
-    }
-
-    fn as_any(&self) -> Option<&dyn std::any::Any> {
-        Some(self)
     }
 
     fn note(&self) -> Option<String> {

@@ -2,7 +2,6 @@
 //! sparse tile engine and HashLife, with the pieces they share (the dense torus operations and
 //! the bit-sliced kernel on columns of words).
 
-pub mod dense;
 pub mod fast;
 pub mod hashlife;
 pub mod kernel;

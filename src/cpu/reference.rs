@@ -1,7 +1,7 @@
 //! The reference engine: one `bool` per cell, neighbours counted one by one with modular
 //! arithmetic. Nothing clever happens here, on purpose: it is the oracle.
 
-use super::dense;
+use crate::engine::dense;
 use crate::engine::{Bounds, CellRect, Census, Engine, EngineResult, Put, Universe};
 use crate::grid::{Grid, GridError};
 use crate::hash;
@@ -140,6 +140,10 @@ impl ReferenceEngine {
 impl Engine for ReferenceEngine {
     fn name(&self) -> &'static str {
         "reference"
+    }
+
+    fn kind(&self) -> crate::engine::EngineKind {
+        crate::engine::EngineKind::Reference
     }
 
     fn rule(&self) -> &Rule {

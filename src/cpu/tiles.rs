@@ -840,6 +840,10 @@ impl Engine for TileEngine {
         "tiles"
     }
 
+    fn kind(&self) -> crate::engine::EngineKind {
+        crate::engine::EngineKind::Tiles
+    }
+
     fn rule(&self) -> &Rule {
         &self.rule
     }
@@ -957,6 +961,16 @@ impl Engine for TileEngine {
         Ok(b)
     }
 
+    /// The tiles the next generation computes, over the torus's tiles, or on the plane over
+    /// the tiles held.
+    fn active_fraction(&mut self) -> EngineResult<Option<f64>> {
+        let tiles = match self.universe.cells() {
+            Some(cells) => cells.div_ceil(4096),
+            None => self.tiles() as u64,
+        };
+        Ok(Some(self.active_tiles() as f64 / tiles.max(1) as f64))
+    }
+
     fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {
         match crate::engine::sample_tiles(self.live_tiles(), self.universe, rect, block) {
             Some(s) => Ok(s),
@@ -1021,10 +1035,6 @@ impl Engine for TileEngine {
             }
         }
         Ok(())
-    }
-
-    fn as_any(&self) -> Option<&dyn std::any::Any> {
-        Some(self)
     }
 
     fn note(&self) -> Option<String> {

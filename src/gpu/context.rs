@@ -9,29 +9,8 @@ use serde::Serialize;
 /// The environment variable that picks an adapter by a substring of its name, like `--adapter`.
 pub const ADAPTER_ENV: &str = "LIFELAB_ADAPTER";
 
-#[derive(Clone, Debug, thiserror::Error)]
-pub enum GpuError {
-    #[error(
-        "no GPU adapter found (wgpu found {searched}; on Debian, \
-         `apt-get install mesa-vulkan-drivers libvulkan1` provides lavapipe, a software one)"
-    )]
-    NoAdapter { searched: String },
-    #[error("no GPU adapter's name contains '{wanted}' (adapters: {available})")]
-    NoMatch { wanted: String, available: String },
-    #[error("could not open the GPU device {adapter}: {reason}")]
-    Device { adapter: String, reason: String },
-}
-
-impl GpuError {
-    /// No adapter, naming the backends searched: those WGPU_BACKEND names, when it is set.
-    pub fn no_adapter() -> Self {
-        let searched = match std::env::var("WGPU_BACKEND") {
-            Ok(b) if !b.is_empty() => format!("no device for WGPU_BACKEND={b}"),
-            _ => "no Vulkan, Metal, DX12 or OpenGL device".to_string(),
-        };
-        GpuError::NoAdapter { searched }
-    }
-}
+// Why no device could be opened: an engine error, so it lives with the seam's errors.
+pub use crate::engine::GpuError;
 
 /// What `lifelab gpus` prints of an adapter.
 #[derive(Clone, Debug, Serialize)]

@@ -4,7 +4,7 @@
 use bytemuck::{Pod, Zeroable};
 
 use super::{GpuContext, pipeline_cache};
-use crate::cpu::dense;
+use crate::engine::dense;
 use crate::engine::{Bounds, CellRect, Census, Engine, EngineError, EngineResult, Put, Universe};
 use crate::grid::{Grid, human_bytes};
 use crate::rule::{ElementaryRule, Rule};
@@ -279,6 +279,10 @@ impl GpuElementaryEngine {
 impl Engine for GpuElementaryEngine {
     fn name(&self) -> &'static str {
         "gpu"
+    }
+
+    fn kind(&self) -> crate::engine::EngineKind {
+        crate::engine::EngineKind::Gpu
     }
 
     fn rule(&self) -> &Rule {

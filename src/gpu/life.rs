@@ -20,7 +20,7 @@ use super::census::GpuCensus;
 use super::grid::GpuGrid;
 use super::tiles::{DeviceTiles, Mode};
 use super::{GpuContext, pipeline_cache};
-use crate::cpu::dense;
+use crate::engine::dense;
 use crate::engine::{
     Bounds, CellRect, Engine, EngineError, EngineResult, Progress, Put, Sampled, Universe,
 };
@@ -1142,6 +1142,10 @@ impl Engine for GpuLifeEngine {
         "gpu"
     }
 
+    fn kind(&self) -> crate::engine::EngineKind {
+        crate::engine::EngineKind::Gpu
+    }
+
     fn rule(&self) -> &Rule {
         &self.rule
     }
@@ -1306,8 +1310,31 @@ impl Engine for GpuLifeEngine {
         self.put(&g, (0, 0), Put::Replace)
     }
 
-    fn as_any(&self) -> Option<&dyn std::any::Any> {
-        Some(self)
+    /// The bands' buffers as they are, unless the device holds the torus transposed (a
+    /// renderer would draw it on its side).
+    fn view_source(&self) -> Option<crate::engine::ViewSource> {
+        if self.transposed {
+            return None;
+        }
+        Some(crate::engine::ViewSource {
+            sets: (0..2)
+                .map(|p| self.grid.bands.iter().map(|b| b.buffers[p].clone()).collect())
+                .collect(),
+            band_rows: self.grid.bands[0].rows,
+            words: self.grid.words,
+        })
+    }
+
+    fn current_buffer(&self) -> Option<usize> {
+        Some(self.grid.current)
+    }
+
+    fn dispatch(&self) -> Option<crate::engine::Dispatch> {
+        Some(crate::engine::Dispatch {
+            kernel: self.kernel.name(),
+            block: matches!(self.kernel, LifeKernel::Tiles | LifeKernel::Blocked)
+                .then_some(self.block),
+        })
     }
 
     /// The share of the torus's tiles that the next generation computes: the list's length

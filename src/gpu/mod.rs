@@ -65,14 +65,6 @@ pub fn create_engine(
     }
 }
 
-/// The GPU Life engine behind the seam, when `engine` is one: the viewer draws its buffers.
-pub fn life_engine(engine: &dyn Engine) -> Option<&life::GpuLifeEngine> {
-    engine
-        .as_any()?
-        .downcast_ref::<life::GpuLifeEngine>()
-        .filter(|g| !g.is_transposed())
-}
-
 /// Whether the process's adapter is a real GPU rather than a software one (lavapipe,
 /// llvmpipe, device type Cpu), which is slower than the CPU engines it shares cores with.
 pub fn is_hardware(ctx: &GpuContext) -> bool {

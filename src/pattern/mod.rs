@@ -211,7 +211,7 @@ fn macrocell_pattern(text: &str) -> Result<Pattern, ParseError> {
         Some(b) => {
             let (w, h) = (b.width(), b.height());
             Grid::check_torus_size(w, h).map_err(|e| ParseError::grid(last, 1, e))?;
-            tiles.crop(crate::engine::CellRect::new(
+            tiles.crop(crate::geometry::CellRect::new(
                 b.left, b.top, w as u32, h as u32,
             ))
         }

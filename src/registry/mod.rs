@@ -9,7 +9,7 @@ use std::sync::RwLock;
 
 pub use switching::Switching;
 
-use crate::engine::{Engine, EngineError, EngineResult, Universe};
+use crate::engine::{Engine, EngineError, EngineKind, EngineResult, Universe};
 use crate::rule::Rule;
 
 /// What an engine is asked to run.
@@ -107,6 +107,9 @@ pub struct Cost {
 #[derive(Clone, Copy)]
 pub struct EngineSpec {
     pub name: &'static str,
+    /// What the policies above need to know of it (the GPU fall-back, the dense and sparse
+    /// swaps).
+    pub kind: EngineKind,
     pub summary: &'static str,
     /// `Err(why)` when the engine cannot run the request at all.
     pub supports: fn(&Request) -> Result<(), String>,
@@ -149,6 +152,11 @@ pub fn names() -> Vec<&'static str> {
     all().iter().map(|s| s.name).collect()
 }
 
+/// The first engine of a kind (the dense CPU engine, the tile engine), whatever its name.
+pub fn find_kind(kind: EngineKind) -> Option<EngineSpec> {
+    all().into_iter().find(|s| s.kind == kind)
+}
+
 pub fn find(name: &str) -> Option<EngineSpec> {
     all()
         .into_iter()
@@ -159,6 +167,7 @@ pub fn find(name: &str) -> Option<EngineSpec> {
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Choice {
     pub engine: &'static str,
+    pub kind: EngineKind,
     pub reason: String,
 }
 
@@ -176,6 +185,7 @@ pub fn choose(wanted: &str, request: &Request) -> EngineResult<Choice> {
         })?;
         return Ok(Choice {
             engine: spec.name,
+            kind: spec.kind,
             reason: "asked for with --engine".to_string(),
         });
     }
@@ -218,6 +228,7 @@ pub fn choose(wanted: &str, request: &Request) -> EngineResult<Choice> {
     match best {
         Some((spec, cost)) => Ok(Choice {
             engine: spec.name,
+            kind: spec.kind,
             reason: cost.why,
         }),
         None => Err(match hungry {
@@ -256,11 +267,14 @@ pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>,
     // The GPU's tile kernel follows the pattern itself.
     if wanted.eq_ignore_ascii_case("auto")
         && request.workload.generations >= 4 * 1024
-        && matches!(choice.engine, "cpu" | "gpu" | "tiles")
-        && !(choice.engine == "gpu" && gpu_follows_activity(request))
+        && matches!(
+            choice.kind,
+            EngineKind::Dense | EngineKind::Gpu | EngineKind::Tiles
+        )
+        && !(choice.kind.on_gpu() && gpu_follows_activity(request))
         && request.universe.cells().is_some_and(|c| c >= 1 << 20)
-        && find("tiles").is_some_and(|t| (t.supports)(request).is_ok())
-        && find("cpu").is_some_and(|c| fits(&c, request).is_ok())
+        && find_kind(EngineKind::Tiles).is_some_and(|t| (t.supports)(request).is_ok())
+        && find_kind(EngineKind::Dense).is_some_and(|c| fits(&c, request).is_ok())
         && !request.rule.births_from_nothing()
     {
         choice.reason.push_str(
@@ -312,6 +326,7 @@ fn builtin() -> Vec<EngineSpec> {
     let mut specs = vec![
         EngineSpec {
             name: "reference",
+            kind: EngineKind::Reference,
             summary: "the plain oracle: one byte per cell, neighbours counted one by one",
             supports: torus_only,
             cost: |_| None,
@@ -326,6 +341,7 @@ fn builtin() -> Vec<EngineSpec> {
         },
         EngineSpec {
             name: "cpu",
+            kind: EngineKind::Dense,
             summary: "dense and bit-sliced: 64 cells per word on every core, empty rows skipped",
             supports: torus_only,
             cost: |r| {
@@ -351,6 +367,7 @@ fn builtin() -> Vec<EngineSpec> {
         },
         EngineSpec {
             name: "tiles",
+            kind: EngineKind::Tiles,
             summary: "sparse: 64x64 tiles, computed only where something changed (Golly's QuickLife idea); torus or plane",
             supports: |r| {
                 two_dimensional(r)?;
@@ -401,6 +418,7 @@ fn builtin() -> Vec<EngineSpec> {
         },
         EngineSpec {
             name: "hashlife",
+            kind: EngineKind::HashLife,
             summary: "Gosper's HashLife: a memoised quadtree that jumps 2^k generations; the plane or a power-of-two torus",
             supports: |r| {
                 two_dimensional(r)?;
@@ -488,14 +506,14 @@ fn builtin() -> Vec<EngineSpec> {
 
 /// The dense engine `auto` would take for the request's universe full of cells: the GPU when
 /// there is a hardware one, else the CPU engine.
-pub(crate) fn dense_engine(request: &Request) -> &'static str {
+pub(crate) fn dense_engine(request: &Request) -> EngineKind {
     let mut dense = request.clone();
     let cells = request.universe.cells().unwrap_or(0);
     dense.workload.population = cells / 2;
     dense.workload.span = cells;
     match choose("auto", &dense) {
-        Ok(c) if c.engine == "gpu" => "gpu",
-        _ => "cpu",
+        Ok(c) if c.kind.on_gpu() => EngineKind::Gpu,
+        _ => EngineKind::Dense,
     }
 }
 
@@ -518,6 +536,7 @@ fn gpu_follows_activity(request: &Request) -> bool {
 fn gpu_spec() -> EngineSpec {
     EngineSpec {
         name: "gpu",
+        kind: EngineKind::Gpu,
         summary: "WGSL compute shaders on the GPU (wgpu): active tiles from a list the device keeps, dense stretches several generations per dispatch",
         supports: |r| {
             if r.options.forbid_gpu {

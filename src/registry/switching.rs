@@ -5,7 +5,8 @@
 //! the seam's tiles, at a whole generation.
 
 use crate::engine::{
-    Bounds, CellRect, Census, Engine, EngineError, EngineResult, Progress, Put, Sampled, Universe,
+    Bounds, CellRect, Census, Engine, EngineError, EngineKind, EngineResult, Progress, Put, Sampled,
+    Universe,
 };
 use crate::grid::Grid;
 use crate::rule::Rule;
@@ -24,8 +25,8 @@ const DENSER: f64 = 0.6;
 pub struct Switching {
     inner: Box<dyn Engine>,
     request: Request,
-    /// The dense engine to use ("cpu" or "gpu"), once a swap to one is due.
-    dense: Option<&'static str>,
+    /// The dense engine to use (on the CPU or the GPU), once a swap to one is due.
+    dense: Option<EngineKind>,
     since_look: u64,
     /// (generation, engine, share of tiles changing) at each swap.
     history: Vec<(u64, &'static str, f64)>,
@@ -33,7 +34,7 @@ pub struct Switching {
 
 impl Switching {
     pub fn new(inner: Box<dyn Engine>, request: Request) -> Switching {
-        let dense = matches!(inner.name(), "cpu" | "gpu").then(|| inner.name());
+        let dense = matches!(inner.kind(), EngineKind::Dense | EngineKind::Gpu).then(|| inner.kind());
         Switching {
             inner,
             request,
@@ -52,12 +53,12 @@ impl Switching {
             .unwrap_or(1)
             .div_ceil(4096)
             .max(1) as f64;
-        if let Some(t) = self
-            .inner
-            .as_any()
-            .and_then(|a| a.downcast_ref::<crate::cpu::TileEngine>())
+        // The tile engine keeps its list of what the next generation computes; the others
+        // are measured by what changes.
+        if self.inner.kind() == EngineKind::Tiles
+            && let Some(a) = self.inner.active_fraction()?
         {
-            return Ok(t.active_tiles() as f64 / tiles);
+            return Ok(a);
         }
         let before = self.inner.export()?;
         self.inner.step(2)?;
@@ -79,17 +80,20 @@ impl Switching {
     fn look(&mut self) -> EngineResult<()> {
         self.since_look = 0;
         let activity = self.activity()?;
-        let sparse = self.inner.name() == "tiles";
+        let sparse = self.inner.kind() == EngineKind::Tiles;
         let target = if sparse && activity > DENSER {
             *self
                 .dense
                 .get_or_insert_with(|| super::dense_engine(&self.request))
         } else if !sparse && activity < SPARSER {
-            "tiles"
+            EngineKind::Tiles
         } else {
             return Ok(());
         };
-        match super::create(target, &self.request) {
+        let Some(spec) = super::find_kind(target) else {
+            return Ok(());
+        };
+        match super::create(spec.name, &self.request) {
             Ok((next, _)) => self.swap(next, activity),
             // The run goes on where it is rather than fail for want of a faster engine.
             Err(EngineError::Memory(_)) => Ok(()),
@@ -114,6 +118,10 @@ impl Engine for Switching {
 
     fn name(&self) -> &'static str {
         self.inner.name()
+    }
+
+    fn kind(&self) -> EngineKind {
+        self.inner.kind()
     }
 
     fn rule(&self) -> &Rule {
@@ -237,8 +245,17 @@ impl Engine for Switching {
         self.inner.dense()
     }
 
-    fn as_any(&self) -> Option<&dyn std::any::Any> {
-        self.inner.as_any()
+    #[cfg(feature = "gpu")]
+    fn view_source(&self) -> Option<crate::engine::ViewSource> {
+        self.inner.view_source()
+    }
+
+    fn current_buffer(&self) -> Option<usize> {
+        self.inner.current_buffer()
+    }
+
+    fn dispatch(&self) -> Option<crate::engine::Dispatch> {
+        self.inner.dispatch()
     }
 
     fn finish(&mut self) -> EngineResult<()> {

@@ -324,6 +324,16 @@ impl Simulation {
         Ok(())
     }
 
+    /// The start as tiles, placed as an engine places it: a throwaway CPU engine of the
+    /// registry does the placing.
+    pub fn start_tiles(&self) -> EngineResult<crate::tiles::TileMap> {
+        let mut request = self.request(0);
+        request.options.forbid_gpu = true;
+        let (mut e, _) = crate::registry::create("auto", &request)?;
+        self.load_into(e.as_mut())?;
+        e.export()
+    }
+
     /// The whole torus at the start, as one grid (the reference engine and the checks use it).
     pub fn start_grid(&self) -> anyhow::Result<Grid> {
         let (w, h) = self
@@ -334,10 +344,10 @@ impl Simulation {
         match &self.start {
             Start::Empty => {}
             Start::Cells { cells, at } => {
-                crate::cpu::dense::put(&mut g, cells, *at, Put::Or);
+                crate::engine::dense::put(&mut g, cells, *at, Put::Or);
             }
             Start::Soup { density, .. } => g.fill_random(*density, self.seed),
-            Start::Tiles(t) => crate::cpu::dense::import(&mut g, t),
+            Start::Tiles(t) => crate::engine::dense::import(&mut g, t),
         }
         Ok(g)
     }

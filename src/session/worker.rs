@@ -9,195 +9,19 @@
 //! for it. A job that fails on a GPU engine can be retried on the CPU from a checkpoint; that
 //! policy belongs to the caller.
 
-use std::any::Any;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::engine::{CellRect, Engine, EngineResult, Progress, Sampled};
-use crate::grid::Grid;
-
-/// How fast a running simulation goes.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Pace {
-    /// At most this many generations per second.
-    PerSecond(f64),
-    /// As fast as the engine goes.
-    Max,
-}
-
-impl Pace {
-    pub const SLOWEST: f64 = 0.25;
-    pub const FASTEST: f64 = (1u64 << 30) as f64;
-
-    /// One step up the scale ..., 1/2, 1, 2, 4, ..., 2^30, max.
-    pub fn faster(self) -> Pace {
-        match self {
-            Pace::PerSecond(r) if r * 2.0 > Self::FASTEST => Pace::Max,
-            Pace::PerSecond(r) => Pace::PerSecond(r * 2.0),
-            Pace::Max => Pace::Max,
-        }
-    }
-
-    pub fn slower(self) -> Pace {
-        match self {
-            Pace::PerSecond(r) => Pace::PerSecond((r / 2.0).max(Self::SLOWEST)),
-            Pace::Max => Pace::PerSecond(Self::FASTEST),
-        }
-    }
-
-    pub fn describe(self) -> String {
-        match self {
-            Pace::Max => "max gen/s".to_string(),
-            Pace::PerSecond(r) if r >= 1.0 => format!("{r} gen/s"),
-            Pace::PerSecond(r) => format!("1 gen every {} s", 1.0 / r),
-        }
-    }
-
-    /// `max`, or generations per second.
-    pub fn parse(text: &str) -> Result<Pace, String> {
-        let t = text.trim();
-        if t.eq_ignore_ascii_case("max") {
-            return Ok(Pace::Max);
-        }
-        match t.parse::<f64>() {
-            Ok(r) if r > 0.0 && r.is_finite() => Ok(Pace::PerSecond(r.min(Self::FASTEST))),
-            _ => Err(format!(
-                "'{text}' is not a speed: give generations per second (a positive number) or 'max'"
-            )),
-        }
-    }
-}
-
-/// What the view needs drawn: a rectangle of cells, one sample per `block x block` cells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ViewRequest {
-    pub rect: CellRect,
-    /// 1: every cell; a power of two above: the live fraction of each block.
-    pub block: u32,
-}
-
-/// The cells under the view, as the worker last read them.
-#[derive(Clone, Debug)]
-pub enum ViewCells {
-    Cells(Grid),
-    Sampled(Sampled),
-}
-
-#[derive(Clone, Debug)]
-pub struct ViewPicture {
-    pub request: ViewRequest,
-    pub generation: u64,
-    pub cells: ViewCells,
-}
-
-/// A job's progress, for a progress bar.
-#[derive(Clone, Debug)]
-pub struct Busy {
-    pub label: String,
-    pub progress: Arc<Progress>,
-    pub started: Instant,
-}
-
-impl Busy {
-    /// (done, total, per second, seconds left).
-    pub fn figures(&self) -> (u64, u64, f64, Option<f64>) {
-        let (done, total) = self.progress.get();
-        let secs = self.started.elapsed().as_secs_f64().max(1e-6);
-        let rate = done as f64 / secs;
-        let left = (rate > 0.0 && total > done).then(|| (total - done) as f64 / rate);
-        (done, total, rate, left)
-    }
-}
-
-/// What the worker records of the generations it runs, beyond the current one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Watch {
-    /// The population of every generation, for the plot (Step N included), where the engine
-    /// gives it without losing its speed (not HashLife's jumps: there, one point per piece).
-    pub populations: bool,
-    /// The census hash of every generation, to see the whole universe repeat.
-    pub repeats: bool,
-    /// The live cells' box, for a view that follows them.
-    pub bounds: bool,
-}
-
-impl Default for Watch {
-    fn default() -> Self {
-        Self {
-            populations: true,
-            repeats: false,
-            bounds: false,
-        }
-    }
-}
-
-/// What the worker publishes after every piece of work.
-#[derive(Clone, Debug, Default)]
-pub struct Status {
-    pub engine: &'static str,
-    pub generation: u64,
-    pub population: Option<u64>,
-    pub running: bool,
-    /// Generations per second actually achieved over the last half second or so.
-    pub rate: f64,
-    pub busy: Option<Busy>,
-    /// Why the last piece of work failed.
-    pub error: Option<String>,
-    /// The error stopped a run (rather than failing a job).
-    pub error_stopped_run: bool,
-    /// (generation, population) as the run went, for the plot.
-    pub history: Thinned,
-    /// Counts every change, so that the owner knows when to look again.
-    pub version: u64,
-    /// When a `stop_at` generation was reached, and how long after the run started.
-    pub stopped_after: Option<f64>,
-    /// A GPU engine's current buffer (of its ping-pong pair), for a viewer drawing from it.
-    pub gpu_current: Option<usize>,
-    /// The universe repeats (when watched).
-    pub repeat: Option<crate::session::repeat::Repeat>,
-    /// The live cells' box (when watched).
-    pub bounds: Option<crate::engine::Bounds>,
-}
-
-/// A job's answer: whatever the job returns, or its error.
-pub type JobResult = anyhow::Result<Box<dyn Any + Send>>;
-
-type JobFn = Box<dyn FnOnce(&Access, &Progress) -> JobResult + Send>;
-
-struct Job {
-    label: String,
-    progress: Arc<Progress>,
-    run: JobFn,
-    answer: Sender<JobResult>,
-}
-
-/// A job in flight, as the owner sees it.
-pub struct JobHandle {
-    pub progress: Arc<Progress>,
-    answer: Receiver<JobResult>,
-    pub label: String,
-}
-
-impl JobHandle {
-    /// The answer, once there is one.
-    pub fn try_take(&self) -> Option<JobResult> {
-        self.answer.try_recv().ok()
-    }
-
-    /// Waits for the answer (tests, and the owner when it must).
-    pub fn wait(self) -> JobResult {
-        self.answer
-            .recv()
-            .unwrap_or_else(|_| Err(anyhow::anyhow!("the worker stopped")))
-    }
-
-    pub fn cancel(&self) {
-        self.progress.cancel();
-    }
-}
+use crate::engine::{Engine, EngineResult, Progress};
+use crate::session::edit::Edit;
+use crate::session::job::{Job, JobResult, job};
+pub use crate::session::history::Thinned;
+pub use crate::session::job::{JobError, JobHandle};
+pub use crate::session::pace::Pace;
+pub use crate::session::status::{Busy, Status, Watch};
+pub use crate::session::view::{ViewCells, ViewPicture, ViewRequest};
 
 #[derive(Default)]
 struct Control {
@@ -207,6 +31,12 @@ struct Control {
     step: u64,
     stop_at: Option<u64>,
     jobs: Vec<Job>,
+    /// Edits to apply before the next piece of work, in order, and how many were ever queued.
+    edits: Vec<Edit>,
+    edits_queued: u64,
+    /// The latest request for the live cells' box, and the latest one answered.
+    bounds_asked: u64,
+    bounds_answered: u64,
     view: Option<ViewRequest>,
     view_dirty: bool,
     quit: bool,
@@ -227,6 +57,11 @@ struct Shared {
     repeats: Mutex<crate::session::repeat::RepeatWatch>,
     /// When the live cells' box was last published.
     bounds_at: Mutex<Option<Instant>>,
+    /// The engine's GPU buffers for a renderer, and a count of engine replacements (a
+    /// renderer binds them again when it changes).
+    #[cfg(feature = "gpu")]
+    source: Mutex<Option<crate::engine::ViewSource>>,
+    engines: AtomicU64,
 }
 
 /// The engine, as a job reaches it: a piece at a time.
@@ -239,12 +74,14 @@ impl Access {
     pub fn with<R>(&self, f: impl FnOnce(&mut dyn Engine) -> R) -> R {
         self.shared.make_way();
         let mut e = lock(&self.shared.engine);
+        self.shared.apply_edits(e.as_mut());
         f(e.as_mut())
     }
 
     /// Replaces the engine (a load, a resize, a rule change).
     pub fn replace(&self, engine: Box<dyn Engine>) {
         self.shared.make_way();
+        self.shared.note_engine(engine.as_ref());
         *lock(&self.shared.engine) = engine;
         lock(&self.shared.control).view_dirty = true;
     }
@@ -316,6 +153,51 @@ mod piece_tests {
 }
 
 impl Shared {
+    /// A new engine: its buffers for a renderer, and one more replacement counted.
+    fn note_engine(&self, engine: &dyn Engine) {
+        #[cfg(feature = "gpu")]
+        {
+            *lock(&self.source) = engine.view_source();
+        }
+        #[cfg(not(feature = "gpu"))]
+        let _ = engine;
+        self.engines.fetch_add(1, Ordering::Release);
+    }
+
+    /// Applies the edits queued so far, with the engine in hand. An edit that fails says so on
+    /// the status line.
+    fn apply_edits(&self, e: &mut dyn Engine) {
+        let (edits, queued) = {
+            let mut c = lock(&self.control);
+            (std::mem::take(&mut c.edits), c.edits_queued)
+        };
+        if edits.is_empty() {
+            return;
+        }
+        for edit in edits {
+            if let Err(err) = edit.apply(e) {
+                lock(&self.status).error = Some(format!("edit: {err}"));
+            }
+        }
+        lock(&self.status).edits_applied = queued;
+        let mut c = lock(&self.control);
+        c.refresh = true;
+        c.view_dirty = true;
+    }
+
+    /// Answers the latest request for the live cells' box.
+    fn answer_bounds(&self, ticket: u64) {
+        let bounds = {
+            let mut e = lock(&self.engine);
+            self.apply_edits(e.as_mut());
+            e.bounds().ok().flatten()
+        };
+        let mut s = lock(&self.status);
+        s.bounds = bounds;
+        s.bounds_answer = ticket;
+        self.bump(&mut s);
+    }
+
     /// Waits while the owner wants the engine.
     fn make_way(&self) {
         let mut spins = 0;
@@ -341,10 +223,7 @@ impl Shared {
         };
         let (name, generation, population, gpu_current, bounds) = {
             let mut e = lock(&self.engine);
-            #[cfg(feature = "gpu")]
-            let gpu_current = crate::gpu::life_engine(e.as_ref()).map(|g| g.gpu_grid().current);
-            #[cfg(not(feature = "gpu"))]
-            let gpu_current = None;
+            let gpu_current = e.current_buffer();
             let bounds = want_bounds.then(|| e.bounds().ok().flatten());
             (
                 e.name(),
@@ -410,57 +289,6 @@ fn advance(
     Ok(n)
 }
 
-/// The plot's history: (generation, population) at generations that are multiples of a
-/// stride, which doubles whenever the points pass a bound, so that a long run keeps evenly
-/// spread points from its first generation to its last (and always the latest).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Thinned {
-    points: Vec<(u64, u64)>,
-    stride: u64,
-}
-
-impl Thinned {
-    /// The most points kept.
-    pub const MAX: usize = 20_000;
-
-    pub fn points(&self) -> &[(u64, u64)] {
-        &self.points
-    }
-
-    pub fn clear(&mut self) {
-        self.points.clear();
-        self.stride = 1;
-    }
-
-    /// Adds the population of `generation` (replacing a point there only when `force`).
-    pub fn record(&mut self, generation: u64, population: u64, force: bool) {
-        let stride = self.stride.max(1);
-        if self.points.last().is_some_and(|&(g, _)| g > generation) {
-            // Back in time (a reset, an undo): what came after is no longer this history.
-            self.points.retain(|&(g, _)| g < generation);
-        }
-        if let Some(&(last, _)) = self.points.last() {
-            if last == generation {
-                if !force {
-                    return;
-                }
-                self.points.pop();
-            } else if last % stride != 0 && self.points.len() > 1 {
-                // The latest point off the stride was kept only while it was the latest.
-                self.points.pop();
-            }
-        }
-        self.points.push((generation, population));
-        if self.points.len() > Self::MAX {
-            self.stride = stride * 2;
-            let s = self.stride;
-            let (first, last) = (self.points[0].0, generation);
-            self.points
-                .retain(|&(g, _)| g == first || g == last || g % s == 0);
-        }
-    }
-}
-
 pub struct Worker {
     shared: Arc<Shared>,
     thread: Option<JoinHandle<()>>,
@@ -482,7 +310,11 @@ impl Worker {
             version: AtomicU64::new(0),
             repeats: Mutex::new(Default::default()),
             bounds_at: Mutex::new(None),
+            #[cfg(feature = "gpu")]
+            source: Mutex::new(None),
+            engines: AtomicU64::new(0),
         });
+        shared.note_engine(lock(&shared.engine).as_ref());
         shared.publish_figures(true);
         let s = shared.clone();
         let thread = std::thread::Builder::new()
@@ -574,9 +406,6 @@ impl Worker {
             // The hash costs the dense engine a pass per generation: stop paying for it.
             self.with_engine(|e| e.track_hash(false));
         }
-        if !watch.bounds {
-            lock(&self.shared.status).bounds = None;
-        }
         self.control().refresh = true;
         self.poke();
     }
@@ -619,6 +448,19 @@ impl Worker {
         }
     }
 
+    /// Engines replaced so far: a renderer that bound [`Worker::view_source`] binds again
+    /// when it changes.
+    pub fn engine_version(&self) -> u64 {
+        self.shared.engines.load(Ordering::Acquire)
+    }
+
+    /// The engine's GPU buffers, where a renderer can draw from them; read without waiting
+    /// for the engine.
+    #[cfg(feature = "gpu")]
+    pub fn view_source(&self) -> Option<crate::engine::ViewSource> {
+        lock(&self.shared.source).clone()
+    }
+
     /// The latest picture of the cells under the view.
     pub fn view(&self) -> Option<ViewPicture> {
         lock(&self.shared.view).clone()
@@ -630,6 +472,7 @@ impl Worker {
         self.shared.owner_waiting.store(true, Ordering::Release);
         let r = {
             let mut e = lock(&self.shared.engine);
+            self.shared.apply_edits(e.as_mut());
             f(e.as_mut())
         };
         self.shared.owner_waiting.store(false, Ordering::Release);
@@ -644,6 +487,7 @@ impl Worker {
     /// Replaces the engine from the owner's thread (after a failure, say).
     pub fn replace_engine(&self, engine: Box<dyn Engine>) {
         self.shared.owner_waiting.store(true, Ordering::Release);
+        self.shared.note_engine(engine.as_ref());
         *lock(&self.shared.engine) = engine;
         self.shared.owner_waiting.store(false, Ordering::Release);
         lock(&self.shared.status).history.clear();
@@ -681,36 +525,49 @@ impl Worker {
     }
 
     /// Starts a job: it runs on the worker with `progress` (total `total`), between two pieces
-    /// of a run in progress, and its answer comes back through the handle.
-    pub fn submit(
+    /// of a run in progress, and its typed answer comes back through the handle.
+    pub fn submit<T: Send + 'static>(
         &self,
         label: impl Into<String>,
         total: u64,
-        run: impl FnOnce(&Access, &Progress) -> JobResult + Send + 'static,
-    ) -> JobHandle {
-        let (tx, rx) = channel();
-        let progress = Arc::new(Progress::new(total));
-        let label = label.into();
-        self.control().jobs.push(Job {
-            label: label.clone(),
-            progress: progress.clone(),
-            run: Box::new(run),
-            answer: tx,
-        });
+        run: impl FnOnce(&Access, &Progress) -> JobResult<T> + Send + 'static,
+    ) -> JobHandle<T> {
+        let (job, handle) = job(label.into(), total, run);
+        self.control().jobs.push(job);
         self.poke();
-        JobHandle {
-            progress,
-            answer: rx,
-            label,
-        }
+        handle
     }
 
-    /// Steps `gens` generations as a job with progress (Step N).
-    pub fn step(&self, gens: u64) -> JobHandle {
+    /// Steps `gens` generations as a job with progress (Step N); the answer is the
+    /// generations done.
+    pub fn step(&self, gens: u64) -> JobHandle<u64> {
         self.submit(format!("step {gens}"), gens, move |access, progress| {
-            let done = access.step(gens, progress)?;
-            Ok(Box::new(done))
+            Ok(access.step(gens, progress)?)
         })
+    }
+
+    /// Queues an edit: the worker applies it before its next piece of work, so the owner
+    /// never waits for one in progress.
+    /// Returns the edit's ticket: [`Status::edits_applied`] reaches it once it is applied.
+    pub fn edit(&self, edit: Edit) -> u64 {
+        let mut c = self.control();
+        c.edits.push(edit);
+        c.edits_queued += 1;
+        let ticket = c.edits_queued;
+        drop(c);
+        self.poke();
+        ticket
+    }
+
+    /// Asks for the live cells' box; the worker answers between two pieces of work, in
+    /// [`Status::bounds`], with [`Status::bounds_answer`] at least the ticket returned.
+    pub fn request_bounds(&self) -> u64 {
+        let mut c = self.control();
+        c.bounds_asked += 1;
+        let ticket = c.bounds_asked;
+        drop(c);
+        self.poke();
+        ticket
     }
 
     /// Cancels every job queued or running.
@@ -785,6 +642,19 @@ fn worker_loop(shared: Arc<Shared>) {
             c.refresh = false;
             drop(c);
             shared.publish_figures(true);
+            continue;
+        }
+        if !c.edits.is_empty() {
+            drop(c);
+            let mut e = lock(&shared.engine);
+            shared.apply_edits(e.as_mut());
+            continue;
+        }
+        if c.bounds_asked > c.bounds_answered {
+            let ticket = c.bounds_asked;
+            c.bounds_answered = ticket;
+            drop(c);
+            shared.answer_bounds(ticket);
             continue;
         }
         if !c.jobs.is_empty() {
@@ -903,11 +773,9 @@ fn run_job(shared: &Arc<Shared>, access: &Access, job: Job) {
         });
         shared.bump(&mut s);
     }
-    let result = (job.run)(access, &job.progress);
-    if let Err(e) = &result {
-        lock(&shared.status).error = Some(format!("{}: {e:#}", job.label));
+    if let Some(e) = (job.run)(access, &job.progress) {
+        lock(&shared.status).error = Some(format!("{}: {e}", job.label));
     }
-    let _ = job.answer.send(result);
     lock(&shared.status).busy = None;
     shared.publish_figures(true);
 }
@@ -915,6 +783,7 @@ fn run_job(shared: &Arc<Shared>, access: &Access, job: Job) {
 fn read_view(shared: &Arc<Shared>, request: ViewRequest) {
     let picture = {
         let mut e = lock(&shared.engine);
+        shared.apply_edits(e.as_mut());
         let generation = e.generation();
         let cells = if request.block <= 1 {
             e.cells_in(request.rect).map(ViewCells::Cells)
@@ -974,7 +843,7 @@ mod tests {
         let w = worker();
         w.with_engine(|e| e.set_cell(10, 10, true)).unwrap();
         let h = w.step(100);
-        let done = *h.wait().unwrap().downcast::<u64>().unwrap();
+        let done = h.wait().unwrap();
         assert_eq!(done, 100);
         w.wait_idle();
         assert_eq!(w.status().generation, 100);
@@ -986,7 +855,7 @@ mod tests {
         let h = w.step(u64::MAX / 2);
         std::thread::sleep(Duration::from_millis(30));
         h.cancel();
-        let done = *h.wait().unwrap().downcast::<u64>().unwrap();
+        let done = h.wait().unwrap();
         w.wait_idle();
         assert_eq!(w.status().generation, done);
         assert!(done < u64::MAX / 2);

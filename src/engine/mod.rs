@@ -4,7 +4,11 @@
 //!
 //! Coordinates are `i64`: on a torus they wrap (any integer names a cell), on the unbounded
 //! plane they are where the cell is. A dense grid or GPU buffers are capabilities that some
-//! engines have ([`Engine::dense`], [`Engine::as_any`]), never something a caller may assume.
+//! engines have ([`Engine::dense`], [`Engine::view_source`]), never something a caller may assume.
+
+pub mod dense;
+
+pub use crate::geometry::{Bounds, CellRect};
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -67,79 +71,6 @@ impl Universe {
             }
             Universe::Plane => (x, y),
         }
-    }
-}
-
-/// A rectangle of cells, `x..x+width` by `y..y+height`; on a torus it may run over the edge and
-/// wraps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-pub struct CellRect {
-    pub x: i64,
-    pub y: i64,
-    pub width: u32,
-    pub height: u32,
-}
-
-impl CellRect {
-    pub fn new(x: i64, y: i64, width: u32, height: u32) -> Self {
-        Self {
-            x,
-            y,
-            width,
-            height,
-        }
-    }
-
-    pub fn contains(&self, x: i64, y: i64) -> bool {
-        x >= self.x
-            && y >= self.y
-            && x < self.x + self.width as i64
-            && y < self.y + self.height as i64
-    }
-}
-
-impl From<crate::grid::Rect> for CellRect {
-    fn from(r: crate::grid::Rect) -> Self {
-        Self::new(r.x as i64, r.y as i64, r.width, r.height)
-    }
-}
-
-/// The smallest rectangle holding every live cell: `left..=right` by `top..=bottom`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-pub struct Bounds {
-    pub left: i64,
-    pub top: i64,
-    pub right: i64,
-    pub bottom: i64,
-}
-
-impl Bounds {
-    pub fn width(&self) -> u64 {
-        (self.right - self.left) as u64 + 1
-    }
-
-    pub fn height(&self) -> u64 {
-        (self.bottom - self.top) as u64 + 1
-    }
-
-    /// The union of two boxes.
-    pub fn union(self, o: Bounds) -> Bounds {
-        Bounds {
-            left: self.left.min(o.left),
-            top: self.top.min(o.top),
-            right: self.right.max(o.right),
-            bottom: self.bottom.max(o.bottom),
-        }
-    }
-
-    /// As a rectangle, when it is small enough to be one.
-    pub fn rect(&self) -> Option<CellRect> {
-        Some(CellRect::new(
-            self.left,
-            self.top,
-            u32::try_from(self.width()).ok()?,
-            u32::try_from(self.height()).ok()?,
-        ))
     }
 }
 
@@ -215,6 +146,34 @@ impl Progress {
     }
 }
 
+/// Why no GPU device could be opened (the adapters are the GPU module's; the error is the
+/// seam's, since any engine request may meet it).
+#[cfg(feature = "gpu")]
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum GpuError {
+    #[error(
+        "no GPU adapter found (wgpu found {searched}; on Debian, \
+         `apt-get install mesa-vulkan-drivers libvulkan1` provides lavapipe, a software one)"
+    )]
+    NoAdapter { searched: String },
+    #[error("no GPU adapter's name contains '{wanted}' (adapters: {available})")]
+    NoMatch { wanted: String, available: String },
+    #[error("could not open the GPU device {adapter}: {reason}")]
+    Device { adapter: String, reason: String },
+}
+
+impl GpuError {
+    /// No adapter, naming the backends searched: those WGPU_BACKEND names, when it is set.
+    pub fn no_adapter() -> Self {
+        let searched = match std::env::var("WGPU_BACKEND") {
+            Ok(b) if !b.is_empty() => format!("no device for WGPU_BACKEND={b}"),
+            _ => "no Vulkan, Metal, DX12 or OpenGL device".to_string(),
+        };
+        GpuError::NoAdapter { searched }
+    }
+}
+
+
 /// Why an engine could not go on.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
@@ -227,7 +186,7 @@ pub enum EngineError {
     /// No adapter, or none of the name asked for.
     #[cfg(feature = "gpu")]
     #[error(transparent)]
-    Adapter(#[from] crate::gpu::GpuError),
+    Adapter(#[from] GpuError),
     /// A grid the system cannot hold.
     #[error(transparent)]
     Grid(#[from] GridError),
@@ -247,11 +206,59 @@ pub enum EngineError {
 
 pub type EngineResult<T> = Result<T, EngineError>;
 
+/// What kind of engine one is, as the session's and the registry's policies need it: a GPU
+/// engine can fail under a run and be replaced from a checkpoint; a dense one holds a whole
+/// torus; a sparse one computes only where cells change; HashLife jumps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EngineKind {
+    /// The plain oracle.
+    Reference,
+    /// A dense torus on the CPU.
+    Dense,
+    /// Sparse tiles, computed where something changed.
+    Tiles,
+    /// A memoised quadtree.
+    HashLife,
+    /// On the GPU.
+    Gpu,
+    /// Any other (an engine registered at run time).
+    Other,
+}
+
+impl EngineKind {
+    pub fn on_gpu(self) -> bool {
+        self == EngineKind::Gpu
+    }
+}
+
+/// GPU buffers a renderer can draw the cells from, whichever engine holds them: for each of the
+/// engine's states (a ping-pong pair, or one), the buffers of its bands of rows in order.
+#[cfg(feature = "gpu")]
+#[derive(Clone, Debug)]
+pub struct ViewSource {
+    pub sets: Vec<Vec<wgpu::Buffer>>,
+    /// Rows per band (the last may have fewer).
+    pub band_rows: u32,
+    /// u32 words per row.
+    pub words: u32,
+}
+
+/// How a GPU engine dispatches its work, for a benchmark's report: its kernel, and the
+/// generations per dispatch of its blocked stretches where it has them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dispatch {
+    pub kernel: &'static str,
+    pub block: Option<u32>,
+}
+
 /// A universe of cells under a rule, with a generation counter. Elementary rules treat each row
 /// of a torus as an independent ring.
 pub trait Engine: Send {
     /// The registry name: `reference`, `cpu`, `tiles`, `hashlife`, `gpu`.
     fn name(&self) -> &'static str;
+
+    fn kind(&self) -> EngineKind;
 
     fn rule(&self) -> &Rule;
 
@@ -349,9 +356,20 @@ pub trait Engine: Send {
         None
     }
 
-    /// The engine itself, for capabilities that only its own module knows (the GPU engine's
-    /// buffers, which the viewer draws from).
-    fn as_any(&self) -> Option<&dyn std::any::Any> {
+    /// The GPU buffers that hold the cells, for a renderer to draw from, where the engine
+    /// keeps them so that it can.
+    #[cfg(feature = "gpu")]
+    fn view_source(&self) -> Option<ViewSource> {
+        None
+    }
+
+    /// How the engine dispatches its work on a GPU.
+    fn dispatch(&self) -> Option<Dispatch> {
+        None
+    }
+
+    /// Which buffer of [`Engine::view_source`]'s sets holds the current state.
+    fn current_buffer(&self) -> Option<usize> {
         None
     }
 

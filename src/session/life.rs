@@ -1,0 +1,858 @@
+//! The session: the one owner of a Life-like simulation's engine, its jobs, its edits and the
+//! states Reset and a GPU failure go back to. The app and the command line both drive one; the
+//! app turns each command into a call here and draws what the worker publishes.
+//!
+//! The engine runs on a worker thread ([`super::worker`]). Nothing here waits for a generation
+//! in the course of a frame: edits are queued and applied between two pieces of work, the live
+//! cells' box and the cells under the view are published, and long work is a job whose typed
+//! answer lands in [`Session::poll`]. Only what the user explicitly asks to read whole (a copy,
+//! an analysis, an undo step) waits, for at most the piece in progress.
+//!
+//! When the GPU engine fails mid-run, the state at the last known good generation (the start
+//! of the run, or a checkpoint read back every few seconds) goes on on a CPU engine: nothing
+//! the user drew is lost.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crate::engine::{Bounds, CellRect, Engine, EngineError, EngineResult, Put, Universe};
+use crate::grid::Grid;
+use crate::registry::{self, Choice, Options, Request, Workload};
+use crate::rule::Rule;
+use crate::session::edit::{Edit, StrokeLog};
+use crate::session::worker::{
+    JobError, JobHandle, Pace, Status, Thinned, ViewPicture, ViewRequest, Watch, Worker,
+};
+use crate::tiles::TileMap;
+
+#[cfg(feature = "gpu")]
+pub use crate::gpu::GpuContext;
+
+/// Without GPU support there is never a device to hand over.
+#[cfg(not(feature = "gpu"))]
+#[derive(Clone)]
+pub enum GpuContext {}
+
+/// How often a running GPU simulation is read back, as the state to fall back on.
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(3);
+
+/// Generations the session plans for when it asks the registry for an engine: an open-ended run.
+const PLANNED_GENERATIONS: u64 = 1 << 16;
+
+/// A job in flight, with what its answer changes when it lands.
+enum Pending {
+    /// Cells changed (Step N, go to, a fill); `mark_start`: they become what Reset returns to.
+    Cells {
+        handle: JobHandle<()>,
+        mark_start: bool,
+    },
+    /// A new engine: its rule, universe and the registry's choice.
+    Engine {
+        handle: JobHandle<()>,
+        rebuilt: Box<Rebuilt>,
+    },
+    /// A checkpoint of the running GPU engine.
+    Checkpoint(JobHandle<(TileMap, u64)>),
+    /// The cells written to this file, with what its format could not keep.
+    Saved(JobHandle<Vec<String>>, PathBuf),
+}
+
+impl Pending {
+    fn label(&self) -> &str {
+        match self {
+            Pending::Cells { handle, .. } | Pending::Engine { handle, .. } => &handle.label,
+            Pending::Checkpoint(h) => &h.label,
+            Pending::Saved(h, _) => &h.label,
+        }
+    }
+
+    fn cancel(&self) {
+        match self {
+            Pending::Cells { handle, .. } | Pending::Engine { handle, .. } => handle.cancel(),
+            Pending::Checkpoint(h) => h.cancel(),
+            Pending::Saved(h, _) => h.cancel(),
+        }
+    }
+}
+
+/// What a new engine brings when its job lands.
+struct Rebuilt {
+    rule: Rule,
+    universe: Universe,
+    choice: Choice,
+    /// The new cells, when they were given (Reset returns to them).
+    start: Option<(TileMap, u64)>,
+}
+
+/// What a simulation keeps across engines: the seed of stochastic rules, the engine asked for
+/// (`auto` or a name) and HashLife's memory.
+pub struct Settings {
+    pub seed: u64,
+    pub wanted: String,
+    pub memory: Option<u64>,
+}
+
+/// The outcome of a save, once its job has landed: the file and what its format could not
+/// keep, or why it failed.
+pub type Saved = Result<(PathBuf, Vec<String>), JobError>;
+
+/// A Life-like simulation and everything done to it.
+pub struct Session {
+    worker: Worker,
+    pub rule: Rule,
+    pub universe: Universe,
+    seed: u64,
+    /// `auto` or an engine of the registry, as the Engine menu says.
+    pub wanted: String,
+    pub choice: Choice,
+    /// The device for GPU engines: none in CPU mode, nor after the GPU failed.
+    gpu: Option<GpuContext>,
+    memory: Option<u64>,
+    /// What Reset returns to: the last load or edit, or where the last run started.
+    start: (TileMap, u64),
+    /// The state to fall back on when the GPU fails.
+    checkpoint: (TileMap, u64),
+    checkpoint_at: Instant,
+    /// Why the GPU engine stopped, once it has.
+    pub failure: Option<String>,
+    job: Option<Pending>,
+    /// The outcome of the last job that failed (shown as a notice).
+    pub job_error: Option<String>,
+    /// The outcome of the last save.
+    pub saved: Option<Saved>,
+    figures: Status,
+}
+
+/// The registry's request for `universe` with these cells.
+fn request_for(
+    rule: Rule,
+    universe: Universe,
+    seed: u64,
+    cells: &TileMap,
+    gpu: &Option<GpuContext>,
+    memory: Option<u64>,
+) -> Request {
+    let mut r = Request::new(rule, universe)
+        .with_seed(seed)
+        .with_workload(Workload {
+            generations: PLANNED_GENERATIONS,
+            population: cells.population(),
+            span: cells
+                .bounds()
+                .map_or(0, |b| b.width().saturating_mul(b.height())),
+            // A session shows the generations as they pass.
+            stride: 1,
+            from_quadtree: false,
+        });
+    #[cfg(feature = "gpu")]
+    {
+        r.options = Options {
+            memory,
+            context: gpu.clone(),
+            forbid_gpu: gpu.is_none(),
+            ..Default::default()
+        };
+    }
+    #[cfg(not(feature = "gpu"))]
+    {
+        let _ = gpu;
+        r.options = Options {
+            memory,
+            forbid_gpu: true,
+        };
+    }
+    r
+}
+
+/// Makes the engine and loads the cells.
+fn make_engine(
+    wanted: &str,
+    request: &Request,
+    cells: &TileMap,
+    generation: u64,
+) -> EngineResult<(Box<dyn Engine>, Choice)> {
+    let (mut e, choice) = registry::create(wanted, request)?;
+    e.import(cells)?;
+    e.set_generation(generation);
+    Ok((e, choice))
+}
+
+/// The cells of `from` moved to `to`: centred on a torus, cut down when it is smaller; where
+/// they are when going to or from the plane.
+fn moved(cells: TileMap, from: Universe, to: Universe) -> EngineResult<TileMap> {
+    let (
+        Universe::Torus {
+            width: ow,
+            height: oh,
+        },
+        Universe::Torus { width, height },
+    ) = (from, to)
+    else {
+        return Ok(cells);
+    };
+    let mut old = Grid::try_new(ow, oh)?;
+    crate::engine::dense::import(&mut old, &cells);
+    let (pw, ph) = (ow.min(width), oh.min(height));
+    let from = old.centre_offset(pw, ph);
+    let piece = old.crop(crate::grid::Rect {
+        x: from.0,
+        y: from.1,
+        width: pw,
+        height: ph,
+    });
+    let at = (
+        (width.saturating_sub(pw) / 2) as i64,
+        (height.saturating_sub(ph) / 2) as i64,
+    );
+    Ok(TileMap::from_grid(&piece, at))
+}
+
+impl Session {
+    /// A simulation of `cells` on `universe`, on the engine `wanted` (or `auto`'s choice);
+    /// `gpu` is the device for GPU engines, `None` to keep to the CPU.
+    pub fn new(
+        gpu: Option<GpuContext>,
+        rule: Rule,
+        universe: Universe,
+        (cells, generation): (TileMap, u64),
+        settings: Settings,
+    ) -> EngineResult<Self> {
+        let Settings {
+            seed,
+            wanted,
+            memory,
+        } = settings;
+        let request = request_for(rule, universe, seed, &cells, &gpu, memory);
+        let (engine, choice) = make_engine(&wanted, &request, &cells, generation)?;
+        let worker = Worker::new(engine);
+        worker.set_pace(Pace::PerSecond(16.0));
+        let figures = worker.figures();
+        Ok(Self {
+            worker,
+            rule,
+            universe,
+            seed,
+            wanted,
+            choice,
+            gpu,
+            memory,
+            start: (cells.clone(), generation),
+            checkpoint: (cells, generation),
+            checkpoint_at: Instant::now(),
+            failure: None,
+            job: None,
+            job_error: None,
+            saved: None,
+            figures,
+        })
+    }
+
+    /// The engines a session can be asked for: `auto` and every engine of the registry, each
+    /// with a line that says what it is.
+    pub fn engines() -> Vec<(&'static str, &'static str)> {
+        let mut v = vec![(
+            "auto",
+            "the cheapest engine for the work, chosen again at each load",
+        )];
+        v.extend(registry::all().iter().map(|s| (s.name, s.summary)));
+        v
+    }
+
+    /// The latest published figures (refreshed by `poll`).
+    pub fn figures(&self) -> &Status {
+        &self.figures
+    }
+
+    pub fn generation(&self) -> u64 {
+        self.figures.generation
+    }
+
+    pub fn population(&self) -> Option<u64> {
+        self.figures.population
+    }
+
+    pub fn running(&self) -> bool {
+        self.figures.running
+    }
+
+    /// Generations per second achieved.
+    pub fn rate(&self) -> f64 {
+        self.figures.rate
+    }
+
+    pub fn size(&self) -> Option<(u32, u32)> {
+        self.universe.size()
+    }
+
+    pub fn is_gpu(&self) -> bool {
+        self.choice.kind.on_gpu()
+    }
+
+    /// The label of the job in flight, if any.
+    pub fn busy(&self) -> Option<&str> {
+        self.job.as_ref().map(Pending::label)
+    }
+
+    /// Engines replaced so far (a renderer binds [`Session::view_source`] again when it
+    /// changes).
+    pub fn engine_version(&self) -> u64 {
+        self.worker.engine_version()
+    }
+
+    /// The engine's GPU buffers, where a renderer can draw from them.
+    #[cfg(feature = "gpu")]
+    pub fn view_source(&self) -> Option<crate::engine::ViewSource> {
+        self.worker.view_source()
+    }
+
+    /// Per frame: the worker's figures, a finished job, a GPU failure, a checkpoint.
+    pub fn poll(&mut self) {
+        self.figures = self.worker.figures();
+        if let Some(landed) = self.take_landed() {
+            self.land(landed);
+            // A run's error is the next step's to handle (a fall-back from the GPU), even when
+            // a job on the same failed engine reported its own after it.
+            self.worker.clear_job_error();
+            self.figures = self.worker.figures();
+        }
+        if let Some(error) = self.figures.error.clone() {
+            let was_running = self.figures.error_stopped_run;
+            self.worker.clear_error();
+            if self.is_gpu() {
+                // Only a CPU engine that took over goes on running; a failed fall-back leaves
+                // the run stopped, with the failure shown.
+                if self.fall_back(error) && was_running {
+                    self.worker.set_running(true);
+                    self.figures = self.worker.figures();
+                }
+            } else if self.job.is_none() {
+                self.job_error = Some(error);
+            }
+        }
+        if self.is_gpu()
+            && self.figures.running
+            && self.job.is_none()
+            && self.checkpoint_at.elapsed() >= CHECKPOINT_EVERY
+        {
+            self.checkpoint_at = Instant::now();
+            let h = self.worker.submit("checkpoint", 0, |access, _| {
+                Ok(access.with(|e| -> EngineResult<(TileMap, u64)> {
+                    Ok((e.export()?, e.generation()))
+                })?)
+            });
+            self.job = Some(Pending::Checkpoint(h));
+        }
+    }
+
+    /// The job in flight, once it has answered, with its answer.
+    fn take_landed(&mut self) -> Option<Landed> {
+        let landed = match self.job.as_ref()? {
+            Pending::Cells { handle, .. } | Pending::Engine { handle, .. } => {
+                Landed::Unit(handle.try_take()?)
+            }
+            Pending::Checkpoint(h) => Landed::Checkpoint(h.try_take()?),
+            Pending::Saved(h, _) => Landed::Saved(h.try_take()?),
+        };
+        Some(landed)
+    }
+
+    fn land(&mut self, landed: Landed) {
+        let pending = self.job.take().expect("a job landed");
+        match (landed, pending) {
+            (Landed::Unit(Ok(())), Pending::Engine { rebuilt, .. }) => {
+                let Rebuilt {
+                    rule,
+                    universe,
+                    choice,
+                    start,
+                } = *rebuilt;
+                self.rule = rule;
+                self.universe = universe;
+                self.choice = choice;
+                if let Some(s) = start {
+                    self.checkpoint = s.clone();
+                    self.start = s;
+                }
+            }
+            (Landed::Unit(Ok(())), Pending::Cells { mark_start, .. }) => {
+                if mark_start {
+                    self.mark_start();
+                }
+            }
+            (Landed::Checkpoint(Ok(c)), _) => {
+                self.checkpoint = c;
+                self.checkpoint_at = Instant::now();
+            }
+            (Landed::Saved(Ok(warnings)), Pending::Saved(_, path)) => {
+                self.saved = Some(Ok((path, warnings)));
+            }
+            (Landed::Saved(Err(e)), _) => self.saved = Some(Err(e)),
+            (Landed::Unit(Err(e)) | Landed::Checkpoint(Err(e)), _) => {
+                self.job_error = Some(if e.is_cancelled() {
+                    "cancelled".into()
+                } else {
+                    e.to_string()
+                });
+            }
+            (Landed::Unit(Ok(())), _) | (Landed::Saved(Ok(_)), _) => {}
+        }
+    }
+
+    /// After a GPU failure: the simulation goes on on the CPU from the last good state. Returns
+    /// whether a CPU engine took over.
+    fn fall_back(&mut self, error: String) -> bool {
+        let lost_at = self.generation();
+        self.worker.set_running(false);
+        self.gpu = None;
+        let (cells, generation) = self.checkpoint.clone();
+        let request = request_for(
+            self.rule,
+            self.universe,
+            self.seed,
+            &cells,
+            &None,
+            self.memory,
+        );
+        match make_engine("auto", &request, &cells, generation) {
+            Ok((engine, choice)) => {
+                self.worker.replace_engine(engine);
+                self.choice = choice;
+                self.failure = Some(format!(
+                    "{error} (at generation {lost_at}); the state of generation {generation} is kept and goes on on the {} engine",
+                    self.choice.engine
+                ));
+                self.figures = self.worker.figures();
+                true
+            }
+            Err(e) => {
+                self.failure = Some(format!("{error}; and no CPU engine could take over: {e}"));
+                self.figures = self.worker.figures();
+                false
+            }
+        }
+    }
+
+    /// Waits until the worker has nothing in hand (tests and the command line; a window never
+    /// waits).
+    pub fn settle(&mut self) {
+        while self.job.is_some() {
+            std::thread::sleep(Duration::from_millis(1));
+            self.poll();
+        }
+        self.worker.wait_idle();
+        // The figures published after everything done so far.
+        self.worker.sync();
+        self.poll();
+    }
+
+    pub fn play(&mut self) {
+        if !self.figures.running
+            && let Ok(state) = self.export_now()
+        {
+            self.start = state.clone();
+            self.checkpoint = state;
+            self.checkpoint_at = Instant::now();
+        }
+        self.job_error = None;
+        self.worker.set_running(true);
+        self.figures = self.worker.figures();
+    }
+
+    pub fn pause(&mut self) {
+        self.worker.set_running(false);
+        self.figures = self.worker.figures();
+    }
+
+    pub fn set_pace(&self, pace: Pace) {
+        self.worker.set_pace(pace);
+    }
+
+    pub fn pace(&self) -> Pace {
+        self.worker.pace()
+    }
+
+    pub fn set_stop_at(&self, stop: Option<u64>) {
+        self.worker.set_stop_at(stop);
+    }
+
+    /// Generations per step, 2^k.
+    pub fn set_step_exponent(&self, k: u32) {
+        self.worker.set_step(1u64 << k.min(62));
+    }
+
+    pub fn step_exponent(&self) -> u32 {
+        self.worker.step_size().trailing_zeros()
+    }
+
+    /// What the worker records of each generation.
+    pub fn set_watch(&self, watch: Watch) {
+        if self.worker.watch() != watch {
+            self.worker.set_watch(watch);
+        }
+    }
+
+    /// Asks for the cells under the view; the worker reads them when it is free and after
+    /// every piece of work while the request stands.
+    pub fn request_view(&self, request: ViewRequest) {
+        self.worker.request_view(request);
+    }
+
+    /// The latest picture of the cells under the view.
+    pub fn view(&self) -> Option<ViewPicture> {
+        self.worker.view()
+    }
+
+    /// Asks for the live cells' box; it arrives in the figures' `bounds` once
+    /// `bounds_answer` reaches the ticket returned.
+    pub fn request_bounds(&self) -> u64 {
+        self.worker.request_bounds()
+    }
+
+    /// The live cells' box, when the figures answer the request with this ticket (or a later
+    /// one): `Some(None)` for an empty universe.
+    pub fn bounds_for(&self, ticket: u64) -> Option<Option<Bounds>> {
+        (self.figures.bounds_answer >= ticket).then_some(self.figures.bounds)
+    }
+
+    /// A job is in flight: say so instead of starting another.
+    fn refuse_if_busy(&self) -> Result<(), SessionError> {
+        match &self.job {
+            Some(p) => Err(SessionError::Busy(p.label().to_string())),
+            None => Ok(()),
+        }
+    }
+
+    /// Stops the job in flight (at a whole generation) and lets it land, for a command that
+    /// replaces what it works on (Reset, a load).
+    fn stop_job(&mut self) {
+        if self.job.is_some() {
+            self.cancel();
+            while self.job.is_some() {
+                std::thread::sleep(Duration::from_millis(1));
+                self.poll();
+            }
+        }
+    }
+
+    /// Waits for a new engine in flight to land (a load, a rule change, a resize: quick
+    /// jobs), so that what is read next is the state the user asked for.
+    pub fn land_rebuild(&mut self) {
+        while matches!(self.job, Some(Pending::Engine { .. })) {
+            std::thread::sleep(Duration::from_millis(1));
+            self.poll();
+        }
+    }
+
+    /// Writes the cells to `path` in a job (a large torus takes a while, and the window goes
+    /// on meanwhile); the outcome comes back in `saved`.
+    pub fn save(
+        &mut self,
+        path: PathBuf,
+        meta: crate::session::save::Meta,
+        format: crate::pattern::Format,
+    ) -> Result<(), SessionError> {
+        self.refuse_if_busy()?;
+        let label = format!("saving {}", path.display());
+        let file = path.clone();
+        let h = self.worker.submit(label, 0, move |access, _| {
+            let written = access
+                .with(|e| crate::session::save::text_of(e, &meta, format))
+                .map_err(|e| JobError::File(format!("{e:#}")))?;
+            crate::pattern::write_atomically(&file, written.text.as_bytes())
+                .map_err(|e| JobError::File(format!("{}: {e}", file.display())))?;
+            Ok(written.warnings)
+        });
+        self.job = Some(Pending::Saved(h, path));
+        Ok(())
+    }
+
+    /// Steps `gens` generations as a job with progress.
+    pub fn step(&mut self, gens: u64) -> Result<(), SessionError> {
+        self.refuse_if_busy()?;
+        self.pause();
+        let h = self
+            .worker
+            .submit(format!("step {gens}"), gens, move |access, progress| {
+                access.step(gens, progress)?;
+                Ok(())
+            });
+        self.job = Some(Pending::Cells {
+            handle: h,
+            mark_start: false,
+        });
+        Ok(())
+    }
+
+    /// Runs to generation `target` (forwards only), with progress.
+    pub fn go_to(&mut self, target: u64) -> Result<(), SessionError> {
+        let now = self.generation();
+        if target < now {
+            return Err(SessionError::Behind { target, now });
+        }
+        self.step(target - now)
+    }
+
+    /// Cancels the job in flight; it stops at a whole generation.
+    pub fn cancel(&mut self) {
+        if let Some(p) = &self.job {
+            p.cancel();
+        }
+        self.worker.cancel_jobs();
+    }
+
+    /// Cancels the job in flight and waits for it to stop (a few milliseconds).
+    pub fn cancel_and_wait(&mut self) {
+        self.stop_job();
+    }
+
+    /// Runs `f` on the engine as a job with progress (big edits: a fill of a huge torus);
+    /// the cells become what Reset returns to.
+    pub fn edit_job(
+        &mut self,
+        label: &str,
+        f: impl FnOnce(&mut dyn Engine, &crate::engine::Progress) -> EngineResult<()> + Send + 'static,
+    ) -> Result<(), SessionError> {
+        self.refuse_if_busy()?;
+        self.pause();
+        let h = self.worker.submit(label, 0, move |access, progress| {
+            Ok(access.with(|e| f(e, progress))?)
+        });
+        self.job = Some(Pending::Cells {
+            handle: h,
+            mark_start: true,
+        });
+        Ok(())
+    }
+
+    /// Queues an edit: it is applied before the next piece of work, so that a frame never
+    /// waits for one in progress. Edits and reads keep their order.
+    /// Returns its ticket for [`Session::applied`].
+    pub fn edit(&self, edit: Edit) -> u64 {
+        self.worker.edit(edit)
+    }
+
+    /// Whether the edit with this ticket has been applied (as of the last `poll`).
+    pub fn applied(&self, ticket: u64) -> bool {
+        self.figures.edits_applied >= ticket
+    }
+
+    /// Draws (or erases) `cells` as part of the stroke `log`. Returns the ticket.
+    pub fn draw(&self, cells: Vec<(i64, i64)>, log: &StrokeLog) -> u64 {
+        self.edit(Edit::Draw {
+            cells,
+            log: log.clone(),
+        })
+    }
+
+    /// Writes a bitmap at `at`.
+    pub fn put(&self, cells: Grid, at: (i64, i64), how: Put) {
+        self.edit(Edit::Put { cells, at, how });
+    }
+
+    /// Reads the engine now, after the edits queued so far: waits for the piece of work in
+    /// progress. For what the user asks to read whole (a copy, an analysis), never per frame.
+    pub fn read_now<R>(&self, f: impl FnOnce(&mut dyn Engine) -> R) -> R {
+        self.worker.with_engine(f)
+    }
+
+    /// The cells now, as tiles, after the edits queued so far.
+    pub fn export_now(&self) -> EngineResult<(TileMap, u64)> {
+        self.read_now(|e| Ok((e.export()?, e.generation())))
+    }
+
+    /// The cells of a rectangle now.
+    pub fn cells_now(&self, rect: CellRect) -> EngineResult<Grid> {
+        self.read_now(|e| e.cells_in(rect))
+    }
+
+    /// The live cells in their box, now.
+    pub fn pattern_now(&self) -> EngineResult<Grid> {
+        self.read_now(|e| match e.bounds()?.and_then(|b| b.rect()) {
+            Some(r) => e.cells_in(r),
+            None => Ok(Grid::new(0, 0)),
+        })
+    }
+
+    /// The whole torus as a grid (tests and small tori).
+    pub fn grid(&self) -> EngineResult<Grid> {
+        self.read_now(|e| e.grid())
+    }
+
+    /// Empties the universe (or the rectangle `rect`), back to generation 0 when it is all.
+    pub fn clear(&mut self, rect: Option<CellRect>) -> Result<(), SessionError> {
+        match rect {
+            Some(r) => self.put(Grid::try_new_bitmap(r.width, r.height)?, (r.x, r.y), Put::Replace),
+            None => {
+                self.edit(Edit::Clear);
+            }
+        }
+        self.mark_start();
+        Ok(())
+    }
+
+    /// Empties everything outside `keep`.
+    pub fn clear_outside(&mut self, keep: CellRect) {
+        self.edit(Edit::KeepOnly(keep));
+        self.mark_start();
+    }
+
+    /// Moves the cells to another universe (a resize, the plane and back), in a job: centred
+    /// on a torus, cut down when it is smaller; where they are when going to or from the plane.
+    pub fn move_to(&mut self, universe: Universe) -> Result<(), SessionError> {
+        if let Universe::Torus { width, height } = universe {
+            Grid::check_torus_size(width as u64, height as u64)?;
+        }
+        let wanted = self.wanted.clone();
+        self.rebuild_with(self.rule, universe, None, 0, &wanted)
+    }
+
+    /// Replaces the engine in a job: new cells, rule, universe or engine choice. Reset will
+    /// return to the new cells.
+    pub fn rebuild(
+        &mut self,
+        rule: Rule,
+        universe: Universe,
+        cells: Option<TileMap>,
+        generation: u64,
+        wanted: &str,
+    ) -> Result<(), SessionError> {
+        self.rebuild_with(rule, universe, cells, generation, wanted)
+    }
+
+    fn rebuild_with(
+        &mut self,
+        rule: Rule,
+        universe: Universe,
+        cells: Option<TileMap>,
+        generation: u64,
+        wanted: &str,
+    ) -> Result<(), SessionError> {
+        self.stop_job();
+        self.pause();
+        self.wanted = wanted.to_string();
+        let gpu = self.gpu.clone();
+        let (seed, memory) = (self.seed, self.memory);
+        let from = self.universe;
+        // The cells to move over: given, or the current ones (read in the job).
+        let label = match &cells {
+            Some(_) => format!("loading onto {}", universe.describe()),
+            None => format!("moving to {}", universe.describe()),
+        };
+        // The registry chooses on this thread, from what the cells are known to be; the engine
+        // is made and filled on the worker.
+        let probe = cells.clone().unwrap_or_else(|| self.start.0.clone());
+        let request = request_for(rule, universe, seed, &probe, &gpu, memory);
+        let choice = registry::choose(wanted, &request)?;
+        let start = cells.clone().map(|c| (c, generation));
+        let engine_name = choice.engine;
+        let h = self.worker.submit(label, 0, move |access, _| {
+            let (cells, generation) = match cells {
+                Some(c) => (c, generation),
+                None => {
+                    let (c, g) = access.with(|e| -> EngineResult<(TileMap, u64)> {
+                        Ok((e.export()?, e.generation()))
+                    })?;
+                    (moved(c, from, universe)?, g)
+                }
+            };
+            let request = request_for(rule, universe, seed, &cells, &gpu, memory);
+            let (engine, _) = make_engine(engine_name, &request, &cells, generation)?;
+            access.replace(engine);
+            Ok(())
+        });
+        self.job = Some(Pending::Engine {
+            handle: h,
+            rebuilt: Box::new(Rebuilt {
+                rule,
+                universe,
+                choice,
+                start,
+            }),
+        });
+        self.worker.clear_history();
+        Ok(())
+    }
+
+    /// Back to the start state.
+    pub fn reset(&mut self) -> Result<(), SessionError> {
+        self.stop_job();
+        self.pause();
+        let (cells, generation) = self.start.clone();
+        self.edit(Edit::Import {
+            cells: Box::new(cells),
+            generation,
+        });
+        self.worker.clear_history();
+        Ok(())
+    }
+
+    /// Puts cells back in place (an undo step on the same rule and universe).
+    pub fn import(&mut self, cells: TileMap, generation: u64) {
+        self.edit(Edit::Import {
+            cells: Box::new(cells),
+            generation,
+        });
+        self.mark_start();
+    }
+
+    /// The current cells become what Reset returns to (after an edit or a load).
+    pub fn mark_start(&mut self) {
+        self.worker.restart_watch();
+        if let Ok(s) = self.export_now() {
+            self.start = s.clone();
+            if !self.figures.running {
+                self.checkpoint = s;
+            }
+        }
+    }
+
+    /// What Reset returns to (what autosave keeps while a run goes on).
+    pub fn start_state(&self) -> &(TileMap, u64) {
+        &self.start
+    }
+
+    pub fn history(&self) -> Vec<(u64, u64)> {
+        self.worker.history()
+    }
+
+    pub fn thinned_history(&self) -> Thinned {
+        self.worker.thinned_history()
+    }
+
+    pub fn set_history(&self, history: Thinned) {
+        self.worker.set_history(history);
+    }
+
+    /// Simulates a GPU failure (tests): the device is destroyed under the running engine.
+    pub fn destroy_device_for_test(&self) {
+        #[cfg(feature = "gpu")]
+        if let Some(ctx) = &self.gpu {
+            ctx.device.destroy();
+        }
+    }
+
+    /// The device, while GPU engines may run on it.
+    pub fn gpu_context(&self) -> Option<&GpuContext> {
+        self.gpu.as_ref()
+    }
+}
+
+/// A job's answer, by what it returns.
+enum Landed {
+    Unit(Result<(), JobError>),
+    Checkpoint(Result<(TileMap, u64), JobError>),
+    Saved(Result<Vec<String>, JobError>),
+}
+
+/// Why the session did not do what it was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    #[error(transparent)]
+    Grid(#[from] crate::grid::GridError),
+    #[error("busy with {0} (Esc or Cancel stops it)")]
+    Busy(String),
+    #[error("generation {target} is behind the current one ({now}); Reset first")]
+    Behind { target: u64, now: u64 },
+}

@@ -1,0 +1,28 @@
+//! The view protocol: the owner asks for the cells under its view, and the worker reads
+//! them when it is free and after every piece of work while the request stands.
+
+use crate::engine::{CellRect, Sampled};
+use crate::grid::Grid;
+
+/// What the view needs drawn: a rectangle of cells, one sample per `block x block` cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ViewRequest {
+    pub rect: CellRect,
+    /// 1: every cell; a power of two above: the live fraction of each block.
+    pub block: u32,
+}
+
+/// The cells under the view, as the worker last read them.
+#[derive(Clone, Debug)]
+pub enum ViewCells {
+    Cells(Grid),
+    Sampled(Sampled),
+}
+
+#[derive(Clone, Debug)]
+pub struct ViewPicture {
+    pub request: ViewRequest,
+    pub generation: u64,
+    pub cells: ViewCells,
+}
+
