@@ -6,16 +6,16 @@
 
 use eframe::egui;
 
+use super::AfterBounds;
 use super::LifelabApp;
 use super::command::Command;
 use super::panels::Mode;
-use super::AfterBounds;
 use super::view_render::ViewTarget;
 use crate::engine::{CellRect, EngineResult, Put, Universe};
-use crate::session::elementary::ElementarySim;
 use crate::grid::Grid;
 use crate::pattern::{self, Format, Pattern};
 use crate::rule::Rule;
+use crate::session::elementary::ElementarySim;
 use crate::session::save::Meta;
 use crate::session::undo::{Change, Snapshot};
 use crate::session::worker::Pace;

@@ -118,21 +118,19 @@ impl Canvas {
         let primary = response.dragged_by(egui::PointerButton::Primary);
         let other_button = response.dragged_by(egui::PointerButton::Middle)
             || response.dragged_by(egui::PointerButton::Secondary);
-        let panning = other_button
-            || (primary
-                && !shift
-                && (tool == Tool::Move || (tool == Tool::Draw && status.running)));
+        let panning = other_button || (primary && !shift && tool == Tool::Move);
         if panning {
             let d = response.drag_delta();
             self.viewport.pan((d.x as f64, d.y as f64));
         }
 
-        // Only the primary button draws: a right or middle drag pans, and never edits.
+        // Only the primary button draws: a right or middle drag pans, and never edits. As in
+        // Golly, drawing goes on while a run does (the worker applies the cells between two
+        // pieces of work).
         let pointer_primary =
             ui.input(|i| i.pointer.primary_down() || i.pointer.primary_released());
         let drawing = tool == Tool::Draw
             && paste.is_none()
-            && !status.running
             && status.busy.is_none()
             && !shift
             && !other_button

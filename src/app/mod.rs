@@ -31,6 +31,8 @@ use crate::gpu::GpuContext;
 use crate::grid::Grid;
 use crate::pattern::Format;
 
+use crate::session::Session;
+use crate::session::elementary::ElementarySim;
 use canvas::Canvas;
 use command::Command;
 pub use options::AppOptions;
@@ -43,8 +45,6 @@ use panels::games::{GameTab, GamesPanel};
 use panels::rule::RulePanel;
 use panels::{Mode, Status, Tool};
 use screenshot::ScreenshotPlan;
-use crate::session::Session;
-use crate::session::elementary::ElementarySim;
 use view_render::{ViewPipeline, ViewTarget};
 pub use window::run;
 
@@ -428,9 +428,11 @@ impl LifelabApp {
             .partition(|(_, ticket)| now || life.applied(*ticket));
         self.strokes_ending = waiting;
         for (log, _) in done {
-            let changed = std::mem::take(&mut log.lock().unwrap_or_else(|p| p.into_inner()).changed);
+            let changed =
+                std::mem::take(&mut log.lock().unwrap_or_else(|p| p.into_inner()).changed);
             if !changed.is_empty() {
-                self.history.record("draw", crate::session::undo::Change::Cells(changed));
+                self.history
+                    .record("draw", crate::session::undo::Change::Cells(changed));
             }
         }
     }
@@ -474,7 +476,10 @@ impl LifelabApp {
 
     /// The engines the Engine menu offers: auto and every engine of the registry.
     pub fn engine_names(&self) -> Vec<&'static str> {
-        Session::engines().into_iter().map(|(name, _)| name).collect()
+        Session::engines()
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect()
     }
 
     /// The space-time rows of elementary mode, oldest first as drawn.
@@ -682,6 +687,20 @@ impl LifelabApp {
         out
     }
 
+    /// Runs one whole frame of the window on `raw` input, headless (tests): returns the UI
+    /// thread's time in it, in milliseconds.
+    pub fn run_frame(&mut self, ctx: &egui::Context, raw: egui::RawInput) -> f64 {
+        let mut raw = raw;
+        self.take_tab(ctx, &mut raw);
+        let _ = ctx.run_ui(raw, |ui| self.frame(ui));
+        self.frame_ms
+    }
+
+    /// The longest frame since the last run started (what screenshots report).
+    pub fn max_frame_ms(&self) -> f64 {
+        self.max_frame_ms
+    }
+
     /// What Edit → Undo and Redo would take back or do again (tests and the menu).
     pub fn undo_labels(&self) -> (Option<&str>, Option<&str>) {
         (self.history.undo_label(), self.history.redo_label())
@@ -823,7 +842,7 @@ impl LifelabApp {
         }
     }
 
-    fn canvas_geometry(&self) -> canvas::ViewGeometry {
+    pub fn canvas_geometry(&self) -> canvas::ViewGeometry {
         match self.mode {
             Mode::Life => self.canvas.geometry,
             Mode::Elementary => self.elementary_canvas.geometry,

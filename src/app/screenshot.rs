@@ -133,9 +133,7 @@ impl LifelabApp {
             return true;
         }
         let generation = self.life.generation();
-        self.life
-            .view()
-            .is_some_and(|v| v.generation == generation)
+        self.life.view().is_some_and(|v| v.generation == generation)
     }
 }
 

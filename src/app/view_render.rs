@@ -5,7 +5,6 @@
 use bytemuck::{Pod, Zeroable};
 use eframe::{egui, egui_wgpu};
 
-
 const VIEW_WGSL: &str = include_str!("../../shaders/view.wgsl");
 
 /// The most bands the viewer can bind; a bigger torus still runs but is not drawn.
@@ -171,7 +170,11 @@ impl ViewTarget {
         device: &wgpu::Device,
         source: &crate::engine::ViewSource,
     ) -> Option<Self> {
-        if source.sets.first().is_none_or(|bands| bands.len() > MAX_BANDS || bands.is_empty()) {
+        if source
+            .sets
+            .first()
+            .is_none_or(|bands| bands.len() > MAX_BANDS || bands.is_empty())
+        {
             return None;
         }
         let sets: Vec<Vec<&wgpu::Buffer>> = source

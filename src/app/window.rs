@@ -192,6 +192,13 @@ impl eframe::App for LifelabApp {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.frame(ui);
+    }
+}
+
+impl LifelabApp {
+    /// One frame of the window: what the worker did, the panels, the canvas, the commands.
+    pub(super) fn frame(&mut self, ui: &mut egui::Ui) {
         let frame_started = Instant::now();
         let ctx = ui.ctx().clone();
 
@@ -414,7 +421,10 @@ impl LifelabApp {
         let status = self.status();
         // The box as the worker last answered; asked for again while the window is open, and
         // never waited for.
-        if self.info_bounds.is_none_or(|t| self.life.bounds_for(t).is_some()) {
+        if self
+            .info_bounds
+            .is_none_or(|t| self.life.bounds_for(t).is_some())
+        {
             self.info_bounds = Some(self.life.request_bounds());
         }
         let size = match self.life.figures().bounds_answer {

@@ -17,8 +17,8 @@
 
 use rayon::prelude::*;
 
-use crate::engine::dense;
 use super::kernel::count_planes;
+use crate::engine::dense;
 use crate::engine::{Bounds, CellRect, Engine, EngineResult, Put, Sampled, Universe};
 use crate::grid::{Census, Grid, GridError};
 use crate::hash;

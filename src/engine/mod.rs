@@ -173,7 +173,6 @@ impl GpuError {
     }
 }
 
-
 /// Why an engine could not go on.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {

@@ -1318,7 +1318,13 @@ impl Engine for GpuLifeEngine {
         }
         Some(crate::engine::ViewSource {
             sets: (0..2)
-                .map(|p| self.grid.bands.iter().map(|b| b.buffers[p].clone()).collect())
+                .map(|p| {
+                    self.grid
+                        .bands
+                        .iter()
+                        .map(|b| b.buffers[p].clone())
+                        .collect()
+                })
                 .collect(),
             band_rows: self.grid.bands[0].rows,
             words: self.grid.words,

@@ -5,8 +5,8 @@
 //! the seam's tiles, at a whole generation.
 
 use crate::engine::{
-    Bounds, CellRect, Census, Engine, EngineError, EngineKind, EngineResult, Progress, Put, Sampled,
-    Universe,
+    Bounds, CellRect, Census, Engine, EngineError, EngineKind, EngineResult, Progress, Put,
+    Sampled, Universe,
 };
 use crate::grid::Grid;
 use crate::rule::Rule;
@@ -34,7 +34,8 @@ pub struct Switching {
 
 impl Switching {
     pub fn new(inner: Box<dyn Engine>, request: Request) -> Switching {
-        let dense = matches!(inner.kind(), EngineKind::Dense | EngineKind::Gpu).then(|| inner.kind());
+        let dense =
+            matches!(inner.kind(), EngineKind::Dense | EngineKind::Gpu).then(|| inner.kind());
         Switching {
             inner,
             request,

@@ -21,11 +21,18 @@ pub type StrokeLog = Arc<Mutex<Stroke>>;
 /// A typed edit of the cells.
 pub enum Edit {
     /// Cells of a stroke; the changes go into `log`.
-    Draw { cells: Vec<(i64, i64)>, log: StrokeLog },
+    Draw {
+        cells: Vec<(i64, i64)>,
+        log: StrokeLog,
+    },
     /// Cells set to given states (an undo or redo of a stroke).
     Set(Vec<((i64, i64), bool)>),
     /// A bitmap written at a place (a paste, a fill, a clear of a selection).
-    Put { cells: Grid, at: (i64, i64), how: Put },
+    Put {
+        cells: Grid,
+        at: (i64, i64),
+        how: Put,
+    },
     /// Every cell dead, at generation 0.
     Clear,
     /// Every cell outside the rectangle dead.

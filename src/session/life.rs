@@ -681,7 +681,11 @@ impl Session {
     /// Empties the universe (or the rectangle `rect`), back to generation 0 when it is all.
     pub fn clear(&mut self, rect: Option<CellRect>) -> Result<(), SessionError> {
         match rect {
-            Some(r) => self.put(Grid::try_new_bitmap(r.width, r.height)?, (r.x, r.y), Put::Replace),
+            Some(r) => self.put(
+                Grid::try_new_bitmap(r.width, r.height)?,
+                (r.x, r.y),
+                Put::Replace,
+            ),
             None => {
                 self.edit(Edit::Clear);
             }

@@ -78,4 +78,3 @@ pub struct Status {
     /// Edits applied so far, counted as they were queued.
     pub edits_applied: u64,
 }
-

@@ -25,4 +25,3 @@ pub struct ViewPicture {
     pub generation: u64,
     pub cells: ViewCells,
 }
-

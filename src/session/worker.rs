@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 
 use crate::engine::{Engine, EngineResult, Progress};
 use crate::session::edit::Edit;
-use crate::session::job::{Job, JobResult, job};
 pub use crate::session::history::Thinned;
+use crate::session::job::{Job, JobResult, job};
 pub use crate::session::job::{JobError, JobHandle};
 pub use crate::session::pace::Pace;
 pub use crate::session::status::{Busy, Status, Watch};

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests. Each test file uses a different subset.
 #![allow(dead_code)]
 
+pub mod xvfb;
+
 use lifelab::engine::{Engine, Universe};
 use lifelab::grid::Grid;
 use lifelab::pattern::library;

@@ -1,0 +1,310 @@
+//! Whole frames run headless against the clock: the window never waits for a simulation.
+//! Each frame is timed around [`LifelabApp::run_frame`], input and all.
+
+use std::time::{Duration, Instant};
+
+use super::*;
+use lifelab::engine::{Bounds, Census, Engine, EngineKind, EngineResult, Put, Sampled, Universe};
+use lifelab::registry::{self, EngineSpec};
+use lifelab::rule::Rule;
+use lifelab::tiles::TileMap;
+
+/// The longest a frame may take.
+const FRAME_MS: f64 = 50.0;
+
+/// The tests here measure frames against the clock: one at a time, so that one's run does not
+/// take the cores from the other's frames.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// How long each piece of the slow engine's work takes.
+const PIECE: Duration = Duration::from_millis(1500);
+
+/// The tile engine, slowed down: every step of any length takes [`PIECE`]. Reads are as fast
+/// as the tile engine's.
+struct Slow(Box<dyn Engine>);
+
+impl Engine for Slow {
+    fn name(&self) -> &'static str {
+        "slow"
+    }
+    fn kind(&self) -> EngineKind {
+        EngineKind::Other
+    }
+    fn rule(&self) -> &Rule {
+        self.0.rule()
+    }
+    fn universe(&self) -> Universe {
+        self.0.universe()
+    }
+    fn generation(&self) -> u64 {
+        self.0.generation()
+    }
+    fn set_generation(&mut self, generation: u64) {
+        self.0.set_generation(generation)
+    }
+    fn step(&mut self, generations: u64) -> EngineResult<()> {
+        std::thread::sleep(PIECE);
+        self.0.step(generations)
+    }
+    fn population(&mut self) -> EngineResult<u64> {
+        self.0.population()
+    }
+    fn census(&mut self) -> EngineResult<Census> {
+        self.0.census()
+    }
+    fn cell(&mut self, x: i64, y: i64) -> EngineResult<bool> {
+        self.0.cell(x, y)
+    }
+    fn set_cell(&mut self, x: i64, y: i64, alive: bool) -> EngineResult<()> {
+        self.0.set_cell(x, y, alive)
+    }
+    fn put(&mut self, cells: &Grid, at: (i64, i64), how: Put) -> EngineResult<()> {
+        self.0.put(cells, at, how)
+    }
+    fn clear(&mut self) -> EngineResult<()> {
+        self.0.clear()
+    }
+    fn bounds(&mut self) -> EngineResult<Option<Bounds>> {
+        self.0.bounds()
+    }
+    fn cells_in(&mut self, rect: CellRect) -> EngineResult<Grid> {
+        self.0.cells_in(rect)
+    }
+    fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {
+        self.0.sample(rect, block)
+    }
+    fn export(&mut self) -> EngineResult<TileMap> {
+        self.0.export()
+    }
+    fn import(&mut self, tiles: &TileMap) -> EngineResult<()> {
+        self.0.import(tiles)
+    }
+}
+
+fn register_slow_engine() {
+    registry::register(EngineSpec {
+        name: "slow",
+        kind: EngineKind::Other,
+        summary: "the tile engine, each piece of work taking seconds (tests)",
+        supports: |r| {
+            if r.rule.is_elementary() {
+                Err("a 2D engine".into())
+            } else {
+                Ok(())
+            }
+        },
+        // Never auto's choice: only the test that asks for it gets it.
+        cost: |_| None,
+        memory: |_| 0,
+        startup: 0.0,
+        create: |r| {
+            let tiles = registry::find("tiles").expect("the tile engine");
+            Ok(Box::new(Slow((tiles.create)(r)?)))
+        },
+    });
+}
+
+/// A headless window of 1280x800 driven frame by frame, every frame timed.
+struct Window {
+    app: LifelabApp,
+    ctx: egui::Context,
+    started: Instant,
+    slowest: f64,
+    frames: u32,
+}
+
+/// A point on the canvas, right of the tools panel and below the menus.
+const ON_CANVAS: (f32, f32) = (800.0, 420.0);
+
+impl Window {
+    fn new(options: AppOptions) -> Window {
+        let (app, ctx) = app(options).expect("an app");
+        let mut w = Window {
+            app,
+            ctx,
+            started: Instant::now(),
+            slowest: 0.0,
+            frames: 0,
+        };
+        // The first frames lay the window out and open the fonts: not what is measured.
+        for _ in 0..3 {
+            w.frame(vec![]);
+        }
+        w.slowest = 0.0;
+        w
+    }
+
+    fn frame(&mut self, events: Vec<egui::Event>) -> f64 {
+        let raw = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(1280.0, 800.0),
+            )),
+            time: Some(self.started.elapsed().as_secs_f64()),
+            events,
+            ..Default::default()
+        };
+        let t = Instant::now();
+        self.app.run_frame(&self.ctx, raw);
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        self.slowest = self.slowest.max(ms);
+        self.frames += 1;
+        // About 60 frames a second, as a window would draw them.
+        std::thread::sleep(Duration::from_millis(15));
+        ms
+    }
+
+    fn frames_for(&mut self, d: Duration) {
+        let t = Instant::now();
+        while t.elapsed() < d {
+            self.frame(vec![]);
+        }
+    }
+
+    fn key(&mut self, k: egui::Key) {
+        self.frame(vec![key(k, Default::default())]);
+    }
+
+    fn pointer(&mut self, at: (f32, f32), button: Option<(egui::PointerButton, bool)>) {
+        let pos = egui::pos2(at.0, at.1);
+        let mut events = vec![egui::Event::PointerMoved(pos)];
+        if let Some((button, pressed)) = button {
+            events.push(egui::Event::PointerButton {
+                pos,
+                button,
+                pressed,
+                modifiers: Default::default(),
+            });
+        }
+        self.frame(events);
+    }
+
+    /// A drag from `from` by `by` with `button`, over several frames.
+    fn drag(&mut self, button: egui::PointerButton, from: (f32, f32), by: (f32, f32)) {
+        self.pointer(from, Some((button, true)));
+        for i in 1..=4 {
+            let f = i as f32 / 4.0;
+            self.pointer((from.0 + by.0 * f, from.1 + by.1 * f), None);
+        }
+        self.pointer((from.0 + by.0, from.1 + by.1), Some((button, false)));
+    }
+
+    fn scroll(&mut self, at: (f32, f32), lines: f32) {
+        self.frame(vec![
+            egui::Event::PointerMoved(egui::pos2(at.0, at.1)),
+            egui::Event::MouseWheel {
+                unit: egui::MouseWheelUnit::Line,
+                delta: egui::vec2(0.0, lines),
+                phase: egui::TouchPhase::Move,
+                source: egui::MouseWheelSource::Wheel,
+                modifiers: Default::default(),
+            },
+        ]);
+    }
+}
+
+/// An engine whose every piece of work takes 1.5 s runs while the user fits, centres,
+/// follows, draws, pans and zooms. No frame waits for it: each stays under 50 ms. What the
+/// frames asked for still happens: the stroke lands in the engine and in Undo.
+#[test]
+fn no_frame_waits_for_an_engine_whose_pieces_take_seconds() {
+    let _one = one_at_a_time();
+    register_slow_engine();
+    let mut options = options("glider", "64x64");
+    options.size = None;
+    options.plane = true;
+    options.engine = "slow".into();
+    options.data_dir = Some(data_dir("slow-engine"));
+    let mut w = Window::new(options);
+    assert_eq!(w.app.status().engine, "slow");
+    w.app
+        .command(&w.ctx, Command::SetSpeed(lifelab::session::pace::Pace::Max));
+    w.key(egui::Key::Space);
+    assert!(w.app.status().running);
+    // A piece is under way: the worker holds the engine for 1.5 s at a time from now on.
+    w.frames_for(Duration::from_millis(300));
+
+    w.key(egui::Key::F);
+    w.frames_for(Duration::from_millis(200));
+    w.key(egui::Key::C);
+    w.frames_for(Duration::from_millis(200));
+    w.key(egui::Key::T);
+    w.frames_for(Duration::from_millis(200));
+    // A stroke while the run goes on, as in Golly.
+    w.drag(egui::PointerButton::Primary, ON_CANVAS, (40.0, 0.0));
+    w.frames_for(Duration::from_millis(200));
+    // Pan with the right button, zoom with the keys and the wheel.
+    w.drag(egui::PointerButton::Secondary, ON_CANVAS, (-120.0, 60.0));
+    w.key(egui::Key::CloseBracket);
+    w.key(egui::Key::OpenBracket);
+    w.scroll(ON_CANVAS, 3.0);
+    w.frames_for(PIECE * 2);
+
+    let slowest = w.slowest;
+    let frames = w.frames;
+    let generation = w.app.status().generation;
+    eprintln!(
+        "max_frame_ms {slowest:.1} over {frames} frames; the slow engine reached generation {generation}"
+    );
+    assert!(
+        slowest < FRAME_MS,
+        "a frame took {slowest:.1} ms while the engine worked in pieces of {PIECE:?}"
+    );
+    // The engine did work meanwhile (pieces of seconds, so only a few generations).
+    assert!(generation >= 2, "{generation}");
+
+    // What the frames asked for happened once the worker got to it.
+    w.key(egui::Key::Space);
+    w.app.settle();
+    assert!(!w.app.status().running);
+    assert_eq!(w.app.undo_labels().0, Some("draw"));
+}
+
+/// The two sequences that froze the window (acorn on the plane, Go to 1,000,000, then Fit;
+/// or Fit and then Centre), on the engine `auto` gives: the view of a plane 10^6 cells wide
+/// is read from the live tiles, and the box is the worker's answer. Every frame stays under
+/// 50 ms while the run and the reads go on.
+#[test]
+fn fit_and_centre_after_acorn_runs_a_million_generations_never_freeze_the_window() {
+    let _one = one_at_a_time();
+    for (i, keys) in [vec![egui::Key::F], vec![egui::Key::F, egui::Key::C]]
+        .into_iter()
+        .enumerate()
+    {
+        let mut options = options("acorn", "64x64");
+        options.size = None;
+        options.plane = true;
+        options.data_dir = Some(data_dir(&format!("acorn-million-{i}")));
+        let mut w = Window::new(options);
+        w.app.command(&w.ctx, Command::GoTo(1_000_000));
+        // The run is a job with a progress bar; the frames go on meanwhile.
+        let t = Instant::now();
+        while w.app.status().generation < 1_000_000 && t.elapsed() < Duration::from_secs(240) {
+            w.frame(vec![]);
+        }
+        assert_eq!(w.app.status().generation, 1_000_000);
+        w.slowest = 0.0;
+        for k in keys {
+            w.key(k);
+            w.frames_for(Duration::from_millis(500));
+        }
+        // Zoomed out to the whole plane the view is read from the live tiles.
+        w.frames_for(Duration::from_secs(1));
+        let slowest = w.slowest;
+        eprintln!("max_frame_ms {slowest:.1} after Go to 1,000,000 (sequence {i})");
+        assert!(
+            slowest < FRAME_MS,
+            "sequence {i}: a frame took {slowest:.1} ms"
+        );
+        // Acorn at 10^6: its gliders are 500,000 cells apart; the fit shows them all.
+        let ppc = w.app.canvas_geometry().pixels_per_cell;
+        assert!(
+            ppc < 1.0 / 256.0,
+            "the view was not fitted: {ppc} pixels per cell"
+        );
+    }
+}
