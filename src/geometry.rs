@@ -29,12 +29,6 @@ impl CellRect {
     }
 }
 
-impl From<crate::grid::Rect> for CellRect {
-    fn from(r: crate::grid::Rect) -> Self {
-        Self::new(r.x as i64, r.y as i64, r.width, r.height)
-    }
-}
-
 /// The smallest rectangle holding every live cell: `left..=right` by `top..=bottom`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Bounds {

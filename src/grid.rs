@@ -70,6 +70,12 @@ pub struct Rect {
     pub height: u32,
 }
 
+impl From<Rect> for crate::geometry::CellRect {
+    fn from(r: Rect) -> Self {
+        Self::new(r.x as i64, r.y as i64, r.width, r.height)
+    }
+}
+
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Grid {
     width: u32,
@@ -522,6 +528,33 @@ impl Grid {
                 sx += n;
             }
         }
+    }
+
+    /// The eight symmetries of a shape.
+    pub fn symmetries(&self) -> Vec<Grid> {
+        let (w, h) = (self.width(), self.height());
+        let mut out = Vec::new();
+        for transpose in [false, true] {
+            for flip_x in [false, true] {
+                for flip_y in [false, true] {
+                    let (ow, oh) = if transpose { (h, w) } else { (w, h) };
+                    let mut t = Grid::new(ow, oh);
+                    for (x, y) in self.alive_cells() {
+                        let (mut a, mut b) = (x, y);
+                        if flip_x {
+                            a = w - 1 - a;
+                        }
+                        if flip_y {
+                            b = h - 1 - b;
+                        }
+                        let (tx, ty) = if transpose { (b, a) } else { (a, b) };
+                        t.set(tx, ty, true);
+                    }
+                    out.push(t);
+                }
+            }
+        }
+        out
     }
 
     /// The top-left corner that centres a `w x h` pattern on this torus.

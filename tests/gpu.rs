@@ -638,7 +638,7 @@ fn uploads_in_small_pieces_across_bands_arrive_whole() {
 #[test]
 fn every_shader_validates_and_its_struct_matches_the_rust_one() {
     use wgpu::naga;
-    let mut shaders = lifelab::gpu::layout::shaders();
+    let mut shaders = lifelab::gpu::shaders();
     #[cfg(feature = "app")]
     shaders.push((
         lifelab::app::view_render::source(),

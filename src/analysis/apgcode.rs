@@ -8,7 +8,7 @@
 //! joined by `z` (trailing `z`s dropped). Of every phase in every one of the eight orientations,
 //! the canonical code is the shortest, and of those the first in ASCII order.
 
-use super::identify::{Kind, symmetries};
+use super::kind::Kind;
 use crate::grid::Grid;
 
 const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
@@ -24,7 +24,7 @@ pub fn apgcode(kind: Kind, period: u64, phases: &[&Grid]) -> Option<String> {
     };
     let best = phases
         .iter()
-        .flat_map(|p| symmetries(&trimmed(p)))
+        .flat_map(|p| trimmed(p).symmetries())
         .map(|g| wechsler(&g))
         .min_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)))?;
     Some(format!("{prefix}_{best}"))

@@ -13,19 +13,7 @@ use crate::grid::{Grid, Rect};
 use crate::pattern::library::{Category, PATTERNS};
 use crate::rule::Rule;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Kind {
-    Still,
-    Oscillator,
-    Spaceship,
-    Dies,
-    Gun,
-    /// Settles into still lifes, oscillators and escaping spaceships after a long time.
-    Methuselah,
-    /// No repetition within the generations looked at.
-    Unresolved,
-}
+pub use super::kind::Kind;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Identity {
@@ -251,36 +239,9 @@ fn gun(rule: Rule, pattern: &Grid, max_gens: u64) -> EngineResult<Option<Identit
     Ok(None)
 }
 
-/// The eight symmetries of a shape.
-pub fn symmetries(g: &Grid) -> Vec<Grid> {
-    let (w, h) = (g.width(), g.height());
-    let mut out = Vec::new();
-    for transpose in [false, true] {
-        for flip_x in [false, true] {
-            for flip_y in [false, true] {
-                let (ow, oh) = if transpose { (h, w) } else { (w, h) };
-                let mut t = Grid::new(ow, oh);
-                for (x, y) in g.alive_cells() {
-                    let (mut a, mut b) = (x, y);
-                    if flip_x {
-                        a = w - 1 - a;
-                    }
-                    if flip_y {
-                        b = h - 1 - b;
-                    }
-                    let (tx, ty) = if transpose { (b, a) } else { (a, b) };
-                    t.set(tx, ty, true);
-                }
-                out.push(t);
-            }
-        }
-    }
-    out
-}
-
 /// The eight symmetries of a shape, as text (cheap to compare for small shapes).
 fn orientations(g: &Grid) -> Vec<String> {
-    symmetries(g).iter().map(Grid::to_text).collect()
+    g.symmetries().iter().map(Grid::to_text).collect()
 }
 
 /// The library pattern (for this rule) one of whose phases is one of the cycle's, in any

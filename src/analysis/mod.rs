@@ -5,6 +5,7 @@
 pub mod analyse;
 pub mod apgcode;
 pub mod identify;
+pub mod kind;
 pub mod lifespan;
 pub mod period;
 

@@ -67,12 +67,12 @@ pub struct BenchArgs {
     /// GPU shaders to measure: the rule compiled in ('specialised') or read from a table at
     /// run time ('generic'). Repeat for both. Default: specialised.
     #[arg(long = "shader", value_enum, value_name = "MODE")]
-    pub shaders: Vec<ShaderMode>,
+    pub shaders: Vec<super::choices::ShaderArg>,
 
     /// GPU kernels to measure (repeat for several): tiles (active tiles, dense stretches
     /// blocked), sparse (active tiles only), blocked, dense. Default: tiles.
     #[arg(long = "kernel", value_enum, value_name = "KERNEL")]
-    pub kernels: Vec<LifeKernel>,
+    pub kernels: Vec<super::choices::KernelArg>,
 
     /// GPU: generations per dispatch of the blocked kernel (repeat for several), 1 to 16; the
     /// tiles kernel's dense stretches use it too. Default: the adapter's.
@@ -181,7 +181,8 @@ pub fn execute(args: BenchArgs) -> anyhow::Result<ExitCode> {
             .collect::<anyhow::Result<_>>()?
     };
 
-    let adapter = if engines.iter().any(|e| e == "gpu") {
+    let on_gpu = |name: &str| registry::find(name).is_some_and(|s| s.kind.on_gpu());
+    let adapter = if engines.iter().any(|e| on_gpu(e)) {
         Some(crate::gpu::shared_context()?.summary.clone())
     } else {
         None
@@ -189,12 +190,12 @@ pub fn execute(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let shaders = if args.shaders.is_empty() {
         vec![ShaderMode::Specialised]
     } else {
-        args.shaders.clone()
+        args.shaders.iter().map(|&s| s.into()).collect()
     };
     let kernels = if args.kernels.is_empty() {
         vec![LifeKernel::Tiles]
     } else {
-        args.kernels.clone()
+        args.kernels.iter().map(|&k| k.into()).collect()
     };
     let mut variants = Vec::new();
     for &shader in &shaders {
@@ -264,7 +265,7 @@ pub fn execute(args: BenchArgs) -> anyhow::Result<ExitCode> {
     }
     for work in &works {
         for name in &engines {
-            let modes: Vec<Option<GpuVariant>> = if name == "gpu" && !work.rule.is_elementary() {
+            let modes: Vec<Option<GpuVariant>> = if on_gpu(name) && !work.rule.is_elementary() {
                 variants.iter().copied().map(Some).collect()
             } else {
                 vec![None]

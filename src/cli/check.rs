@@ -10,8 +10,7 @@ use serde::Serialize;
 
 use super::setup::{SimArgs, engine_name};
 use crate::check::{self, Case, Fault, Mismatch};
-use crate::engine::Universe;
-use crate::gpu::ShaderMode;
+use crate::engine::{EngineKind, Universe};
 use crate::registry::{self, Request};
 
 #[derive(clap::Args, Debug)]
@@ -29,13 +28,13 @@ pub struct CheckArgs {
     pub engine: String,
 
     /// How the GPU shader gets the rule.
-    #[arg(long, value_enum, default_value_t = ShaderMode::Specialised)]
-    pub shader: ShaderMode,
+    #[arg(long, value_enum, default_value = "specialised")]
+    pub shader: super::choices::ShaderArg,
 
     /// The GPU kernel for every case (default: each case's own; the suite's groups of the
     /// tile and blocked kernels name theirs, the rest run the default, tiles).
     #[arg(long, value_enum)]
-    pub kernel: Option<crate::gpu::LifeKernel>,
+    pub kernel: Option<super::choices::KernelArg>,
 
     /// GPU: generations per dispatch of the blocked kernel for every case, 1 to 16.
     #[arg(long, value_name = "K", value_parser = super::setup::block)]
@@ -94,14 +93,15 @@ fn parse_fault(text: &str) -> anyhow::Result<Fault> {
 }
 
 pub fn execute(args: CheckArgs) -> anyhow::Result<ExitCode> {
-    if args.engine == "reference" || args.engine == "auto" {
+    let kind = registry::find(&args.engine).map(|s| s.kind);
+    if args.engine.eq_ignore_ascii_case("auto") || kind == Some(EngineKind::Reference) {
         bail!(
             "--engine {} would compare the reference with itself; choose gpu, cpu, tiles or hashlife",
             args.engine
         );
     }
     let fault = args.inject_fault.as_deref().map(parse_fault).transpose()?;
-    let adapter = if args.engine == "gpu" {
+    let adapter = if kind.is_some_and(EngineKind::on_gpu) {
         Some(crate::gpu::shared_context()?.name().to_string())
     } else {
         None
@@ -152,9 +152,9 @@ pub fn execute(args: CheckArgs) -> anyhow::Result<ExitCode> {
         let t = Instant::now();
         let mut done = 0;
         for mut case in group.cases {
-            case.options.gpu.shader = args.shader;
+            case.options.gpu.shader = args.shader.into();
             if let Some(k) = args.kernel {
-                case.options.gpu.kernel = k;
+                case.options.gpu.kernel = k.into();
             }
             if args.block.is_some() {
                 case.options.gpu.block = args.block;

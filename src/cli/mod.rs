@@ -13,8 +13,10 @@ macro_rules! outln {
 }
 
 mod analyze;
+pub mod app_args;
 mod bench;
 mod check;
+pub mod choices;
 mod gpus;
 mod grundy;
 mod hackenbush;
@@ -51,9 +53,8 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
 
-    #[cfg(feature = "app")]
     #[command(flatten)]
-    pub app: crate::app::AppOptions,
+    pub app: app_args::AppArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -99,21 +100,10 @@ pub fn main_with(cli: Cli) -> ExitCode {
         crate::gpu::select_adapter(cli.adapter.as_deref());
     }
     let Some(command) = cli.command else {
-        #[cfg(feature = "app")]
-        return match crate::app::run(cli.app, crate::app::game_tabs()) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                report_error(&e, false);
-                ExitCode::FAILURE
-            }
-        };
-        #[cfg(not(feature = "app"))]
-        {
-            eprintln!(
-                "error: this build has no desktop app (the `app` feature); see `lifelab --help`"
-            );
-            return ExitCode::from(2);
-        }
+        eprintln!(
+            "error: no subcommand (the desktop app is `lifelab` with none; see `lifelab --help`)"
+        );
+        return ExitCode::from(2);
     };
     let json = command.json();
     match command.execute() {
@@ -126,6 +116,11 @@ pub fn main_with(cli: Cli) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The error line a failed command or app prints.
+pub fn report(e: &anyhow::Error) {
+    report_error(e, false);
 }
 
 fn closed_stdout(e: &anyhow::Error) -> bool {
@@ -218,7 +213,7 @@ pub(crate) fn engine_options(
         memory: memory_mb.map(|m| m << 20),
         ..Default::default()
     };
-    options.gpu.kernel = gpu.kernel;
+    options.gpu.kernel = gpu.kernel.into();
     options.gpu.block = gpu.block;
     options
 }

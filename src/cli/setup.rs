@@ -49,8 +49,8 @@ pub struct GpuArgs {
     /// The GPU kernel: tiles (active tiles, with dense stretches blocked; the default), sparse
     /// (active tiles only), blocked (the whole torus, several generations per dispatch) or
     /// dense (the whole torus, one generation per dispatch).
-    #[arg(long, value_enum, default_value_t = crate::gpu::LifeKernel::Tiles)]
-    pub kernel: crate::gpu::LifeKernel,
+    #[arg(long, value_enum, default_value = "tiles")]
+    pub kernel: super::choices::KernelArg,
 
     /// GPU: generations per dispatch of the blocked kernel, 1 to 16 (default: the adapter's).
     #[arg(long, value_name = "K", value_parser = block)]

@@ -11,8 +11,8 @@ pub struct TicTacToeArgs {
     #[arg(long, default_value = ".........")]
     pub position: String,
     /// exact: the true value; static: F = M − N at the horizon.
-    #[arg(long, value_enum, default_value_t = Eval::Exact)]
-    pub eval: Eval,
+    #[arg(long, value_enum, default_value = "exact")]
+    pub eval: super::choices::EvalArg,
     /// Search depth in plies (default: to the end; with --eval static, 2).
     #[arg(long)]
     pub depth: Option<u32>,
@@ -23,11 +23,11 @@ pub struct TicTacToeArgs {
 pub fn execute(args: TicTacToeArgs) -> anyhow::Result<ExitCode> {
     let board = tictactoe::parse_position(&args.position)
         .map_err(|e| anyhow::anyhow!("--position {}: {e}", args.position))?;
-    let depth = match (args.eval, args.depth) {
+    let depth = match (Eval::from(args.eval), args.depth) {
         (Eval::Static, None) => Some(2),
         (_, d) => d,
     };
-    let a = tictactoe::analyse(&board, args.eval, depth);
+    let a = tictactoe::analyse(&board, Eval::from(args.eval), depth);
     if args.json {
         let (reachable, classes) = tictactoe::counts(&board);
         let mut v = serde_json::to_value(&a)?;
@@ -48,7 +48,7 @@ pub fn execute(args: TicTacToeArgs) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let method = match (args.eval, depth) {
+    let method = match (Eval::from(args.eval), depth) {
         (Eval::Exact, None) => "retrograde analysis".to_string(),
         (Eval::Exact, Some(d)) => format!("minimax to depth {d}, exact values"),
         (Eval::Static, Some(d)) => format!("minimax to depth {d}, F = M - N at the horizon"),

@@ -15,6 +15,7 @@ pub mod octal;
 pub mod retro;
 pub mod search;
 pub mod sum;
+pub mod take_set;
 pub mod tictactoe;
 pub mod tree;
 pub mod wythoff;

@@ -12,7 +12,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::grundy::TakeSet;
+use super::take_set::TakeSet;
 
 /// An octal code: `digits[r]` is the digit for taking r tokens (`digits[0]` the one before the
 /// point).

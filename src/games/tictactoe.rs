@@ -233,7 +233,6 @@ impl PositionSet for Reachable {
 
 /// How positions are valued.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Eval {
     /// The true value (+1, 0, -1): retrograde analysis, or minimax to the given depth with

@@ -20,9 +20,12 @@ struct Params {
     _pad: u32,
 }
 
+/// The hash functions of the census, which the Life shaders use too.
+pub(super) const HASH_WGSL: &str = include_str!("../../shaders/hash.wgsl");
+
 /// The census shader, with the hash functions it uses.
 pub fn source() -> String {
-    format!("{}\n{CENSUS_WGSL}", super::life::HASH_WGSL)
+    format!("{HASH_WGSL}\n{CENSUS_WGSL}")
 }
 
 /// The Rust side of `struct Params` in `shaders/census.wgsl`.

@@ -283,6 +283,12 @@ pub fn is_surface_race(message: &str) -> bool {
         && message.contains("come idle before reconfiguring the Surface")
 }
 
+/// Whether the process's adapter is a real GPU rather than a software one (lavapipe,
+/// llvmpipe, device type Cpu), which is slower than the CPU engines it shares cores with.
+pub fn is_hardware(ctx: &GpuContext) -> bool {
+    ctx.summary.device_type != wgpu::DeviceType::Cpu
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

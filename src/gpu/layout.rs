@@ -21,21 +21,3 @@ macro_rules! fields {
     };
 }
 pub(crate) use fields;
-
-/// Every shader lifelab builds (generated ones for a sample of rules and both modes), with the
-/// struct it shares with the Rust side.
-pub fn shaders() -> Vec<(String, StructLayout)> {
-    let mut out = Vec::new();
-    for (_, rule) in crate::rule::named::all() {
-        for mode in [super::ShaderMode::Specialised, super::ShaderMode::Generic] {
-            out.push((
-                super::life::shader_source(&rule, mode),
-                super::life::layout(),
-            ));
-        }
-    }
-    out.push((super::elementary::source(), super::elementary::layout()));
-    out.push((super::census::source(), super::census::layout()));
-    out.push((super::tiles::compact_source(), super::tiles::layout()));
-    out
-}

@@ -17,6 +17,7 @@ use std::fmt::Write;
 use bytemuck::{Pod, Zeroable};
 
 use super::census::GpuCensus;
+use super::census::HASH_WGSL;
 use super::grid::GpuGrid;
 use super::tiles::{DeviceTiles, Mode};
 use super::{GpuContext, pipeline_cache};
@@ -31,7 +32,6 @@ use crate::tiles::TileMap;
 
 const LIFE_WGSL: &str = include_str!("../../shaders/life.wgsl");
 const TILES_WGSL: &str = include_str!("../../shaders/tiles.wgsl");
-pub(super) const HASH_WGSL: &str = include_str!("../../shaders/hash.wgsl");
 
 /// Generations recorded into one command encoder (deterministic rules), and on the tile list,
 /// where the list's length is read back between batches.
@@ -60,7 +60,6 @@ enum CensusPlan {
 
 /// How the rule reaches the shader.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum ShaderMode {
     /// Generated WGSL with the rule as constant logic.
@@ -72,7 +71,6 @@ pub enum ShaderMode {
 
 /// Which kernel advances the torus.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum LifeKernel {
     /// Active tiles: only tiles near a change are computed, from a list kept on the device;
@@ -130,7 +128,11 @@ impl Default for LifeOptions {
 /// traffic, which k generations per load divide by k, for a halo that costs 2k of 64 rows:
 /// 8 keeps three quarters of the rows.
 pub fn default_block(ctx: &GpuContext) -> u32 {
-    if super::is_hardware(ctx) { 8 } else { 1 }
+    if super::context::is_hardware(ctx) {
+        8
+    } else {
+        1
+    }
 }
 
 /// A dense stretch's dispatch for up to `k` generations (at most `block`): the blocked kernel

@@ -14,7 +14,7 @@ pub mod tiles;
 
 use std::sync::{Mutex, OnceLock};
 
-pub use context::{AdapterSummary, GpuContext, GpuError};
+pub use context::{AdapterSummary, GpuContext, GpuError, is_hardware};
 pub use life::{LifeKernel, LifeOptions, ShaderMode};
 
 use crate::engine::{Engine, EngineError, EngineResult};
@@ -65,8 +65,17 @@ pub fn create_engine(
     }
 }
 
-/// Whether the process's adapter is a real GPU rather than a software one (lavapipe,
-/// llvmpipe, device type Cpu), which is slower than the CPU engines it shares cores with.
-pub fn is_hardware(ctx: &GpuContext) -> bool {
-    ctx.summary.device_type != wgpu::DeviceType::Cpu
+/// Every shader lifelab builds (generated ones for a sample of rules and both modes), with the
+/// struct it shares with the Rust side (see [`layout`]).
+pub fn shaders() -> Vec<(String, layout::StructLayout)> {
+    let mut out = Vec::new();
+    for (_, rule) in crate::rule::named::all() {
+        for mode in [ShaderMode::Specialised, ShaderMode::Generic] {
+            out.push((life::shader_source(&rule, mode), life::layout()));
+        }
+    }
+    out.push((elementary::source(), elementary::layout()));
+    out.push((census::source(), census::layout()));
+    out.push((tiles::compact_source(), tiles::layout()));
+    out
 }

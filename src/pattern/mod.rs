@@ -80,7 +80,6 @@ impl Pattern {
 
 /// The file formats lifelab reads and writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
     /// Run-length encoded, Golly's and LifeWiki's default.
     Rle,

@@ -2,7 +2,7 @@
 //! cancellation, whose typed answer comes back through a [`JobHandle`].
 
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::Receiver;
 
 use crate::engine::{EngineError, Progress};
 
@@ -27,21 +27,10 @@ impl JobError {
 
 pub type JobResult<T> = Result<T, JobError>;
 
-/// What the worker runs of a job: it sends the answer itself, and returns its error's text
-/// for the status line.
-type Run = Box<dyn FnOnce(&super::worker::Access, &Progress) -> Option<String> + Send>;
-
-/// A job as the worker holds it.
-pub(crate) struct Job {
-    pub label: String,
-    pub progress: Arc<Progress>,
-    pub run: Run,
-}
-
 /// A job in flight, as the owner sees it.
 pub struct JobHandle<T> {
     pub progress: Arc<Progress>,
-    answer: Receiver<JobResult<T>>,
+    pub(crate) answer: Receiver<JobResult<T>>,
     pub label: String,
 }
 
@@ -59,32 +48,4 @@ impl<T> JobHandle<T> {
     pub fn cancel(&self) {
         self.progress.cancel();
     }
-}
-
-/// A job and the handle its answer comes back through.
-pub(crate) fn job<T: Send + 'static>(
-    label: String,
-    total: u64,
-    run: impl FnOnce(&super::worker::Access, &Progress) -> JobResult<T> + Send + 'static,
-) -> (Job, JobHandle<T>) {
-    let (tx, rx): (Sender<JobResult<T>>, _) = channel();
-    let progress = Arc::new(Progress::new(total));
-    let job = Job {
-        label: label.clone(),
-        progress: progress.clone(),
-        run: Box::new(move |access, progress| {
-            let result = run(access, progress);
-            let error = result.as_ref().err().map(|e| e.to_string());
-            let _ = tx.send(result);
-            error
-        }),
-    };
-    (
-        job,
-        JobHandle {
-            progress,
-            answer: rx,
-            label,
-        },
-    )
 }

@@ -10,6 +10,7 @@
 //! policy belongs to the caller.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Sender, channel};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -17,11 +18,50 @@ use std::time::{Duration, Instant};
 use crate::engine::{Engine, EngineResult, Progress};
 use crate::session::edit::Edit;
 pub use crate::session::history::Thinned;
-use crate::session::job::{Job, JobResult, job};
+use crate::session::job::JobResult;
 pub use crate::session::job::{JobError, JobHandle};
 pub use crate::session::pace::Pace;
 pub use crate::session::status::{Busy, Status, Watch};
 pub use crate::session::view::{ViewCells, ViewPicture, ViewRequest};
+
+/// What the worker runs of a job: it sends the answer itself, and returns its error's text
+/// for the status line.
+type Run = Box<dyn FnOnce(&Access, &Progress) -> Option<String> + Send>;
+
+/// A job as the worker holds it.
+struct Job {
+    pub label: String,
+    pub progress: Arc<Progress>,
+    pub run: Run,
+}
+
+/// A job and the handle its answer comes back through.
+fn job<T: Send + 'static>(
+    label: String,
+    total: u64,
+    run: impl FnOnce(&Access, &Progress) -> JobResult<T> + Send + 'static,
+) -> (Job, JobHandle<T>) {
+    let (tx, rx): (Sender<JobResult<T>>, _) = channel();
+    let progress = Arc::new(Progress::new(total));
+    let job = Job {
+        label: label.clone(),
+        progress: progress.clone(),
+        run: Box::new(move |access, progress| {
+            let result = run(access, progress);
+            let error = result.as_ref().err().map(|e| e.to_string());
+            let _ = tx.send(result);
+            error
+        }),
+    };
+    (
+        job,
+        JobHandle {
+            progress,
+            answer: rx,
+            label,
+        },
+    )
+}
 
 #[derive(Default)]
 struct Control {
