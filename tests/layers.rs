@@ -214,7 +214,11 @@ fn no_two_files_need_each_other() {
             strong(&mut s, v);
         }
     }
-    assert!(s.cycles.is_empty(), "files that need each other: {:?}", s.cycles);
+    assert!(
+        s.cycles.is_empty(),
+        "files that need each other: {:?}",
+        s.cycles
+    );
 }
 
 /// What a module under `layer` names that it must not.

@@ -17,6 +17,12 @@ use lifelab::tiles::TileMap;
 struct Dummy(Box<dyn Engine>);
 
 impl Engine for Dummy {
+    fn core(&self) -> &lifelab::engine::Core {
+        self.0.core()
+    }
+    fn core_mut(&mut self) -> &mut lifelab::engine::Core {
+        self.0.core_mut()
+    }
     fn name(&self) -> &'static str {
         "dummy"
     }

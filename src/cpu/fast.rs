@@ -19,7 +19,9 @@ use rayon::prelude::*;
 
 use super::kernel::count_planes;
 use crate::engine::dense;
-use crate::engine::{Bounds, CellRect, Engine, EngineResult, Put, Sampled, Universe};
+use crate::engine::{
+    Bounds, CellRect, Core, Engine, EngineKind, EngineResult, Put, Sampled, Universe,
+};
 use crate::grid::{Census, Grid, GridError};
 use crate::hash;
 use crate::rule::{Circuit, CountTable, ElementaryRule, LifeRule, Neighbourhood, Rule, RuleKind};
@@ -32,12 +34,11 @@ const PARALLEL_CELLS: u64 = 1 << 16;
 const BAND_ROWS: usize = 8;
 
 pub struct FastEngine {
-    rule: Rule,
+    core: Core,
     logic: Logic,
     seed: u64,
     grid: Grid,
     next: Grid,
-    generation: u64,
     /// Per row of `grid`: whether it has a live cell. Rows whose neighbourhood is all dead are
     /// skipped when the rule keeps empty space empty, so a small pattern on a huge torus costs
     /// little more than the rows it touches.
@@ -157,11 +158,10 @@ impl FastEngine {
     pub fn new(rule: Rule, grid: &Grid, seed: u64) -> Self {
         let mut engine = Self {
             logic: Logic::new(&rule),
-            rule,
+            core: Core::new(EngineKind::Dense, "cpu", rule),
             seed,
             next: Grid::new(grid.width(), grid.height()),
             grid: grid.clone(),
-            generation: 0,
             active: Vec::new(),
             next_active: vec![true; grid.height() as usize],
             census: Census {
@@ -219,7 +219,7 @@ impl FastEngine {
         let ctx = RowContext {
             src,
             logic: &self.logic,
-            key: hash::stream_key(self.seed, self.generation),
+            key: hash::stream_key(self.seed, self.core.generation),
         };
         let mut stats = vec![RowStats::default(); h];
         let out = self.next.words_mut();
@@ -258,7 +258,7 @@ impl FastEngine {
         }
         std::mem::swap(&mut self.grid, &mut self.next);
         self.absorb(&stats);
-        self.generation += 1;
+        self.core.generation += 1;
     }
 
     /// The current cells, without copying.
@@ -298,28 +298,16 @@ impl FastEngine {
 }
 
 impl Engine for FastEngine {
-    fn name(&self) -> &'static str {
-        "cpu"
+    fn core(&self) -> &Core {
+        &self.core
     }
 
-    fn kind(&self) -> crate::engine::EngineKind {
-        crate::engine::EngineKind::Dense
-    }
-
-    fn rule(&self) -> &Rule {
-        &self.rule
+    fn core_mut(&mut self) -> &mut Core {
+        &mut self.core
     }
 
     fn universe(&self) -> Universe {
         dense::universe(&self.grid)
-    }
-
-    fn generation(&self) -> u64 {
-        self.generation
-    }
-
-    fn set_generation(&mut self, generation: u64) {
-        self.generation = generation;
     }
 
     fn step(&mut self, generations: u64) -> EngineResult<()> {

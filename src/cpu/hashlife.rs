@@ -20,8 +20,8 @@
 
 use super::kernel::Kernel;
 use crate::engine::{
-    Bounds, CellRect, Census, CensusSum, Engine, EngineError, EngineResult, Progress, Put, Sampled,
-    Universe, census_index,
+    Bounds, CellRect, Census, CensusSum, Core, Engine, EngineError, EngineKind, EngineResult,
+    Progress, Put, Sampled, Universe, census_index,
 };
 use crate::grid::Grid;
 use crate::rule::Rule;
@@ -243,7 +243,7 @@ impl Store {
 }
 
 pub struct HashLifeEngine {
-    rule: Rule,
+    core: Core,
     kernel: Kernel,
     universe: Universe,
     store: Store,
@@ -252,7 +252,6 @@ pub struct HashLifeEngine {
     origin: (i64, i64),
     /// Torus: log2 of the node side (the larger torus side, at least 16).
     torus_level: u8,
-    generation: u64,
     /// Results computed since the last look at the cancel flag.
     since_check: u32,
     limit_bytes: u64,
@@ -309,14 +308,13 @@ impl HashLifeEngine {
         let mut store = Store::new((limit_bytes / NODE_BYTES) as usize);
         let root = store.empty(torus_level);
         Ok(Self {
-            rule,
+            core: Core::new(EngineKind::HashLife, "hashlife", rule),
             kernel,
             universe,
             store,
             root,
             origin: (-(1i64 << (torus_level - 1)), -(1i64 << (torus_level - 1))),
             torus_level,
-            generation: 0,
             since_check: 0,
             limit_bytes,
         })
@@ -721,7 +719,7 @@ impl HashLifeEngine {
                 }
             }
             done += step;
-            self.generation += step;
+            self.core.generation += step;
             if let Some(p) = progress {
                 p.advance(step);
             }
@@ -971,32 +969,20 @@ impl HashLifeEngine {
 }
 
 impl Engine for HashLifeEngine {
+    fn core(&self) -> &Core {
+        &self.core
+    }
+
+    fn core_mut(&mut self) -> &mut Core {
+        &mut self.core
+    }
+
     fn jumps(&self) -> bool {
         true
     }
 
-    fn name(&self) -> &'static str {
-        "hashlife"
-    }
-
-    fn kind(&self) -> crate::engine::EngineKind {
-        crate::engine::EngineKind::HashLife
-    }
-
-    fn rule(&self) -> &Rule {
-        &self.rule
-    }
-
     fn universe(&self) -> Universe {
         self.universe
-    }
-
-    fn generation(&self) -> u64 {
-        self.generation
-    }
-
-    fn set_generation(&mut self, generation: u64) {
-        self.generation = generation;
     }
 
     fn step(&mut self, generations: u64) -> EngineResult<()> {

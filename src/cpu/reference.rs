@@ -2,19 +2,20 @@
 //! arithmetic. Nothing clever happens here, on purpose: it is the oracle.
 
 use crate::engine::dense;
-use crate::engine::{Bounds, CellRect, Census, Engine, EngineResult, Put, Universe};
+use crate::engine::{
+    Bounds, CellRect, Census, Core, Engine, EngineKind, EngineResult, Put, Universe,
+};
 use crate::grid::{Grid, GridError};
 use crate::hash;
 use crate::rule::{ElementaryRule, LifeRule, MapRule, Rule, RuleKind, map};
 use crate::tiles::TileMap;
 
 pub struct ReferenceEngine {
-    rule: Rule,
+    core: Core,
     seed: u64,
     width: usize,
     height: usize,
     cells: Vec<bool>,
-    generation: u64,
 }
 
 impl ReferenceEngine {
@@ -27,12 +28,11 @@ impl ReferenceEngine {
     /// An engine on `grid`'s torus; `seed` drives stochastic rules.
     pub fn new(rule: Rule, grid: &Grid, seed: u64) -> Self {
         let mut engine = Self {
-            rule,
+            core: Core::new(EngineKind::Reference, "reference", rule),
             seed,
             width: grid.width() as usize,
             height: grid.height() as usize,
             cells: Vec::new(),
-            generation: 0,
         };
         engine.load(grid);
         engine
@@ -53,17 +53,17 @@ impl ReferenceEngine {
 
     /// One generation.
     pub fn step_once(&mut self) {
-        let next = match self.rule.kind {
+        let next = match self.core.rule.kind {
             RuleKind::Life(rule) => self.life_generation(&rule),
             RuleKind::Elementary(rule) => self.elementary_generation(rule),
             RuleKind::Map(rule) => self.map_generation(&rule),
         };
         self.cells = next;
-        self.generation += 1;
+        self.core.generation += 1;
     }
 
     fn life_generation(&self, rule: &LifeRule) -> Vec<bool> {
-        let key = hash::stream_key(self.seed, self.generation);
+        let key = hash::stream_key(self.seed, self.core.generation);
         let mut next = vec![false; self.cells.len()];
         for y in 0..self.height {
             for x in 0..self.width {
@@ -138,28 +138,16 @@ impl ReferenceEngine {
 }
 
 impl Engine for ReferenceEngine {
-    fn name(&self) -> &'static str {
-        "reference"
+    fn core(&self) -> &Core {
+        &self.core
     }
 
-    fn kind(&self) -> crate::engine::EngineKind {
-        crate::engine::EngineKind::Reference
-    }
-
-    fn rule(&self) -> &Rule {
-        &self.rule
+    fn core_mut(&mut self) -> &mut Core {
+        &mut self.core
     }
 
     fn universe(&self) -> Universe {
         Universe::torus(self.width as u32, self.height as u32)
-    }
-
-    fn generation(&self) -> u64 {
-        self.generation
-    }
-
-    fn set_generation(&mut self, generation: u64) {
-        self.generation = generation;
     }
 
     fn step(&mut self, generations: u64) -> EngineResult<()> {

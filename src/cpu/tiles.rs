@@ -21,8 +21,8 @@ use rayon::prelude::*;
 
 use super::kernel::Kernel;
 use crate::engine::{
-    Bounds, CellRect, Census, CensusSum, Engine, EngineError, EngineResult, Put, Sampled, Universe,
-    census_index,
+    Bounds, CellRect, Census, CensusSum, Core, Engine, EngineError, EngineKind, EngineResult, Put,
+    Sampled, Universe, census_index,
 };
 use crate::grid::Grid;
 use crate::hash;
@@ -156,14 +156,13 @@ impl Index {
 }
 
 pub struct TileEngine {
-    rule: Rule,
+    core: Core,
     /// The kernel for a step from the current generation.
     kernel: Kernel,
     /// Under a B0 rule on the plane, the kernel for the other parity's steps.
     other: Option<Kernel>,
     seed: u64,
     universe: Universe,
-    generation: u64,
     /// Which buffer holds the current generation.
     parity: usize,
     meta: Vec<Meta>,
@@ -261,13 +260,12 @@ impl TileEngine {
         }
         let index = Index::new(universe);
         let mut engine = Self {
-            rule,
+            core: Core::new(EngineKind::Tiles, "tiles", rule),
             dense: kernel.births_from_nothing,
             kernel,
             other,
             seed,
             universe,
-            generation: 0,
             parity: 0,
             meta: Vec::new(),
             bufs: [Vec::new(), Vec::new()],
@@ -292,7 +290,7 @@ impl TileEngine {
     /// Puts the kernel for `generation`'s steps in place, from the current generation's.
     fn set_generation_parity(&mut self, generation: u64) {
         if let Some(other) = &mut self.other
-            && generation % 2 != self.generation % 2
+            && generation % 2 != self.core.generation % 2
         {
             std::mem::swap(&mut self.kernel, other);
         }
@@ -561,7 +559,7 @@ impl TileEngine {
             self.active[p] = sources;
         }
 
-        let key = hash::stream_key(self.seed, self.generation);
+        let key = hash::stream_key(self.seed, self.core.generation);
         if todo.len() >= PARALLEL_TILES {
             let this = &*self;
             let results: Vec<Computed> = todo
@@ -601,8 +599,8 @@ impl TileEngine {
             self.deltas[q][i] = self.row_mask(id);
         }
         self.parity = q;
-        self.set_generation_parity(self.generation + 1);
-        self.generation += 1;
+        self.set_generation_parity(self.core.generation + 1);
+        self.core.generation += 1;
         self.since_sweep += 1;
         if self.since_sweep >= 256 {
             self.since_sweep = 0;
@@ -836,29 +834,21 @@ impl TileEngine {
 }
 
 impl Engine for TileEngine {
-    fn name(&self) -> &'static str {
-        "tiles"
+    fn core(&self) -> &Core {
+        &self.core
     }
 
-    fn kind(&self) -> crate::engine::EngineKind {
-        crate::engine::EngineKind::Tiles
-    }
-
-    fn rule(&self) -> &Rule {
-        &self.rule
+    fn core_mut(&mut self) -> &mut Core {
+        &mut self.core
     }
 
     fn universe(&self) -> Universe {
         self.universe
     }
 
-    fn generation(&self) -> u64 {
-        self.generation
-    }
-
     fn set_generation(&mut self, generation: u64) {
         self.set_generation_parity(generation);
-        self.generation = generation;
+        self.core.generation = generation;
     }
 
     fn step(&mut self, generations: u64) -> EngineResult<()> {
@@ -932,11 +922,11 @@ impl Engine for TileEngine {
     }
 
     fn clear(&mut self) -> EngineResult<()> {
-        let fresh = TileEngine::new(self.rule, self.universe, self.seed)?;
-        let (generation, track) = (self.generation, self.track_hash);
+        let fresh = TileEngine::new(self.core.rule, self.universe, self.seed)?;
+        let (generation, track) = (self.core.generation, self.track_hash);
         *self = fresh;
         self.set_generation_parity(generation);
-        self.generation = generation;
+        self.core.generation = generation;
         self.track_hash = track;
         Ok(())
     }
@@ -1041,7 +1031,7 @@ impl Engine for TileEngine {
         self.dense.then(|| {
             format!(
                 "{} gives birth on empty space (B0): the tile engine runs the whole torus densely",
-                self.rule
+                self.core.rule
             )
         })
     }

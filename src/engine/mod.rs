@@ -251,22 +251,58 @@ pub struct Dispatch {
     pub block: Option<u32>,
 }
 
+/// What every engine repeats, kept in one place: its kind and registry name, its rule and its
+/// generation. The [`Engine`] trait's defaults read it.
+#[derive(Clone, Debug)]
+pub struct Core {
+    pub kind: EngineKind,
+    pub name: &'static str,
+    pub rule: Rule,
+    pub generation: u64,
+}
+
+impl Core {
+    pub fn new(kind: EngineKind, name: &'static str, rule: Rule) -> Self {
+        Self {
+            kind,
+            name,
+            rule,
+            generation: 0,
+        }
+    }
+}
+
 /// A universe of cells under a rule, with a generation counter. Elementary rules treat each row
 /// of a torus as an independent ring.
 pub trait Engine: Send {
+    /// What every engine has: its kind and name, rule and generation.
+    fn core(&self) -> &Core;
+
+    fn core_mut(&mut self) -> &mut Core;
+
     /// The registry name: `reference`, `cpu`, `tiles`, `hashlife`, `gpu`.
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.core().name
+    }
 
-    fn kind(&self) -> EngineKind;
+    fn kind(&self) -> EngineKind {
+        self.core().kind
+    }
 
-    fn rule(&self) -> &Rule;
+    fn rule(&self) -> &Rule {
+        &self.core().rule
+    }
 
     fn universe(&self) -> Universe;
 
     /// Generations computed since the cells were set (or the count set by `set_generation`).
-    fn generation(&self) -> u64;
+    fn generation(&self) -> u64 {
+        self.core().generation
+    }
 
-    fn set_generation(&mut self, generation: u64);
+    fn set_generation(&mut self, generation: u64) {
+        self.core_mut().generation = generation;
+    }
 
     /// Advances `generations` generations.
     fn step(&mut self, generations: u64) -> EngineResult<()>;

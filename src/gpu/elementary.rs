@@ -5,7 +5,9 @@ use bytemuck::{Pod, Zeroable};
 
 use super::{GpuContext, pipeline_cache};
 use crate::engine::dense;
-use crate::engine::{Bounds, CellRect, Census, Engine, EngineError, EngineResult, Put, Universe};
+use crate::engine::{
+    Bounds, CellRect, Census, Core, Engine, EngineError, EngineKind, EngineResult, Put, Universe,
+};
 use crate::grid::{Grid, human_bytes};
 use crate::rule::{ElementaryRule, Rule};
 use crate::tiles::TileMap;
@@ -183,12 +185,11 @@ impl Rings {
 
 /// The engine: `height` independent rings of `width` cells, like the CPU engines.
 pub struct GpuElementaryEngine {
-    rule: Rule,
+    core: Core,
     rings: Rings,
     height: u32,
     /// 0: the state is in the first half of the buffer; 1: in the second.
     current: u32,
-    generation: u64,
     /// The current state on the CPU, once read back.
     mirror: Option<Grid>,
 }
@@ -208,11 +209,10 @@ impl GpuElementaryEngine {
             rings.params(elementary, height, height, 0),
         ]);
         let mut engine = Self {
-            rule,
+            core: Core::new(EngineKind::Gpu, "gpu", rule),
             rings,
             height,
             current: 0,
-            generation: 0,
             mirror: None,
         };
         engine.upload(start.clone())?;
@@ -277,28 +277,16 @@ impl GpuElementaryEngine {
 }
 
 impl Engine for GpuElementaryEngine {
-    fn name(&self) -> &'static str {
-        "gpu"
+    fn core(&self) -> &Core {
+        &self.core
     }
 
-    fn kind(&self) -> crate::engine::EngineKind {
-        crate::engine::EngineKind::Gpu
-    }
-
-    fn rule(&self) -> &Rule {
-        &self.rule
+    fn core_mut(&mut self) -> &mut Core {
+        &mut self.core
     }
 
     fn universe(&self) -> Universe {
         Universe::torus(self.rings.width, self.height)
-    }
-
-    fn generation(&self) -> u64 {
-        self.generation
-    }
-
-    fn set_generation(&mut self, generation: u64) {
-        self.generation = generation;
     }
 
     fn step(&mut self, gens: u64) -> EngineResult<()> {
@@ -312,7 +300,7 @@ impl Engine for GpuElementaryEngine {
             self.rings
                 .run((0..batch).map(|g| (first + g as u32) % 2), self.height);
             self.current = (first + batch as u32) % 2;
-            self.generation += batch;
+            self.core.generation += batch;
             done += batch;
         }
         self.rings.ctx.check_faults()

@@ -23,7 +23,8 @@ use super::tiles::{DeviceTiles, Mode};
 use super::{GpuContext, pipeline_cache};
 use crate::engine::dense;
 use crate::engine::{
-    Bounds, CellRect, Engine, EngineError, EngineResult, Progress, Put, Sampled, Universe,
+    Bounds, CellRect, Core, Engine, EngineError, EngineKind, EngineResult, Progress, Put, Sampled,
+    Universe,
 };
 use crate::grid::Grid;
 use crate::hash;
@@ -348,7 +349,7 @@ fn equal_expr(c: usize) -> String {
 
 pub struct GpuLifeEngine {
     ctx: GpuContext,
-    rule: Rule,
+    core: Core,
     table: CountTable,
     seed: u64,
     grid: GpuGrid,
@@ -369,7 +370,6 @@ pub struct GpuLifeEngine {
     /// Parameter slots the buffer holds.
     slots: u64,
     rows: u32,
-    generation: u64,
     /// A one-slot census for `population`, made on first use.
     census: Option<GpuCensus>,
     /// A census of many slots for `step_census`, made on first use.
@@ -524,7 +524,7 @@ impl GpuLifeEngine {
 
         let mut engine = Self {
             ctx: ctx.clone(),
-            rule,
+            core: Core::new(EngineKind::Gpu, "gpu", rule),
             table,
             seed,
             grid,
@@ -538,7 +538,6 @@ impl GpuLifeEngine {
             slot_stride,
             slots,
             rows,
-            generation: 0,
             census: None,
             batch_census: None,
             mirror: Some(start.clone()),
@@ -647,7 +646,7 @@ impl GpuLifeEngine {
     fn write_plan_params(&self, plan: &Plan) {
         let n = self.grid.bands.len();
         let mut data = vec![0u8; plan.units.len() * n * self.slot_stride as usize];
-        let mut first = self.generation;
+        let mut first = self.core.generation;
         for (u, unit) in plan.units.iter().enumerate() {
             for k in 0..n {
                 let at = (u * n + k) * self.slot_stride as usize;
@@ -922,7 +921,7 @@ impl GpuLifeEngine {
             if read && let Some(t) = self.tiles.as_mut() {
                 t.start_read();
             }
-            self.generation += plan.gens;
+            self.core.generation += plan.gens;
             done += plan.gens;
             if stochastic {
                 // The next batch rewrites the parameter slots: let this one finish first.
@@ -1140,29 +1139,17 @@ impl GpuLifeEngine {
 }
 
 impl Engine for GpuLifeEngine {
-    fn name(&self) -> &'static str {
-        "gpu"
+    fn core(&self) -> &Core {
+        &self.core
     }
 
-    fn kind(&self) -> crate::engine::EngineKind {
-        crate::engine::EngineKind::Gpu
-    }
-
-    fn rule(&self) -> &Rule {
-        &self.rule
+    fn core_mut(&mut self) -> &mut Core {
+        &mut self.core
     }
 
     fn universe(&self) -> Universe {
         let (w, h) = self.size();
         Universe::torus(w, h)
-    }
-
-    fn generation(&self) -> u64 {
-        self.generation
-    }
-
-    fn set_generation(&mut self, generation: u64) {
-        self.generation = generation;
     }
 
     fn step(&mut self, gens: u64) -> EngineResult<()> {

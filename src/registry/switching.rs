@@ -113,6 +113,16 @@ impl Switching {
 }
 
 impl Engine for Switching {
+    // Every method forwards to the engine inside, the defaults too (a test below holds the
+    // list against the trait's): a default here would act on the wrapper, not on the engine.
+    fn core(&self) -> &crate::engine::Core {
+        self.inner.core()
+    }
+
+    fn core_mut(&mut self) -> &mut crate::engine::Core {
+        self.inner.core_mut()
+    }
+
     fn jumps(&self) -> bool {
         self.inner.jumps()
     }
@@ -180,6 +190,39 @@ impl Engine for Switching {
 
     fn step_piece(&self) -> u64 {
         self.inner.step_piece()
+    }
+
+    /// Steps as [`Engine::step`] does, with the device's time of each stretch summed (none
+    /// once a stretch ran on an engine that does not time itself).
+    fn step_timed(&mut self, generations: u64) -> EngineResult<Option<f64>> {
+        let mut left = generations;
+        let mut total = Some(0.0);
+        while left > 0 {
+            let n = left.min(LOOK_EVERY - self.since_look);
+            let t = self.inner.step_timed(n)?;
+            total = total.zip(t).map(|(a, b)| a + b);
+            left -= n;
+            self.since_look += n;
+            if self.since_look >= LOOK_EVERY && left >= 2 {
+                let before = self.inner.generation();
+                self.look()?;
+                left -= self.inner.generation() - before;
+                total = None;
+            }
+        }
+        Ok(total)
+    }
+
+    fn active_fraction(&mut self) -> EngineResult<Option<f64>> {
+        self.inner.active_fraction()
+    }
+
+    fn grid(&mut self) -> EngineResult<Grid> {
+        self.inner.grid()
+    }
+
+    fn set_grid(&mut self, grid: &Grid, generation: u64) -> EngineResult<()> {
+        self.inner.set_grid(grid, generation)
     }
 
     fn piece_ms(&self) -> f64 {
@@ -279,5 +322,32 @@ impl Engine for Switching {
             (Some(a), Some(b)) => Some(format!("{a}; {b}")),
             (a, b) => a.or(b),
         }
+    }
+}
+
+#[cfg(test)]
+mod forwarding {
+    /// The names of the methods in the block that starts with `header`.
+    fn methods(source: &str, header: &str) -> std::collections::BTreeSet<String> {
+        let start = source.find(header).expect("the block");
+        let block = &source[start..];
+        let end = block.find("\n}\n").expect("its end");
+        block[..end]
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix("fn "))
+            .map(|l| l.split(['(', '<']).next().unwrap().to_string())
+            .collect()
+    }
+
+    /// Switching forwards every method of the trait, the defaults too: a default would act on
+    /// the wrapper rather than on the engine inside (a GPU engine's timing, a tile engine's
+    /// parity, a dense engine's grid).
+    #[test]
+    fn every_method_of_the_trait_is_forwarded() {
+        let trait_methods = methods(include_str!("../engine/mod.rs"), "pub trait Engine: Send {");
+        let forwarded = methods(include_str!("switching.rs"), "impl Engine for Switching {");
+        let missing: Vec<_> = trait_methods.difference(&forwarded).collect();
+        assert!(trait_methods.len() > 30, "{trait_methods:?}");
+        assert!(missing.is_empty(), "Switching does not forward {missing:?}");
     }
 }

@@ -28,6 +28,12 @@ const PIECE: Duration = Duration::from_millis(1500);
 struct Slow(Box<dyn Engine>);
 
 impl Engine for Slow {
+    fn core(&self) -> &lifelab::engine::Core {
+        self.0.core()
+    }
+    fn core_mut(&mut self) -> &mut lifelab::engine::Core {
+        self.0.core_mut()
+    }
     fn name(&self) -> &'static str {
         "slow"
     }
