@@ -125,6 +125,9 @@ pub struct Measurement {
     pub kernel: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub block: Option<u32>,
+    /// The kernel runs blocked stretches (`block` generations per dispatch).
+    #[serde(skip)]
+    pub blocked: bool,
     pub generations: u64,
     pub seconds: f64,
     /// `device` (GPU timestamp queries) or `wall` (wall clock after a warm-up).
@@ -293,7 +296,7 @@ pub fn execute(args: BenchArgs) -> anyhow::Result<ExitCode> {
                     if let Some(k) = m.kernel {
                         engine = format!("{engine} {k}");
                     }
-                    if let Some(b) = m.block {
+                    if let Some(b) = m.block.filter(|_| m.blocked) {
                         engine = format!("{engine} k={b}");
                     }
                     if let Some(s) = m.shader.filter(|_| shaders.len() > 1) {
@@ -458,7 +461,8 @@ fn measure(
     };
     let active_fraction = engine.active_fraction()?;
     let dispatch = engine.dispatch();
-    let (kernel, block) = (dispatch.map(|d| d.kernel), dispatch.and_then(|d| d.block));
+    let (kernel, block) = (dispatch.map(|d| d.kernel), dispatch.map(|d| d.block));
+    let blocked = dispatch.is_some_and(|d| d.blocked);
     Ok(Measurement {
         workload: work.label.clone(),
         rule: work.rule.to_string(),
@@ -468,6 +472,7 @@ fn measure(
         shader: variant.map(|v| v.shader),
         kernel,
         block,
+        blocked,
         generations,
         seconds,
         timing: if device { "device" } else { "wall" },

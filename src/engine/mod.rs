@@ -244,11 +244,12 @@ pub struct ViewSource {
 }
 
 /// How a GPU engine dispatches its work, for a benchmark's report: its kernel, and the
-/// generations per dispatch of its blocked stretches where it has them.
+/// generations per dispatch of its blocked stretches (which only some kernels have).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Dispatch {
     pub kernel: &'static str,
-    pub block: Option<u32>,
+    pub block: u32,
+    pub blocked: bool,
 }
 
 /// What every engine repeats, kept in one place: its kind and registry name, its rule and its

@@ -1327,8 +1327,8 @@ impl Engine for GpuLifeEngine {
     fn dispatch(&self) -> Option<crate::engine::Dispatch> {
         Some(crate::engine::Dispatch {
             kernel: self.kernel.name(),
-            block: matches!(self.kernel, LifeKernel::Tiles | LifeKernel::Blocked)
-                .then_some(self.block),
+            block: self.block,
+            blocked: matches!(self.kernel, LifeKernel::Tiles | LifeKernel::Blocked),
         })
     }
 
