@@ -14,9 +14,11 @@ pub mod command;
 mod cpu_view;
 mod games;
 pub mod help;
+mod keys;
 mod menu;
 pub mod options;
 pub mod panels;
+mod probe;
 mod screenshot;
 pub mod view_render;
 pub mod viewport;
@@ -404,18 +406,6 @@ impl LifelabApp {
 }
 
 impl LifelabApp {
-    /// Applies a command as the panels' would be (tests and scripts).
-    pub fn command(&mut self, egui_ctx: &egui::Context, command: Command) {
-        self.apply(egui_ctx, command);
-    }
-
-    /// Waits until the simulation has done what it was asked (tests; the window never waits).
-    pub fn settle(&mut self) {
-        self.life.settle();
-        self.bind_gpu_view();
-        self.land();
-    }
-
     /// Strokes the worker has applied go into the undo history, with the cells they changed;
     /// `now` waits for those still queued (before an undo step).
     pub(super) fn record_strokes(&mut self, now: bool) {
@@ -457,66 +447,6 @@ impl LifelabApp {
         }
     }
 
-    /// The current cells of the Life torus, once the work asked for is done.
-    pub fn cells(&mut self) -> anyhow::Result<Grid> {
-        self.settle();
-        Ok(self.life.grid()?)
-    }
-
-    /// One frame's simulation work, as the window would run it.
-    pub fn tick(&mut self) -> anyhow::Result<()> {
-        self.life.poll();
-        self.bind_gpu_view();
-        self.land();
-        if let Some((e, _)) = &mut self.elementary {
-            e.tick()?;
-        }
-        Ok(())
-    }
-
-    /// The engines the Engine menu offers: auto and every engine of the registry.
-    pub fn engine_names(&self) -> Vec<&'static str> {
-        Session::engines()
-            .into_iter()
-            .map(|(name, _)| name)
-            .collect()
-    }
-
-    /// The space-time rows of elementary mode, oldest first as drawn.
-    pub fn elementary_rows(&self) -> Option<anyhow::Result<Grid>> {
-        self.elementary.as_ref().map(|(e, _)| Ok(e.rows.read()?))
-    }
-
-    /// Why the GPU engine stopped, when it has (the simulation went on on the CPU).
-    pub fn gpu_failure(&self) -> Option<&str> {
-        self.life.failure.as_deref()
-    }
-
-    /// Simulates losing the GPU device under the running simulation (tests).
-    pub fn destroy_device_for_test(&self) {
-        self.life.destroy_device_for_test();
-    }
-
-    /// The analysis findings, once the background job has answered (tests).
-    pub fn analysis_findings(&mut self) -> Option<Vec<String>> {
-        self.analysis_panel.poll()
-    }
-
-    /// A previous run's autosaved work, offered back at the start.
-    pub fn pending_restore(&self) -> Option<&autosave::Saved> {
-        self.restore.as_ref()
-    }
-
-    /// Autosaves now, on this thread (tests; the window writes in the background on a timer).
-    pub fn autosave_now(&mut self) {
-        let r = self
-            .autosave_state()
-            .and_then(|s| self.autosave.write_now(&s));
-        if let Err(e) = r {
-            self.note(format!("autosave failed: {e:#}"));
-        }
-    }
-
     /// The work as the autosave keeps it: the current state, or where the run in progress
     /// started (the edits are what must not be lost).
     fn autosave_state(&self) -> anyhow::Result<autosave::Saved> {
@@ -545,21 +475,6 @@ impl LifelabApp {
             Ok(s) => self.autosave.write_in_background(s),
             Err(e) => self.note(format!("autosave failed: {e:#}")),
         }
-    }
-
-    /// The offer of a bigger torus or the plane, after loading a methuselah onto a small one.
-    pub fn room_offer(&self) -> Option<&str> {
-        self.offer.as_ref().map(|o| o.text.as_str())
-    }
-
-    /// Whether a command waits for "discard unsaved edits?".
-    pub fn is_asking_to_discard(&self) -> bool {
-        self.pending_discard.is_some()
-    }
-
-    /// The last message shown to the user (errors of commands).
-    pub fn notice(&self) -> Option<&str> {
-        self.notice.as_ref().map(|(m, _, _)| m.as_str())
     }
 
     pub fn status(&self) -> Status {
@@ -626,226 +541,5 @@ impl LifelabApp {
     /// Shows a message that is not an error ("copied 19x14 as RLE").
     fn note_info(&mut self, message: impl Into<String>) {
         self.notice = Some((message.into(), Instant::now(), false));
-    }
-
-    /// (generation, population) as the plot shows them.
-    pub fn population_history(&self) -> Vec<(u64, u64)> {
-        self.life.history()
-    }
-
-    /// Whether the Pattern info window shows.
-    pub fn info_open(&self) -> bool {
-        self.show_info
-    }
-
-    /// Whether the Help window shows.
-    pub fn help_open(&self) -> bool {
-        self.help != help::Help::Closed
-    }
-
-    /// The loaded pattern's own name, author and comments (Pattern info).
-    pub fn pattern_info(&self) -> &PatternInfo {
-        &self.info
-    }
-
-    /// Whether lifelab's own file dialog is open.
-    pub fn file_dialog_open(&self) -> bool {
-        self.file_dialog.is_some()
-    }
-
-    /// Use lifelab's own file dialog instead of the system's (File menu).
-    pub fn set_own_file_dialog(&mut self, own: bool) {
-        self.own_file_dialog = own;
-    }
-
-    /// Whether the last message reports an error (red) rather than news (blue).
-    pub fn notice_is_error(&self) -> Option<bool> {
-        self.notice.as_ref().map(|(_, _, e)| *e)
-    }
-
-    /// The floating paste's cells, while one follows the mouse.
-    pub fn floating_paste(&self) -> Option<&Grid> {
-        self.paste.as_ref().map(|p| &p.cells)
-    }
-
-    /// The window's title: what is shown, and a mark while there are unsaved edits.
-    pub fn title_text(&self) -> String {
-        let what = self
-            .info
-            .name
-            .clone()
-            .unwrap_or_else(|| self.source.clone());
-        format!("lifelab — {what}{}", if self.dirty { " *" } else { "" })
-    }
-
-    /// The commands one frame of keyboard input makes, as the window reads it (the Tab
-    /// taken from egui first): tests drive the keys through here.
-    pub fn keyboard(&mut self, ctx: &egui::Context, mut raw: egui::RawInput) -> Vec<Command> {
-        self.take_tab(ctx, &mut raw);
-        let mut out = Vec::new();
-        let _ = ctx.run_ui(raw, |ui| self.shortcuts(ui.ctx(), &mut out));
-        out
-    }
-
-    /// Runs one whole frame of the window on `raw` input, headless (tests): returns the UI
-    /// thread's time in it, in milliseconds.
-    pub fn run_frame(&mut self, ctx: &egui::Context, raw: egui::RawInput) -> f64 {
-        let mut raw = raw;
-        self.take_tab(ctx, &mut raw);
-        let _ = ctx.run_ui(raw, |ui| self.frame(ui));
-        self.frame_ms
-    }
-
-    /// The longest frame since the last run started (what screenshots report).
-    pub fn max_frame_ms(&self) -> f64 {
-        self.max_frame_ms
-    }
-
-    /// What Edit → Undo and Redo would take back or do again (tests and the menu).
-    pub fn undo_labels(&self) -> (Option<&str>, Option<&str>) {
-        (self.history.undo_label(), self.history.redo_label())
-    }
-
-    /// Keys that act on the simulation, whatever widget has the focus, except while a text
-    /// field is being edited.
-    fn shortcuts(&mut self, ctx: &egui::Context, out: &mut Vec<Command>) {
-        // Several presses in one frame make one step job (a second would find the first busy).
-        let mut steps = std::mem::take(&mut self.tab_steps) as u64;
-        if ctx.text_edit_focused() {
-            if steps > 0 {
-                out.push(Command::Step(steps));
-            }
-            return;
-        }
-        let pasting = self.paste.is_some();
-        let busy = self.life.busy().is_some();
-        ctx.input(|i| {
-            // Each key with the modifiers it was pressed with: a quick Ctrl+I can be over
-            // (Ctrl released) before the frame ends.
-            for e in &i.events {
-                match e {
-                    egui::Event::Key {
-                        key,
-                        pressed: true,
-                        modifiers,
-                        ..
-                    } => {
-                        let (cmd, shift) = (modifiers.command, modifiers.shift);
-                        let plain = !cmd && !modifiers.alt;
-                        self.key(*key, plain, cmd, shift, pasting, busy, &mut steps, out);
-                    }
-                    // Turns of a floating paste, in the order pressed (they do not commute).
-                    egui::Event::Text(t) if pasting && (t == ">" || t == ".") => {
-                        out.push(Command::TransformPaste(command::Transform::RotateClockwise))
-                    }
-                    egui::Event::Text(t) if pasting && (t == "<" || t == ",") => out.push(
-                        Command::TransformPaste(command::Transform::RotateAnticlockwise),
-                    ),
-                    egui::Event::Paste(_) => out.push(Command::Paste),
-                    egui::Event::Copy => out.push(Command::CopySelection),
-                    _ => {}
-                }
-            }
-            for f in &i.raw.dropped_files {
-                out.push(Command::LoadFile(f.path().to_path_buf()));
-            }
-        });
-        if steps > 0 {
-            out.push(Command::Step(steps));
-        }
-    }
-
-    /// One key press, as a command (or a window of the app's own).
-    #[allow(clippy::too_many_arguments)]
-    fn key(
-        &mut self,
-        key: egui::Key,
-        plain: bool,
-        cmd: bool,
-        shift: bool,
-        pasting: bool,
-        busy: bool,
-        steps: &mut u64,
-        out: &mut Vec<Command>,
-    ) {
-        use egui::Key;
-        let command = match key {
-            Key::N if plain => {
-                *steps += 1;
-                None
-            }
-            Key::Space if plain => Some(Command::TogglePlay),
-            Key::F if plain => Some(Command::Fit),
-            Key::C if plain => Some(Command::Centre),
-            Key::R if plain => Some(Command::Reset),
-            Key::Plus | Key::Equals if plain => Some(Command::Faster),
-            Key::Minus if plain => Some(Command::Slower),
-            Key::OpenBracket if plain => Some(Command::Zoom(0.5)),
-            Key::CloseBracket if plain => Some(Command::Zoom(2.0)),
-            Key::T if plain => Some(Command::SetFollow(!self.follow)),
-            Key::X if plain && pasting => {
-                Some(Command::TransformPaste(command::Transform::FlipLeftRight))
-            }
-            Key::Y if plain && pasting => {
-                Some(Command::TransformPaste(command::Transform::FlipTopBottom))
-            }
-            // Esc drops the floating paste, else stops a job, else drops the selection.
-            Key::Escape if plain && pasting => Some(Command::CancelPaste),
-            Key::Escape if plain && busy => Some(Command::Cancel),
-            Key::Escape if plain => Some(Command::Select(None)),
-            Key::F1 if plain => {
-                self.help = help::Help::Shortcuts;
-                None
-            }
-            Key::Delete if !cmd && shift => Some(Command::ClearOutside),
-            Key::Delete if !cmd => Some(Command::Clear),
-            Key::Z if cmd && shift => Some(Command::Redo),
-            Key::Z if cmd => Some(Command::Undo),
-            Key::Y if cmd => Some(Command::Redo),
-            Key::A if cmd => Some(Command::SelectAll),
-            Key::O if cmd => Some(Command::OpenDialog),
-            Key::S if cmd => Some(Command::SaveDialog(Format::Rle)),
-            // X11 keyboards may report Ctrl+I as Ctrl+Tab (Tab is I's control character).
-            Key::I | Key::Tab if cmd => {
-                self.show_info = !self.show_info;
-                None
-            }
-            _ => None,
-        };
-        out.extend(command);
-    }
-
-    /// Takes Tab away from egui, which would move the keyboard focus into the widgets (and
-    /// keep it there): in lifelab Tab steps, as in Golly. A text field keeps its Tab.
-    pub fn take_tab(&mut self, ctx: &egui::Context, raw: &mut egui::RawInput) {
-        if ctx.text_edit_focused() {
-            return;
-        }
-        raw.events.retain(|e| match e {
-            egui::Event::Key {
-                key: egui::Key::Tab,
-                pressed,
-                modifiers,
-                ..
-            } if !modifiers.command => {
-                if *pressed {
-                    self.tab_steps += 1;
-                }
-                false
-            }
-            _ => true,
-        });
-        // A button with the focus would take Space and Enter for itself: the keys belong to
-        // the simulation.
-        if let Some(id) = ctx.memory(|m| m.focused()) {
-            ctx.memory_mut(|m| m.surrender_focus(id));
-        }
-    }
-
-    pub fn canvas_geometry(&self) -> canvas::ViewGeometry {
-        match self.mode {
-            Mode::Life => self.canvas.geometry,
-            Mode::Elementary => self.elementary_canvas.geometry,
-        }
     }
 }

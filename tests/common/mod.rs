@@ -1,6 +1,9 @@
 //! Helpers shared by the integration tests. Each test file uses a different subset.
 #![allow(dead_code)]
 
+#[cfg(feature = "app")]
+pub mod app;
+#[cfg(feature = "app")]
 pub mod xvfb;
 
 use lifelab::engine::{Engine, Universe};

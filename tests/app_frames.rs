@@ -1,10 +1,20 @@
-//! Whole frames run headless against the clock: the window never waits for a simulation.
-//! Each frame is timed around [`LifelabApp::run_frame`], input and all.
+//! Whole frames of the app run headless against the clock: the window never waits for a
+//! simulation. Each frame is timed around [`LifelabApp::run_frame`], input and all. A test
+//! binary of its own: cargo runs binaries one at a time, so no other test takes the cores from
+//! these frames.
+#![cfg(feature = "app")]
+
+mod common;
 
 use std::time::{Duration, Instant};
 
-use super::*;
+use common::app::*;
+use eframe::egui;
+use lifelab::app::command::Command;
+use lifelab::app::{AppOptions, LifelabApp};
+use lifelab::engine::CellRect;
 use lifelab::engine::{Bounds, Census, Engine, EngineKind, EngineResult, Put, Sampled, Universe};
+use lifelab::grid::Grid;
 use lifelab::registry::{self, EngineSpec};
 use lifelab::rule::Rule;
 use lifelab::tiles::TileMap;
