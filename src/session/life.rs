@@ -15,7 +15,9 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crate::engine::{Bounds, CellRect, Engine, EngineError, EngineResult, Put, Universe};
+use crate::engine::{
+    Bounds, CellRect, Engine, EngineError, EngineKind, EngineResult, Put, Universe,
+};
 use crate::grid::Grid;
 use crate::registry::{self, Choice, Options, Request, Workload};
 use crate::rule::Rule;
@@ -39,12 +41,17 @@ const CHECKPOINT_EVERY: Duration = Duration::from_secs(3);
 /// Generations the session plans for when it asks the registry for an engine: an open-ended run.
 const PLANNED_GENERATIONS: u64 = 1 << 16;
 
+/// The shortest go-to, or run step, for which auto considers HashLife's jumps.
+const JUMP: u64 = 1 << 10;
+
 /// A job in flight, with what its answer changes when it lands.
 enum Pending {
     /// Cells changed (Step N, go to, a fill); `mark_start`: they become what Reset returns to.
+    /// `switched`: the job ran on another engine, which stays (auto's choice for the job).
     Cells {
         handle: JobHandle<()>,
         mark_start: bool,
+        switched: Option<Choice>,
     },
     /// A new engine: its rule, universe and the registry's choice.
     Engine {
@@ -105,6 +112,9 @@ pub struct Session {
     /// `auto` or an engine of the registry, as the Engine menu says.
     pub wanted: String,
     pub choice: Choice,
+    /// Auto moved the simulation to HashLife for a long jump (a go-to, a run in big steps):
+    /// a run watched step by step moves it back.
+    jumped: bool,
     /// The device for GPU engines: none in CPU mode, nor after the GPU failed.
     gpu: Option<GpuContext>,
     memory: Option<u64>,
@@ -234,6 +244,7 @@ impl Session {
             seed,
             wanted,
             choice,
+            jumped: false,
             gpu,
             memory,
             start: (cells.clone(), generation),
@@ -374,10 +385,27 @@ impl Session {
                     self.start = s;
                 }
             }
-            (Landed::Unit(Ok(())), Pending::Cells { mark_start, .. }) => {
+            (
+                Landed::Unit(Ok(())),
+                Pending::Cells {
+                    mark_start,
+                    switched,
+                    ..
+                },
+            ) => {
+                self.adopt(switched);
                 if mark_start {
                     self.mark_start();
                 }
+            }
+            (Landed::Unit(Err(e)), Pending::Cells { switched, .. }) => {
+                // A cancelled go-to stops on the engine it ran on.
+                self.adopt(switched);
+                self.job_error = Some(if e.is_cancelled() {
+                    "cancelled".into()
+                } else {
+                    e.to_string()
+                });
             }
             (Landed::Checkpoint(Ok(c)), _) => {
                 self.checkpoint = c;
@@ -396,6 +424,46 @@ impl Session {
             }
             (Landed::Unit(Ok(())), _) | (Landed::Saved(Ok(_)), _) => {}
         }
+    }
+
+    /// The engine a job switched to, once the worker runs it.
+    fn adopt(&mut self, switched: Option<Choice>) {
+        if let Some(c) = switched.filter(|c| self.figures.engine == c.engine) {
+            self.jumped = c.kind == EngineKind::HashLife;
+            self.choice = c;
+        }
+    }
+
+    /// `auto`'s engine for a piece of work of `generations`, looked at every `stride` (0: only
+    /// at the end), when it is not the one running: a long go-to jumps on HashLife, a run
+    /// watched generation by generation goes back to the tile engine.
+    fn engine_for(&self, generations: u64, stride: u64) -> Option<Choice> {
+        if !self.wanted.eq_ignore_ascii_case("auto") {
+            return None;
+        }
+        let population = self.figures.population.unwrap_or(0);
+        let span = self
+            .figures
+            .bounds
+            .or_else(|| self.start.0.bounds())
+            .map_or(0, |b| b.width().saturating_mul(b.height()));
+        let mut request = request_for(
+            self.rule,
+            self.universe,
+            self.seed,
+            &TileMap::new(),
+            &self.gpu,
+            self.memory,
+        );
+        request.workload = Workload {
+            generations,
+            population,
+            span,
+            stride,
+            from_quadtree: false,
+        };
+        let choice = registry::choose("auto", &request).ok()?;
+        (choice.engine != self.choice.engine).then_some(choice)
     }
 
     /// After a GPU failure: the simulation goes on on the CPU from the last good state. Returns
@@ -446,6 +514,29 @@ impl Session {
     }
 
     pub fn play(&mut self) {
+        // A run in big steps jumps on HashLife when auto would; one watched step by step
+        // goes back to auto's engine for that, if a jump left HashLife running.
+        let step = self.worker.step_size();
+        let next = if step >= JUMP {
+            self.engine_for(PLANNED_GENERATIONS.max(step), step)
+                .filter(|c| c.kind == EngineKind::HashLife)
+        } else if self.jumped {
+            self.engine_for(PLANNED_GENERATIONS, step)
+        } else {
+            None
+        };
+        if self.job.is_none()
+            && let Some(choice) = next
+        {
+            let wanted = self.wanted.clone();
+            if self
+                .rebuild_with(self.rule, self.universe, None, 0, &wanted, Some(step))
+                .is_ok()
+            {
+                self.land_rebuild();
+            }
+            self.jumped = choice.kind == EngineKind::HashLife;
+        }
         if !self.figures.running
             && let Ok(state) = self.export_now()
         {
@@ -570,15 +661,41 @@ impl Session {
     pub fn step(&mut self, gens: u64) -> Result<(), SessionError> {
         self.refuse_if_busy()?;
         self.pause();
+        // Only the end matters (the plot keeps a point per piece): auto's engine for that.
+        let switched = (gens >= JUMP)
+            .then(|| self.engine_for(gens, 0))
+            .flatten()
+            .filter(|c| c.kind == EngineKind::HashLife);
+        let make = switched.as_ref().map(|c| {
+            let mut request = request_for(
+                self.rule,
+                self.universe,
+                self.seed,
+                &TileMap::new(),
+                &self.gpu,
+                self.memory,
+            );
+            request.workload.generations = gens;
+            request.workload.stride = 0;
+            (c.engine, request)
+        });
         let h = self
             .worker
             .submit(format!("step {gens}"), gens, move |access, progress| {
+                if let Some((name, request)) = make {
+                    let (cells, generation) = access.with(|e| -> EngineResult<(TileMap, u64)> {
+                        Ok((e.export()?, e.generation()))
+                    })?;
+                    let (engine, _) = make_engine(name, &request, &cells, generation)?;
+                    access.replace(engine);
+                }
                 access.step(gens, progress)?;
                 Ok(())
             });
         self.job = Some(Pending::Cells {
             handle: h,
             mark_start: false,
+            switched,
         });
         Ok(())
     }
@@ -620,6 +737,7 @@ impl Session {
         self.job = Some(Pending::Cells {
             handle: h,
             mark_start: true,
+            switched: None,
         });
         Ok(())
     }
@@ -707,7 +825,7 @@ impl Session {
             Grid::check_torus_size(width as u64, height as u64)?;
         }
         let wanted = self.wanted.clone();
-        self.rebuild_with(self.rule, universe, None, 0, &wanted)
+        self.rebuild_with(self.rule, universe, None, 0, &wanted, None)
     }
 
     /// Replaces the engine in a job: new cells, rule, universe or engine choice. Reset will
@@ -720,9 +838,11 @@ impl Session {
         generation: u64,
         wanted: &str,
     ) -> Result<(), SessionError> {
-        self.rebuild_with(rule, universe, cells, generation, wanted)
+        self.rebuild_with(rule, universe, cells, generation, wanted, None)
     }
 
+    /// `stride`: the run that follows looks every so many generations (a run in big steps),
+    /// for auto's choice.
     fn rebuild_with(
         &mut self,
         rule: Rule,
@@ -730,6 +850,7 @@ impl Session {
         cells: Option<TileMap>,
         generation: u64,
         wanted: &str,
+        stride: Option<u64>,
     ) -> Result<(), SessionError> {
         self.stop_job();
         self.pause();
@@ -745,7 +866,14 @@ impl Session {
         // The registry chooses on this thread, from what the cells are known to be; the engine
         // is made and filled on the worker.
         let probe = cells.clone().unwrap_or_else(|| self.start.0.clone());
-        let request = request_for(rule, universe, seed, &probe, &gpu, memory);
+        let with_stride = move |mut r: Request| {
+            if let Some(s) = stride {
+                r.workload.stride = s;
+                r.workload.generations = r.workload.generations.max(s);
+            }
+            r
+        };
+        let request = with_stride(request_for(rule, universe, seed, &probe, &gpu, memory));
         let choice = registry::choose(wanted, &request)?;
         let start = cells.clone().map(|c| (c, generation));
         let engine_name = choice.engine;
@@ -759,7 +887,7 @@ impl Session {
                     (moved(c, from, universe)?, g)
                 }
             };
-            let request = request_for(rule, universe, seed, &cells, &gpu, memory);
+            let request = with_stride(request_for(rule, universe, seed, &cells, &gpu, memory));
             let (engine, _) = make_engine(engine_name, &request, &cells, generation)?;
             access.replace(engine);
             Ok(())
@@ -773,7 +901,10 @@ impl Session {
                 start,
             }),
         });
-        self.worker.clear_history();
+        // A new engine for a run in big steps goes on with the plot as it is.
+        if stride.is_none() {
+            self.worker.clear_history();
+        }
         Ok(())
     }
 

@@ -49,6 +49,8 @@ fn job<T: Send + 'static>(
         run: Box::new(move |access, progress| {
             let result = run(access, progress);
             let error = result.as_ref().err().map(|e| e.to_string());
+            // The figures (the engine's name among them) are the job's before its answer is.
+            access.shared.publish_figures(true);
             let _ = tx.send(result);
             error
         }),

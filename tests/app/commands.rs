@@ -905,3 +905,48 @@ fn undoing_a_long_run_puts_the_plot_back_as_it_was() {
     assert_eq!(app.status().generation, 30);
     assert_eq!(app.population_history(), before);
 }
+
+/// `auto` chooses per job, as the session owns the engine between jobs: Go to a million
+/// generations jumps on HashLife, and a run watched generation by generation goes back to the
+/// tile engine. Acorn on the plane has 633 cells from generation 5206 on (its 13 gliders
+/// included), whatever engine runs it (LifeWiki).
+#[test]
+fn auto_takes_hashlife_for_a_long_go_to_and_the_tile_engine_for_a_run() {
+    let mut o = options("acorn", "64x64");
+    o.size = None;
+    o.plane = true;
+    o.data_dir = Some(data_dir("acorn-auto-per-job"));
+    let Some((mut app, ctx)) = app(o) else {
+        return;
+    };
+    app.settle();
+    assert_eq!(app.status().engine, "tiles");
+    app.command(&ctx, Command::GoTo(1_000_000));
+    app.settle();
+    let s = app.status();
+    assert_eq!((s.generation, s.population), (1_000_000, Some(633)));
+    assert_eq!(s.engine, "hashlife");
+    // A run at a pace, one generation at a time: the tile engine again, from where it was.
+    app.command(&ctx, Command::SetStepExponent(0));
+    run_until(
+        &mut app,
+        &ctx,
+        lifelab::session::pace::Pace::Max,
+        1_000_010,
+        2000,
+        2,
+    );
+    app.settle();
+    let s = app.status();
+    assert_eq!(s.engine, "tiles");
+    assert!(s.generation >= 1_000_010);
+    assert_eq!(s.population, Some(633));
+    // Undo goes back to before the run, then to before the go-to, on whatever engine.
+    app.command(&ctx, Command::Undo);
+    app.settle();
+    assert_eq!(app.status().generation, 1_000_000);
+    app.command(&ctx, Command::Undo);
+    app.settle();
+    assert_eq!(app.status().generation, 0);
+    assert_eq!(app.status().population, Some(7));
+}
