@@ -15,6 +15,8 @@ JOBS=(
     "run --random 0.5 --size 2048 --gens 200 --engine cpu"
     "run --random 0.5 --size 1024 --gens 1000 --engine tiles"
     "run --pattern acorn --plane --gens 100000"
+    "bench --engine cpu --size 2048 --gens 100"
+    "bench --engine tiles --size 2048 --gens 100"
 )
 [ -f "$P/Life/Methuselahs/iwona.rle" ] && JOBS+=("run --pattern $P/Life/Methuselahs/iwona.rle --gens 28786")
 [ -f "$P/HashLife/metapixel-galaxy.mc.gz" ] && JOBS+=("run --pattern $P/HashLife/metapixel-galaxy.mc.gz --gens 1000")
