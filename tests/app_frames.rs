@@ -258,6 +258,10 @@ fn no_frame_waits_for_an_engine_whose_pieces_take_seconds() {
     w.key(egui::Key::CloseBracket);
     w.key(egui::Key::OpenBracket);
     w.scroll(ON_CANVAS, 3.0);
+    w.frames_for(Duration::from_millis(200));
+    // A step while the run goes on: it stops the run and records the state for Undo, which
+    // the worker reads after the piece in progress.
+    w.key(egui::Key::N);
     w.frames_for(PIECE * 2);
 
     let slowest = w.slowest;
@@ -273,10 +277,13 @@ fn no_frame_waits_for_an_engine_whose_pieces_take_seconds() {
     // The engine did work meanwhile (pieces of seconds, so only a few generations).
     assert!(generation >= 2, "{generation}");
 
-    // What the frames asked for happened once the worker got to it.
-    w.key(egui::Key::Space);
+    // What the frames asked for happened once the worker got to it: the stroke and the step
+    // are in Undo, in the order they were made.
     w.app.settle();
     assert!(!w.app.status().running);
+    assert_eq!(w.app.undo_labels().0, Some("step"));
+    w.app.command(&w.ctx, Command::Undo);
+    w.app.settle();
     assert_eq!(w.app.undo_labels().0, Some("draw"));
 }
 

@@ -17,7 +17,6 @@ use crate::pattern::{self, Format, Pattern};
 use crate::rule::Rule;
 use crate::session::elementary::ElementarySim;
 use crate::session::save::Meta;
-use crate::session::undo::{Change, Snapshot};
 use crate::session::worker::Pace;
 use crate::tiles::TileMap;
 
@@ -294,17 +293,16 @@ impl LifelabApp {
                 // between two pieces of work, and the stroke's first cell says whether it
                 // draws or erases.
                 if self.mode == Mode::Life && self.life.busy().is_none() {
-                    if begin && let Some(stroke) = self.stroke.take() {
-                        self.strokes_ending.push(stroke);
+                    if begin && let Some((log, ticket)) = self.stroke.take() {
+                        self.life.remember_stroke(log, ticket);
                     }
                     let (log, ticket) = self.stroke.get_or_insert_with(Default::default);
                     *ticket = self.life.draw(vec![cell], log);
                 }
             }
             Command::EndStroke => {
-                if let Some(stroke) = self.stroke.take() {
-                    self.strokes_ending.push(stroke);
-                    self.record_strokes(false);
+                if let Some((log, ticket)) = self.stroke.take() {
+                    self.life.remember_stroke(log, ticket);
                     if !self.life.running() {
                         self.life.mark_start();
                     }
@@ -494,7 +492,7 @@ impl LifelabApp {
                         ..Default::default()
                     };
                     self.source = saved.source;
-                    self.history.clear();
+                    self.life.clear_undo();
                     // Restored work is still unsaved.
                     self.dirty = true;
                     self.autosave.touch();
@@ -581,105 +579,50 @@ impl LifelabApp {
         self.life.set_watch(watch);
     }
 
-    /// The state now, as an undo step keeps it.
-    fn snapshot(&mut self) -> anyhow::Result<Snapshot> {
-        self.life.land_rebuild();
-        let (cells, generation) = self.life.export_now()?;
-        Ok(Snapshot {
-            cells,
-            generation,
-            rule: self.life.rule,
-            universe: self.life.universe,
-            plot: self.life.thinned_history(),
-        })
-    }
-
     /// Records the state before a step the user may want to take back (Life mode only: the
     /// space-time diagram has nothing to undo).
     fn remember(&mut self, label: &str) -> anyhow::Result<()> {
-        if self.mode != Mode::Life {
-            return Ok(());
+        if self.mode == Mode::Life {
+            self.life.remember(label);
         }
-        let s = self.snapshot()?;
-        self.history.record(label, Change::State(Box::new(s)));
         Ok(())
     }
 
     fn undo(&mut self) -> anyhow::Result<()> {
-        if self.mode != Mode::Life {
-            return Ok(());
-        }
-        self.life.cancel_and_wait();
-        self.life.pause();
-        self.record_strokes(true);
-        let now = self.snapshot().ok();
-        let Some(step) = self.history.undo(|| now) else {
-            self.note_info("nothing to undo");
-            return Ok(());
-        };
-        match step.change {
-            Change::Cells(cells) => {
-                self.set_cells(cells.iter().map(|&(c, before, _)| (c, before)))?
-            }
-            Change::State(s) => self.restore(*s)?,
-        }
-        self.note_info(format!("undid {}", step.label));
-        Ok(())
+        self.back_or_forth(true)
     }
 
     fn redo(&mut self) -> anyhow::Result<()> {
+        self.back_or_forth(false)
+    }
+
+    fn back_or_forth(&mut self, back: bool) -> anyhow::Result<()> {
         if self.mode != Mode::Life {
             return Ok(());
         }
-        self.life.cancel_and_wait();
-        self.life.pause();
-        self.record_strokes(true);
-        let now = self.snapshot().ok();
-        let Some(step) = self.history.redo(|| now) else {
-            self.note_info("nothing to redo");
+        let done = if back {
+            self.life.undo()?
+        } else {
+            self.life.redo()?
+        };
+        let Some(done) = done else {
+            self.note_info(if back {
+                "nothing to undo"
+            } else {
+                "nothing to redo"
+            });
             return Ok(());
         };
-        match step.change {
-            Change::Cells(cells) => {
-                self.set_cells(cells.iter().map(|&(c, _, after)| (c, after)))?
-            }
-            Change::State(s) => self.restore(*s)?,
+        if let Some(universe) = done.universe {
+            self.canvas.viewport.set_universe(universe);
+            self.selection = None;
+            self.fit_rect = None;
+            self.canvas.fit_pending = true;
         }
-        self.note_info(format!("redid {}", step.label));
-        Ok(())
-    }
-
-    fn set_cells(&mut self, cells: impl Iterator<Item = ((i64, i64), bool)>) -> anyhow::Result<()> {
-        self.life
-            .edit(crate::session::edit::Edit::Set(cells.collect()));
-        self.life.mark_start();
         self.dirty = true;
         self.autosave.touch();
-        Ok(())
-    }
-
-    /// Puts a whole state back: in place when the rule and universe are the same, else on a
-    /// new engine.
-    fn restore(&mut self, s: Snapshot) -> anyhow::Result<()> {
-        if s.rule == self.life.rule && s.universe == self.life.universe {
-            self.life.import(s.cells, s.generation);
-        } else {
-            let wanted = self.life.wanted.clone();
-            let universe_changed = s.universe != self.life.universe;
-            self.life
-                .rebuild(s.rule, s.universe, Some(s.cells), s.generation, &wanted)?;
-            if universe_changed {
-                self.canvas.viewport.set_universe(s.universe);
-                self.selection = None;
-                self.fit_rect = None;
-                self.canvas.fit_pending = true;
-            }
-            // A new engine starts an empty plot: let it land before the kept one goes back.
-            self.life.land_rebuild();
-        }
-        self.life.set_history(s.plot);
-        self.dirty = true;
-        self.autosave.touch();
+        let verb = if back { "undid" } else { "redid" };
+        self.note_info(format!("{verb} {}", done.label));
         Ok(())
     }
 

@@ -88,14 +88,9 @@ pub struct LifelabApp {
     quit_confirmed: bool,
     /// The last message: its text, when it came, and whether it reports an error.
     notice: Option<(String, Instant, bool)>,
-    /// Undo and redo.
-    history: crate::session::undo::History,
     /// The cells the stroke in progress changed, as the worker applies it, and the ticket of
     /// its latest edit.
     stroke: Option<(crate::session::edit::StrokeLog, u64)>,
-    /// Strokes ended but not yet applied by the worker: they go into the undo history once
-    /// they are.
-    strokes_ending: Vec<(crate::session::edit::StrokeLog, u64)>,
     /// Commands that wait for the live cells' box (Fit, Centre, Select all), with the ticket
     /// of the request the worker answers.
     after_bounds: Option<(u64, AfterBounds)>,
@@ -293,11 +288,7 @@ impl LifelabApp {
             pending_discard: None,
             quit_confirmed: false,
             notice: None,
-            history: crate::session::undo::History::new(
-                crate::session::undo::History::default_bound(),
-            ),
             stroke: None,
-            strokes_ending: Vec::new(),
             after_bounds: None,
             paste: None,
             follow: false,
@@ -406,30 +397,8 @@ impl LifelabApp {
 }
 
 impl LifelabApp {
-    /// Strokes the worker has applied go into the undo history, with the cells they changed;
-    /// `now` waits for those still queued (before an undo step).
-    pub(super) fn record_strokes(&mut self, now: bool) {
-        if now && !self.strokes_ending.is_empty() {
-            self.life.read_now(|_| ());
-        }
-        let life = &self.life;
-        let (done, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut self.strokes_ending)
-            .into_iter()
-            .partition(|(_, ticket)| now || life.applied(*ticket));
-        self.strokes_ending = waiting;
-        for (log, _) in done {
-            let changed =
-                std::mem::take(&mut log.lock().unwrap_or_else(|p| p.into_inner()).changed);
-            if !changed.is_empty() {
-                self.history
-                    .record("draw", crate::session::undo::Change::Cells(changed));
-            }
-        }
-    }
-
     /// What finished jobs mean for the app: a save that landed clears the unsaved mark.
     fn land(&mut self) {
-        self.record_strokes(false);
         self.land_bounds();
         match self.life.saved.take() {
             Some(Ok((path, warnings))) => {
@@ -527,8 +496,8 @@ impl LifelabApp {
             bounds: f.bounds,
             follow: self.follow,
             watch_repeats: self.watch_repeats,
-            undo: self.history.undo_label().map(str::to_string),
-            redo: self.history.redo_label().map(str::to_string),
+            undo: self.life.undo_labels().0.map(str::to_string),
+            redo: self.life.undo_labels().1.map(str::to_string),
             pasting: self.paste.is_some(),
         }
     }

@@ -163,7 +163,7 @@ impl LifelabApp {
 
     /// What Edit → Undo and Redo would take back or do again (tests and the menu).
     pub fn undo_labels(&self) -> (Option<&str>, Option<&str>) {
-        (self.history.undo_label(), self.history.redo_label())
+        self.life.undo_labels()
     }
 
     pub fn canvas_geometry(&self) -> canvas::ViewGeometry {

@@ -1,6 +1,7 @@
 //! Edits the owner queues for the worker: they are applied in order, before the next piece of
 //! work, so that drawing never waits for a generation to finish.
 
+use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 
 use crate::engine::{CellRect, Engine, EngineResult, Put};
@@ -42,6 +43,9 @@ pub enum Edit {
         cells: Box<TileMap>,
         generation: u64,
     },
+    /// Not a change: the cells and generation as they are when the worker gets here, after
+    /// every edit before it and before every one after it (an undo step's state).
+    Snapshot(Sender<EngineResult<(TileMap, u64)>>),
 }
 
 impl Edit {
@@ -82,6 +86,10 @@ impl Edit {
             Edit::Import { cells, generation } => {
                 e.import(&cells)?;
                 e.set_generation(generation);
+                Ok(())
+            }
+            Edit::Snapshot(to) => {
+                let _ = to.send(e.export().map(|cells| (cells, e.generation())));
                 Ok(())
             }
         }

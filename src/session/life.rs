@@ -12,7 +12,9 @@
 //! of the run, or a checkpoint read back every few seconds) goes on on a CPU engine: nothing
 //! the user drew is lost.
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
 use crate::engine::{
@@ -22,6 +24,7 @@ use crate::grid::Grid;
 use crate::registry::{self, Choice, Options, Request, Workload};
 use crate::rule::Rule;
 use crate::session::edit::{Edit, StrokeLog};
+use crate::session::undo::{Change, History, Snapshot};
 use crate::session::worker::{
     JobError, JobHandle, Pace, Status, Thinned, ViewPicture, ViewRequest, Watch, Worker,
 };
@@ -131,6 +134,36 @@ pub struct Session {
     /// The outcome of the last save.
     pub saved: Option<Saved>,
     figures: Status,
+    /// Undo and redo.
+    history: History,
+    /// Steps taken whose states the worker has not read yet, in order: they join the history
+    /// as it reads them, a frame or a piece of work later.
+    unrecorded: VecDeque<Unrecorded>,
+}
+
+/// A step of the history on its way (a handful at a time, so the variants' sizes do not
+/// matter).
+#[allow(clippy::large_enum_variant)]
+enum Unrecorded {
+    /// A whole state, as the worker reads it in the edits' order.
+    State {
+        label: String,
+        state: Receiver<EngineResult<(TileMap, u64)>>,
+        rule: Rule,
+        universe: Universe,
+        plot: Thinned,
+    },
+    /// A stroke, once the worker has applied its last edit.
+    Stroke { log: StrokeLog, ticket: u64 },
+}
+
+/// What an undo or redo did, for the window to follow.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Undone {
+    /// What the Edit menu called the step.
+    pub label: String,
+    /// The universe the step went back to, when it is another one.
+    pub universe: Option<Universe>,
 }
 
 /// The registry's request for `universe` with these cells.
@@ -255,6 +288,8 @@ impl Session {
             job_error: None,
             saved: None,
             figures,
+            history: History::new(History::default_bound()),
+            unrecorded: VecDeque::new(),
         })
     }
 
@@ -316,9 +351,11 @@ impl Session {
         self.worker.view_source()
     }
 
-    /// Per frame: the worker's figures, a finished job, a GPU failure, a checkpoint.
+    /// Per frame: the worker's figures, a finished job, a GPU failure, a checkpoint, the
+    /// undo steps the worker has read.
     pub fn poll(&mut self) {
         self.figures = self.worker.figures();
+        self.record_ready(false);
         if let Some(landed) = self.take_landed() {
             self.land(landed);
             // A run's error is the next step's to handle (a fall-back from the GPU), even when
@@ -956,6 +993,160 @@ impl Session {
 
     pub fn set_history(&self, history: Thinned) {
         self.worker.set_history(history);
+    }
+
+    /// Records the state before a step the user may want to take back ("run", "paste"...).
+    /// The worker reads it in order with the edits, so nothing here waits for it.
+    pub fn remember(&mut self, label: &str) {
+        // The rule and universe a new engine in flight brings are the state's.
+        self.land_rebuild();
+        let (to, state) = channel();
+        self.edit(Edit::Snapshot(to));
+        self.unrecorded.push_back(Unrecorded::State {
+            label: label.to_string(),
+            state,
+            rule: self.rule,
+            universe: self.universe,
+            plot: self.worker.thinned_history(),
+        });
+    }
+
+    /// Records a stroke, whose last edit has this ticket.
+    pub fn remember_stroke(&mut self, log: StrokeLog, ticket: u64) {
+        self.unrecorded
+            .push_back(Unrecorded::Stroke { log, ticket });
+        self.record_ready(false);
+    }
+
+    /// Moves the steps the worker has read into the history, in order; `wait`: all of them,
+    /// waiting for the piece of work in progress (before an undo).
+    fn record_ready(&mut self, wait: bool) {
+        if wait && !self.unrecorded.is_empty() {
+            // Every queued edit applied, every state read.
+            self.read_now(|_| ());
+            self.figures = self.worker.figures();
+        }
+        while let Some(front) = self.unrecorded.front() {
+            let change = match front {
+                Unrecorded::Stroke { ticket, .. } if !wait && !self.applied(*ticket) => break,
+                Unrecorded::Stroke { log, .. } => {
+                    let changed =
+                        std::mem::take(&mut log.lock().unwrap_or_else(|p| p.into_inner()).changed);
+                    (!changed.is_empty()).then(|| ("draw".to_string(), Change::Cells(changed)))
+                }
+                Unrecorded::State {
+                    label,
+                    state,
+                    rule,
+                    universe,
+                    plot,
+                } => match state.try_recv() {
+                    Err(TryRecvError::Empty) => break,
+                    Ok(Ok((cells, generation))) => Some((
+                        label.clone(),
+                        Change::State(Box::new(Snapshot {
+                            cells,
+                            generation,
+                            rule: *rule,
+                            universe: *universe,
+                            plot: plot.clone(),
+                        })),
+                    )),
+                    // The engine could not give its cells: the step cannot be taken back.
+                    Ok(Err(e)) => {
+                        self.job_error = Some(format!("{label}: not kept for undo: {e}"));
+                        None
+                    }
+                    Err(TryRecvError::Disconnected) => None,
+                },
+            };
+            self.unrecorded.pop_front();
+            if let Some((label, change)) = change {
+                self.history.record(label, change);
+            }
+        }
+    }
+
+    /// The state now, as an undo step keeps it (the worker is paused: no wait to speak of).
+    fn snapshot_now(&mut self) -> EngineResult<Snapshot> {
+        self.land_rebuild();
+        let (cells, generation) = self.export_now()?;
+        Ok(Snapshot {
+            cells,
+            generation,
+            rule: self.rule,
+            universe: self.universe,
+            plot: self.worker.thinned_history(),
+        })
+    }
+
+    /// Takes back the last step; `None` when there is nothing to undo.
+    pub fn undo(&mut self) -> Result<Option<Undone>, SessionError> {
+        self.back_or_forth(true)
+    }
+
+    /// Does again the last step undone; `None` when there is nothing to redo.
+    pub fn redo(&mut self) -> Result<Option<Undone>, SessionError> {
+        self.back_or_forth(false)
+    }
+
+    fn back_or_forth(&mut self, back: bool) -> Result<Option<Undone>, SessionError> {
+        self.stop_job();
+        self.pause();
+        self.record_ready(true);
+        let now = self.snapshot_now().ok();
+        let step = if back {
+            self.history.undo(|| now)
+        } else {
+            self.history.redo(|| now)
+        };
+        let Some(step) = step else {
+            return Ok(None);
+        };
+        let universe = match step.change {
+            Change::Cells(cells) => {
+                let cells = cells
+                    .iter()
+                    .map(|&(c, before, after)| (c, if back { before } else { after }))
+                    .collect();
+                self.edit(Edit::Set(cells));
+                self.mark_start();
+                None
+            }
+            Change::State(s) => self.restore(*s)?,
+        };
+        Ok(Some(Undone {
+            label: step.label,
+            universe,
+        }))
+    }
+
+    /// Puts a whole state back: in place when the rule and universe are the same, else on a
+    /// new engine. Returns the universe when it changed.
+    fn restore(&mut self, s: Snapshot) -> Result<Option<Universe>, SessionError> {
+        let mut changed = None;
+        if s.rule == self.rule && s.universe == self.universe {
+            self.import(s.cells, s.generation);
+        } else {
+            let wanted = self.wanted.clone();
+            changed = (s.universe != self.universe).then_some(s.universe);
+            self.rebuild(s.rule, s.universe, Some(s.cells), s.generation, &wanted)?;
+            // A new engine starts an empty plot: let it land before the kept one goes back.
+            self.land_rebuild();
+        }
+        self.set_history(s.plot);
+        Ok(changed)
+    }
+
+    /// What Undo and Redo would take back or do again.
+    pub fn undo_labels(&self) -> (Option<&str>, Option<&str>) {
+        (self.history.undo_label(), self.history.redo_label())
+    }
+
+    /// Forgets every step (a restored autosave starts a history of its own).
+    pub fn clear_undo(&mut self) {
+        self.unrecorded.clear();
+        self.history.clear();
     }
 
     /// Simulates a GPU failure (tests): the device is destroyed under the running engine.
