@@ -316,9 +316,20 @@ fn the_tile_engine_samples_a_view_from_its_live_tiles() {
     let rect = CellRect::new(x0, x0, side, side);
     let s = e.sample(rect, block).unwrap();
     assert_eq!((s.columns, s.rows), (side / block, side / block));
-    // 5 cells of a 2^40-cell block round down to 0 of 255. Read band by band, this view of
-    // 2^62 cells would take hours: the test would not end.
+    // No live cell is in this view. Read band by band, this view of 2^62 cells would take
+    // hours: the test would not end.
     assert!(s.values.iter().all(|&v| v == 0));
+    // One that holds the glider, in blocks of 2^40 cells: its block shows, however few its
+    // cells (5 of 2^40 rounds down to 0 of 255; a live block is never 0).
+    let s = e
+        .sample(
+            CellRect::new(-(1 << 29), -(1 << 29), 1 << 30, 1 << 30),
+            block,
+        )
+        .unwrap();
+    let lit: Vec<usize> = (0..s.values.len()).filter(|&i| s.values[i] > 0).collect();
+    assert_eq!(lit, vec![512 * 1024 + 512]);
+    assert_eq!(s.values[lit[0]], 1);
     // Small blocks show them: 5 of 16 cells is 79 of 255, 4 of 16 is 63.
     let s = e.sample(CellRect::new(0, 0, 8, 8), 4).unwrap();
     assert_eq!(s.values, vec![79, 0, 0, 0]);

@@ -172,11 +172,19 @@ pub fn render_cells(
                         } else {
                             0
                         };
-                        let fraction = v as f32 / 255.0;
-                        *out = mix(DEAD, LIVE, fraction.sqrt());
+                        *out = shade(v);
                     }
                 }
             }
         });
     egui::ColorImage::new(size, pixels)
+}
+
+/// The colour of a sampled block: by the square root of its live share, and bright enough to
+/// see when it holds a single live cell (a glider far out in a zoomed-out plane).
+fn shade(v: u8) -> egui::Color32 {
+    if v == 0 {
+        return colour(DEAD);
+    }
+    mix(DEAD, LIVE, (v as f32 / 255.0).sqrt().max(0.75))
 }

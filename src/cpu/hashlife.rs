@@ -1218,7 +1218,7 @@ impl Engine for HashLifeEngine {
             block,
             values: counts
                 .iter()
-                .map(|&c| (c.min(area) * 255 / area) as u8)
+                .map(|&c| crate::engine::sample_value(c, area))
                 .collect(),
         })
     }

@@ -145,7 +145,7 @@ pub fn sample(grid: &Grid, rect: CellRect, block: u32) -> Sampled {
             for (c, v) in out.iter_mut().enumerate() {
                 let bw = block.min(rect.width - c as u32 * block) as u64;
                 let total = bw * counted_rows as u64;
-                *v = (counts[c] as u64 * 255 / total.max(1)) as u8;
+                *v = super::sample_value(counts[c] as u64, total);
             }
         });
     Sampled {

@@ -84,6 +84,16 @@ pub struct Sampled {
     pub values: Vec<u8>,
 }
 
+/// A block's sample: its live share of 255, rounded down, but never 0 for a block with a live
+/// cell in it. A glider alone in a block of 2^20 cells still shows, as Golly draws any block
+/// with a live cell when zoomed out.
+pub fn sample_value(live: u64, cells: u64) -> u8 {
+    match live {
+        0 => 0,
+        n => (n.min(cells) * 255 / cells.max(1)).max(1) as u8,
+    }
+}
+
 impl Sampled {
     pub fn value(&self, column: u32, row: u32) -> u8 {
         self.values[(row * self.columns + column) as usize]
@@ -500,7 +510,7 @@ pub fn sample_by_bands<E: Engine + ?Sized>(
         }
         for (c, n) in counts.iter().enumerate() {
             let w = block.min(rect.width - c as u32 * block) as u64;
-            values[(r * columns) as usize + c] = (n * 255 / (w * h as u64).max(1)) as u8;
+            values[(r * columns) as usize + c] = sample_value(*n, w * h as u64);
         }
     }
     Ok(Sampled {
@@ -575,7 +585,7 @@ pub fn sample_tiles<'a>(
             let (c, r) = (i as u32 % columns, i as u32 / columns);
             let w = block.min(rect.width - c * block) as u64;
             let h = block.min(rect.height - r * block) as u64;
-            (n as u64 * 255 / (w * h).max(1)) as u8
+            sample_value(n as u64, w * h)
         })
         .collect();
     Some(Sampled {
