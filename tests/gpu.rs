@@ -681,3 +681,43 @@ fn every_shader_validates_and_its_struct_matches_the_rust_one() {
         assert_eq!(*span as usize, layout.size, "{}: size", layout.shader);
     }
 }
+
+/// The command line's run gets the session's GPU fall-back: the device is destroyed under a
+/// run on the GPU engine, and the run goes on on the CPU from the last checkpoint to the
+/// generation asked for, with the population the reference engine gives there.
+#[test]
+fn a_run_whose_gpu_fails_goes_on_on_the_cpu_to_the_generation_asked_for() {
+    if !gpu_available() {
+        return;
+    }
+    use lifelab::engine::{Engine, Progress, Universe};
+    use lifelab::registry::{self, Request};
+    // A private device, so that destroying it leaves the other tests' device alone.
+    let ctx = lifelab::gpu::GpuContext::new(None).unwrap();
+    let start = soup(96, 80, 0.4, 7);
+    let mut request = Request::new(rule("B3/S23"), Universe::torus(96, 80));
+    request.options.context = Some(ctx.clone());
+    let (mut engine, _) = registry::create("gpu", &request).unwrap();
+    engine.set_grid(&start, 0).unwrap();
+    // The device is lost once the run has passed generation 500.
+    let gens = 20_000;
+    let progress = std::sync::Arc::new(Progress::new(gens));
+    let watching = progress.clone();
+    let loser = std::thread::spawn(move || {
+        while watching.get().0 < 500 {
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        }
+        ctx.device.destroy();
+    });
+    let note =
+        lifelab::session::fallback::step_with_fallback(&mut engine, &request, gens, &progress)
+            .unwrap();
+    loser.join().unwrap();
+    let note = note.expect("the failure is reported");
+    assert!(note.contains("went on on the"), "{note}");
+    assert!(!engine.kind().on_gpu());
+    assert_eq!(engine.generation(), gens);
+    let mut oracle = common::engine(common::REFERENCE, rule("B3/S23"), &start, 0);
+    oracle.step(gens).unwrap();
+    assert_eq!(engine.grid().unwrap(), oracle.grid().unwrap());
+}

@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::setup::{SimArgs, engine_name};
 use crate::engine::{Engine, Progress, Universe};
+use crate::session::fallback::step_with_fallback;
 
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
@@ -77,14 +78,19 @@ pub fn execute(args: RunArgs) -> anyhow::Result<ExitCode> {
         .map(|w| format!("{}: {w}", sim.source))
         .collect();
     let options = super::engine_options(args.memory, &args.gpu);
+    let mut request = sim.request(args.gens);
+    request.options = options.clone();
     let (mut engine, choice) = sim.engine(&args.engine, args.gens, options)?;
     if !args.json && args.engine == "auto" {
         eprintln!("engine: {} ({})", choice.engine, choice.reason);
     }
 
     let started = Instant::now();
-    step_with_progress(engine.as_mut(), args.gens)?;
-    engine.finish()?;
+    // A GPU that fails under the run: the run goes on on the CPU from the last checkpoint.
+    let gpu_failure = step_with_progress(&mut engine, &request, args.gens)?;
+    if let Some(f) = &gpu_failure {
+        warnings.push(format!("the GPU failed: {f}"));
+    }
     let population = engine.population()?;
     let seconds = started.elapsed().as_secs_f64();
 
@@ -154,11 +160,16 @@ pub fn execute(args: RunArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Steps with a progress bar when stderr is a terminal.
-pub(crate) fn step_with_progress(engine: &mut dyn Engine, gens: u64) -> anyhow::Result<()> {
+/// Steps with a progress bar when stderr is a terminal, through the session's GPU fall-back;
+/// says what happened when the GPU failed.
+pub(crate) fn step_with_progress(
+    engine: &mut Box<dyn Engine>,
+    request: &crate::registry::Request,
+    gens: u64,
+) -> anyhow::Result<Option<String>> {
+    let progress = Progress::new(gens);
     if !std::io::stderr().is_terminal() || gens < 2 {
-        engine.step(gens)?;
-        return Ok(());
+        return Ok(step_with_fallback(engine, request, gens, &progress)?);
     }
     let bar = indicatif::ProgressBar::new(gens).with_style(
         indicatif::ProgressStyle::with_template(
@@ -167,16 +178,14 @@ pub(crate) fn step_with_progress(engine: &mut dyn Engine, gens: u64) -> anyhow::
         .expect("valid template")
         .progress_chars("=> "),
     );
-    let progress = Progress::new(gens);
-    std::thread::scope(|s| -> anyhow::Result<()> {
-        let work = s.spawn(|| engine.step_with(gens, &progress));
+    let note = std::thread::scope(|s| -> anyhow::Result<Option<String>> {
+        let work = s.spawn(|| step_with_fallback(engine, request, gens, &progress));
         while !work.is_finished() {
             bar.set_position(progress.get().0);
             std::thread::sleep(std::time::Duration::from_millis(100));
         }
-        work.join().expect("the stepping thread does not panic")?;
-        Ok(())
+        Ok(work.join().expect("the stepping thread does not panic")?)
     })?;
     bar.finish_and_clear();
-    Ok(())
+    Ok(note)
 }

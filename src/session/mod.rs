@@ -5,6 +5,7 @@
 pub mod edit;
 #[cfg(feature = "gpu")]
 pub mod elementary;
+pub mod fallback;
 pub mod history;
 pub mod job;
 pub mod life;
