@@ -6,7 +6,7 @@ mod common;
 
 use std::process::Command;
 
-use common::{CPU, GPU, TILES, in_ci, rule, soup};
+use common::{CPU, GPU, TILES, rule, soup};
 use lifelab::analysis::{self, Kind, PeriodReport, TorusFate};
 use lifelab::engine::{Census, Engine, EngineResult, Progress, Universe};
 use lifelab::grid::Grid;
@@ -212,9 +212,7 @@ fn still_lifes_and_death_on_the_whole_torus() {
 
 #[test]
 fn gpu_and_cpu_give_the_same_analysis() {
-    if let Err(e) = lifelab::gpu::shared_context() {
-        assert!(!in_ci(), "this test needs a GPU adapter in CI ({e})");
-        eprintln!("skipped: no GPU adapter ({e})");
+    if !common::gpu_available() {
         return;
     }
     for (i, (text, w, h)) in [
@@ -251,19 +249,17 @@ fn analyze_command_reports_acorn_and_writes_the_history() {
     let dir = std::env::temp_dir().join(format!("lifelab-analyze-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let csv = dir.join("acorn.csv");
-    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
-        .args([
-            "analyze",
-            "--pattern",
-            "acorn",
-            "--engine",
-            "cpu",
-            "--json",
-            "--history",
-        ])
-        .arg(&csv)
-        .output()
-        .unwrap();
+    let csv_path = csv.display().to_string();
+    let out = common::cli::lifelab(&[
+        "analyze",
+        "--pattern",
+        "acorn",
+        "--engine",
+        "cpu",
+        "--json",
+        "--history",
+        &csv_path,
+    ]);
     assert!(
         out.status.success(),
         "{}",
@@ -279,10 +275,7 @@ fn analyze_command_reports_acorn_and_writes_the_history() {
     assert_eq!(lines.next(), Some("0,7"));
     assert!(text.lines().any(|l| l == "5206,633"));
 
-    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
-        .args(["analyze", "--pattern", "glider", "--json"])
-        .output()
-        .unwrap();
+    let out = common::cli::lifelab(&["analyze", "--pattern", "glider", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["kind"], "spaceship");
     assert_eq!(v["period"], 4);
@@ -307,10 +300,7 @@ fn known_objects_are_named_by_their_apgcodes() {
 
 #[test]
 fn analyze_acorn_runs_on_the_sparse_engine_and_gives_its_apgcode_for_ships() {
-    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
-        .args(["analyze", "--pattern", "acorn", "--json"])
-        .output()
-        .unwrap();
+    let out = common::cli::lifelab(&["analyze", "--pattern", "acorn", "--json"]);
     assert!(
         out.status.success(),
         "{}",
@@ -322,10 +312,7 @@ fn analyze_acorn_runs_on_the_sparse_engine_and_gives_its_apgcode_for_ships() {
         (5206.into(), 633.into())
     );
     assert_eq!(v["engine"], "tiles", "{v}");
-    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
-        .args(["analyze", "--pattern", "glider", "--json"])
-        .output()
-        .unwrap();
+    let out = common::cli::lifelab(&["analyze", "--pattern", "glider", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["apgcode"], "xq4_153");
 }

@@ -1,37 +1,12 @@
 //! The headless command line, run as users run it: flags, text and JSON output, exit codes and
 //! error messages. New tests of subcommands belong here (GPU-only subcommands in `gpu.rs`).
 
-use std::process::{Command, Output};
+mod common;
 
+use std::process::Command;
+
+use common::cli::{failure, json, lifelab};
 use serde_json::Value;
-
-fn lifelab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lifelab"))
-        .args(args)
-        .env("CI", "")
-        .output()
-        .expect("the binary runs")
-}
-
-/// Runs a command that must succeed with `--json` and returns its one JSON object.
-fn json(args: &[&str]) -> Value {
-    let out = lifelab(args);
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(stdout.lines().count(), 1, "exactly one JSON line: {stdout}");
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
-}
-
-/// Runs a command that must fail with exit code 1 and returns its stderr.
-fn failure(args: &[&str]) -> String {
-    let out = lifelab(args);
-    assert_eq!(out.status.code(), Some(1), "{args:?} should fail");
-    String::from_utf8(out.stderr).unwrap()
-}
 
 fn temp_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("lifelab-cli-{name}-{}", std::process::id()));

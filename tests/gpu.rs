@@ -6,27 +6,11 @@
 
 mod common;
 
-use std::process::Command;
-
 use common::GPU;
-use common::{in_ci, on_torus, rule, soup};
+use common::{gpu_available, on_torus, rule, soup};
 use lifelab::check::{self, Case, Fault};
 use lifelab::gpu::{LifeKernel, LifeOptions, ShaderMode};
 use lifelab::grid::Grid;
-
-fn gpu_available() -> bool {
-    match lifelab::gpu::shared_context() {
-        Ok(_) => true,
-        Err(e) => {
-            assert!(
-                !in_ci(),
-                "the GPU tests need an adapter in CI ({e}); .ci/run installs lavapipe"
-            );
-            eprintln!("skipped: no GPU adapter ({e})");
-            false
-        }
-    }
-}
 
 /// Runs one group of the conformance suite, with the given shader mode (and each case's own
 /// kernel: the default, active tiles, unless the group names one).
@@ -190,29 +174,26 @@ fn bench_compares_the_kernels_on_a_sparse_workload() {
     if !gpu_available() {
         return;
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
-        .args([
-            "bench",
-            "--engine",
-            "gpu",
-            "--kernel",
-            "dense",
-            "--kernel",
-            "tiles",
-            "--kernel",
-            "blocked",
-            "--block",
-            "4",
-            "--pattern",
-            "acorn",
-            "--size",
-            "128",
-            "--pattern-gens",
-            "60",
-            "--json",
-        ])
-        .output()
-        .unwrap();
+    let out = common::cli::lifelab(&[
+        "bench",
+        "--engine",
+        "gpu",
+        "--kernel",
+        "dense",
+        "--kernel",
+        "tiles",
+        "--kernel",
+        "blocked",
+        "--block",
+        "4",
+        "--pattern",
+        "acorn",
+        "--size",
+        "128",
+        "--pattern-gens",
+        "60",
+        "--json",
+    ]);
     assert!(
         out.status.success(),
         "{}",
@@ -258,10 +239,7 @@ fn bad_kernel_flags_get_clear_errors() {
             "invalid value 'warp' for '--kernel <KERNEL>'",
         ),
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
-            .args(&args)
-            .output()
-            .unwrap();
+        let out = common::cli::lifelab(&args);
         assert_eq!(out.status.code(), Some(1), "{args:?}");
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         let e = v["error"].as_str().unwrap();
@@ -396,10 +374,7 @@ fn a_torus_too_large_for_the_device_gets_a_clear_error() {
     // available, of which the budget is 80%): the GPU, not the grid, must refuse it.
     let side = ((budget as f64 * 1.5 / 4.0 * 8.0).sqrt() as u64 / 64 * 64).to_string();
     let size = format!("{side}x{side}");
-    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
-        .args(["run", "--engine", "gpu", "--size", &size, "--gens", "1"])
-        .output()
-        .unwrap();
+    let out = common::cli::lifelab(&["run", "--engine", "gpu", "--size", &size, "--gens", "1"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains(&format!("a {size} torus needs")), "{err}");
@@ -414,19 +389,16 @@ fn check_command_passes_and_reports_json() {
     if !gpu_available() {
         return;
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
-        .args([
-            "check",
-            "--pattern",
-            "gosper-glider-gun",
-            "--size",
-            "64x40",
-            "--gens",
-            "60",
-            "--json",
-        ])
-        .output()
-        .unwrap();
+    let out = common::cli::lifelab(&[
+        "check",
+        "--pattern",
+        "gosper-glider-gun",
+        "--size",
+        "64x40",
+        "--gens",
+        "60",
+        "--json",
+    ]);
     assert!(
         out.status.success(),
         "{}",
@@ -436,23 +408,20 @@ fn check_command_passes_and_reports_json() {
     assert_eq!(v["passed"], true);
     assert_eq!(v["generations"], 60);
     // The hidden fault flag proves the command notices a difference and exits 1.
-    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
-        .args([
-            "check",
-            "--rule",
-            "HighLife",
-            "--random",
-            "0.4",
-            "--size",
-            "33x65",
-            "--gens",
-            "9",
-            "--inject-fault",
-            "7,32,64",
-            "--json",
-        ])
-        .output()
-        .unwrap();
+    let out = common::cli::lifelab(&[
+        "check",
+        "--rule",
+        "HighLife",
+        "--random",
+        "0.4",
+        "--size",
+        "33x65",
+        "--gens",
+        "9",
+        "--inject-fault",
+        "7,32,64",
+        "--json",
+    ]);
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["passed"], false);
@@ -469,31 +438,25 @@ fn auto_takes_no_software_gpu_and_bench_reports_both_engines() {
     if !gpu_available() {
         return;
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
-        .args([
-            "run",
-            "--pattern",
-            "r-pentomino",
-            "--size",
-            "1024",
-            "--gens",
-            "1103",
-            "--json",
-        ])
-        .output()
-        .unwrap();
+    let out = common::cli::lifelab(&[
+        "run",
+        "--pattern",
+        "r-pentomino",
+        "--size",
+        "1024",
+        "--gens",
+        "1103",
+        "--json",
+    ]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     // The R-pentomino is sparse: a sparse CPU engine (HashLife, for a jump this long) beats
     // any GPU on it; and a software adapter (lavapipe) is never auto's choice.
     assert_eq!(v["engine"], "hashlife", "{v}");
     assert_eq!(v["population"], 116);
-    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
-        .args([
-            "bench", "--engine", "gpu", "--engine", "cpu", "--rule", "B3/S23", "--size", "256",
-            "--gens", "4", "--json",
-        ])
-        .output()
-        .unwrap();
+    let out = common::cli::lifelab(&[
+        "bench", "--engine", "gpu", "--engine", "cpu", "--rule", "B3/S23", "--size", "256",
+        "--gens", "4", "--json",
+    ]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let engines: Vec<&str> = v["results"]
         .as_array()
@@ -690,7 +653,7 @@ fn a_run_whose_gpu_fails_goes_on_on_the_cpu_to_the_generation_asked_for() {
     if !gpu_available() {
         return;
     }
-    use lifelab::engine::{Engine, Progress, Universe};
+    use lifelab::engine::{Progress, Universe};
     use lifelab::registry::{self, Request};
     // A private device, so that destroying it leaves the other tests' device alone.
     let ctx = lifelab::gpu::GpuContext::new(None).unwrap();

@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 
 use lifelab::engine::{Bounds, CellRect, Census, Engine, EngineResult, Put, Universe};
 use lifelab::grid::Grid;
@@ -198,19 +198,16 @@ fn auto_never_takes_a_software_adapter_and_run_says_what_it_chose() {
         let c = registry::choose("auto", &r).unwrap();
         assert_ne!(c.engine, "gpu", "{}", c.reason);
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
-        .args([
-            "run",
-            "--pattern",
-            "acorn",
-            "--size",
-            "2048x2048",
-            "--gens",
-            "5206",
-            "--json",
-        ])
-        .output()
-        .unwrap();
+    let out = common::cli::lifelab(&[
+        "run",
+        "--pattern",
+        "acorn",
+        "--size",
+        "2048x2048",
+        "--gens",
+        "5206",
+        "--json",
+    ]);
     assert!(
         out.status.success(),
         "{}",
@@ -227,18 +224,15 @@ fn auto_never_takes_a_software_adapter_and_run_says_what_it_chose() {
 
 #[test]
 fn the_plane_is_a_universe_of_its_own_in_reports() {
-    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
-        .args([
-            "run",
-            "--pattern",
-            "acorn",
-            "--plane",
-            "--gens",
-            "1000000",
-            "--json",
-        ])
-        .output()
-        .unwrap();
+    let out = common::cli::lifelab(&[
+        "run",
+        "--pattern",
+        "acorn",
+        "--plane",
+        "--gens",
+        "1000000",
+        "--json",
+    ]);
     assert!(
         out.status.success(),
         "{}",
@@ -252,18 +246,15 @@ fn the_plane_is_a_universe_of_its_own_in_reports() {
     // B0 on the plane is emulated as Golly does: B0/S8 has Smax, so its dual rule runs. A
     // block under it at generation 100: 4096 cells (bgolly 3.3, QuickLife, on the plane).
     let run = |rule: &str| {
-        let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
-            .args([
-                "run",
-                "--rule",
-                rule,
-                "--plane",
-                "--pattern",
-                "block",
-                "--json",
-            ])
-            .output()
-            .unwrap();
+        let out = common::cli::lifelab(&[
+            "run",
+            "--rule",
+            rule,
+            "--plane",
+            "--pattern",
+            "block",
+            "--json",
+        ]);
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         (out.status.code(), v)
     };

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests. Each test file uses a different subset.
 #![allow(dead_code)]
 
+pub mod cli;
+
 #[cfg(feature = "app")]
 pub mod app;
 #[cfg(feature = "app")]
@@ -79,4 +81,20 @@ pub fn assert_matches_reference(kind: &str, rule: Rule, grid: &Grid, gens: u64, 
 /// Whether the CI environment asks for tools to be present rather than skipped.
 pub fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
+}
+
+/// Whether the GPU tests can run: an adapter is there (in CI there must be one, lavapipe), or
+/// the test says it skips.
+pub fn gpu_available() -> bool {
+    match lifelab::gpu::shared_context() {
+        Ok(_) => true,
+        Err(e) => {
+            assert!(
+                !in_ci(),
+                "the GPU tests need an adapter in CI ({e}); .ci/run installs lavapipe"
+            );
+            eprintln!("skipped: no GPU adapter ({e})");
+            false
+        }
+    }
 }
