@@ -172,6 +172,7 @@ pub enum GpuError {
     Device { adapter: String, reason: String },
 }
 
+#[cfg(feature = "gpu")]
 impl GpuError {
     /// No adapter, naming the backends searched: those WGPU_BACKEND names, when it is set.
     pub fn no_adapter() -> Self {
