@@ -123,6 +123,9 @@ pub struct Session {
     memory: Option<u64>,
     /// What Reset returns to: the last load or edit, or where the last run started.
     start: (TileMap, u64),
+    /// What Reset is to return to next, as the worker reads it in order with the edits (and
+    /// whether it is also the state to fall back on).
+    start_pending: Option<(Receiver<StateRead>, bool)>,
     /// The state to fall back on when the GPU fails.
     checkpoint: (TileMap, u64),
     checkpoint_at: Instant,
@@ -141,6 +144,9 @@ pub struct Session {
     unrecorded: VecDeque<Unrecorded>,
 }
 
+/// Cells and generation as the worker read them, in order with the edits.
+type StateRead = EngineResult<(TileMap, u64)>;
+
 /// A step of the history on its way (a handful at a time, so the variants' sizes do not
 /// matter).
 #[allow(clippy::large_enum_variant)]
@@ -148,7 +154,7 @@ enum Unrecorded {
     /// A whole state, as the worker reads it in the edits' order.
     State {
         label: String,
-        state: Receiver<EngineResult<(TileMap, u64)>>,
+        state: Receiver<StateRead>,
         rule: Rule,
         universe: Universe,
         plot: Thinned,
@@ -281,6 +287,7 @@ impl Session {
             gpu,
             memory,
             start: (cells.clone(), generation),
+            start_pending: None,
             checkpoint: (cells, generation),
             checkpoint_at: Instant::now(),
             failure: None,
@@ -356,6 +363,7 @@ impl Session {
     pub fn poll(&mut self) {
         self.figures = self.worker.figures();
         self.record_ready(false);
+        self.take_start(false);
         if let Some(landed) = self.take_landed() {
             self.land(landed);
             // A run's error is the next step's to handle (a fall-back from the GPU), even when
@@ -508,6 +516,7 @@ impl Session {
     fn fall_back(&mut self, error: String) -> bool {
         let lost_at = self.generation();
         self.worker.set_running(false);
+        self.take_start(true);
         self.gpu = None;
         let (cells, generation) = self.checkpoint.clone();
         let request = request_for(
@@ -548,6 +557,7 @@ impl Session {
         // The figures published after everything done so far.
         self.worker.sync();
         self.poll();
+        self.take_start(true);
     }
 
     pub fn play(&mut self) {
@@ -565,20 +575,19 @@ impl Session {
         if self.job.is_none()
             && let Some(choice) = next
         {
+            // The move is a job: the worker runs it before the run's first piece, and the
+            // window does not wait for it (a large pattern's cells take a while to move).
             let wanted = self.wanted.clone();
             if self
                 .rebuild_with(self.rule, self.universe, None, 0, &wanted, Some(step))
                 .is_ok()
             {
-                self.land_rebuild();
+                self.jumped = choice.kind == EngineKind::HashLife;
             }
-            self.jumped = choice.kind == EngineKind::HashLife;
         }
-        if !self.figures.running
-            && let Ok(state) = self.export_now()
-        {
-            self.start = state.clone();
-            self.checkpoint = state;
+        if !self.figures.running {
+            // Where the run starts: what Reset returns to and the GPU falls back on.
+            self.queue_start(true);
             self.checkpoint_at = Instant::now();
         }
         self.job_error = None;
@@ -949,6 +958,7 @@ impl Session {
     pub fn reset(&mut self) -> Result<(), SessionError> {
         self.stop_job();
         self.pause();
+        self.take_start(true);
         let (cells, generation) = self.start.clone();
         self.edit(Edit::Import {
             cells: Box::new(cells),
@@ -970,11 +980,39 @@ impl Session {
     /// The current cells become what Reset returns to (after an edit or a load).
     pub fn mark_start(&mut self) {
         self.worker.restart_watch();
-        if let Ok(s) = self.export_now() {
-            self.start = s.clone();
-            if !self.figures.running {
-                self.checkpoint = s;
+        self.queue_start(!self.figures.running);
+    }
+
+    /// Asks the worker for the cells after the edits queued so far, as what Reset returns to
+    /// (and, with `checkpoint`, the state the GPU falls back on). Nothing waits for it.
+    fn queue_start(&mut self, checkpoint: bool) {
+        let (to, state) = channel();
+        self.edit(Edit::Snapshot(to));
+        self.start_pending = Some((state, checkpoint));
+    }
+
+    /// The start state the worker has read, once it has; `wait`: waits for it (Reset, a GPU
+    /// failure, tests).
+    fn take_start(&mut self, wait: bool) {
+        let Some((state, checkpoint)) = &self.start_pending else {
+            return;
+        };
+        let got = if wait {
+            state.recv().ok()
+        } else {
+            match state.try_recv() {
+                Ok(s) => Some(s),
+                Err(TryRecvError::Empty) => return,
+                Err(TryRecvError::Disconnected) => None,
             }
+        };
+        let checkpoint = *checkpoint;
+        self.start_pending = None;
+        if let Some(Ok(s)) = got {
+            if checkpoint {
+                self.checkpoint = s.clone();
+            }
+            self.start = s;
         }
     }
 
