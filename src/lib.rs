@@ -2,11 +2,12 @@
 //!
 //! The layers, top to bottom (arrows point down only; `docs/design.md` draws them):
 //! - `app` and `cli`: the desktop app and the command line;
-//! - `session` (setup and the worker) and `analysis`: what both of them share;
+//! - `session` (the `Session` that owns a simulation: its worker, jobs, edits, Undo and the GPU
+//!   fall-back; setup from flags) and `analysis`: what both of them share;
 //! - `registry`: the table of engines, and `auto`'s choice;
 //! - the engines: `cpu` (reference, fast, tiles, HashLife) and `gpu`;
 //! - `engine`: the seam every engine implements, its errors and the census;
-//! - `grid`, `tiles`, `pattern`, `rule`, `hash`, `memory`: data and leaves.
+//! - `grid`, `geometry`, `tiles`, `pattern`, `rule`, `hash`, `memory`: data and leaves.
 //!
 //! `games` stands apart: the command line and the app's games tabs use it, nothing else.
 
