@@ -105,8 +105,9 @@ pub struct LifelabApp {
     plot: panels::plot::PlotPanel,
     help: help::Help,
     show_info: bool,
-    /// The request for the live cells' box that Pattern info shows.
-    info_bounds: Option<u64>,
+    /// The request for the live cells' box that Pattern info shows, and the state (generation,
+    /// edits applied) it was made at.
+    info_bounds: Option<(u64, (u64, u64))>,
     /// Tab presses taken from egui (which would move the focus) to step with.
     tab_steps: u32,
     /// The loaded pattern's own facts, shown by Pattern info and written back by Save.

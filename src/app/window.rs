@@ -419,13 +419,14 @@ impl LifelabApp {
             return;
         }
         let status = self.status();
-        // The box as the worker last answered; asked for again while the window is open, and
-        // never waited for.
+        // The box as the worker last answered, never waited for; asked for again once the
+        // cells have changed since (a GPU engine reads its grid back for it: not every frame).
+        let state = (self.life.generation(), self.life.figures().edits_applied);
         if self
             .info_bounds
-            .is_none_or(|t| self.life.bounds_for(t).is_some())
+            .is_none_or(|(t, asked_at)| self.life.bounds_for(t).is_some() && asked_at != state)
         {
-            self.info_bounds = Some(self.life.request_bounds());
+            self.info_bounds = Some((self.life.request_bounds(), state));
         }
         let size = match self.life.figures().bounds_answer {
             0 => "…".to_string(),

@@ -479,14 +479,9 @@ impl Session {
         }
     }
 
-    /// `auto`'s engine for a piece of work of `generations`, looked at every `stride` (0: only
-    /// at the end), when it is not the one running: a long go-to jumps on HashLife, a run
-    /// watched generation by generation goes back to the tile engine.
-    fn engine_for(&self, generations: u64, stride: u64) -> Option<Choice> {
-        if !self.wanted.eq_ignore_ascii_case("auto") {
-            return None;
-        }
-        let population = self.figures.population.unwrap_or(0);
+    /// The registry's request for a piece of work of `generations` on the cells as the worker
+    /// last published them, looked at every `stride` (0: only at the end).
+    fn job_request(&self, generations: u64, stride: u64) -> Request {
         let span = self
             .figures
             .bounds
@@ -502,11 +497,22 @@ impl Session {
         );
         request.workload = Workload {
             generations,
-            population,
+            population: self.figures.population.unwrap_or(0),
             span,
             stride,
             from_quadtree: false,
         };
+        request
+    }
+
+    /// `auto`'s engine for a piece of work of `generations`, looked at every `stride` (0: only
+    /// at the end), when it is not the one running: a long go-to jumps on HashLife, a run
+    /// watched generation by generation goes back to the tile engine.
+    fn engine_for(&self, generations: u64, stride: u64) -> Option<Choice> {
+        if !self.wanted.eq_ignore_ascii_case("auto") {
+            return None;
+        }
+        let request = self.job_request(generations, stride);
         let choice = registry::choose("auto", &request).ok()?;
         (choice.engine != self.choice.engine).then_some(choice)
     }
@@ -712,19 +718,9 @@ impl Session {
             .then(|| self.engine_for(gens, 0))
             .flatten()
             .filter(|c| c.kind == EngineKind::HashLife);
-        let make = switched.as_ref().map(|c| {
-            let mut request = request_for(
-                self.rule,
-                self.universe,
-                self.seed,
-                &TileMap::new(),
-                &self.gpu,
-                self.memory,
-            );
-            request.workload.generations = gens;
-            request.workload.stride = 0;
-            (c.engine, request)
-        });
+        let make = switched
+            .as_ref()
+            .map(|c| (c.engine, self.job_request(gens, 0)));
         let h = self
             .worker
             .submit(format!("step {gens}"), gens, move |access, progress| {
