@@ -2,6 +2,10 @@
 //! 64 * tx + i), keyed by tile coordinates. It is how cells move between engines of different
 //! shapes (a dense torus, the tile engine, a HashLife quadtree), and it costs what the live area
 //! costs, not what the universe does.
+//!
+//! A world with more than two states (Generations' dying cells) keeps a byte per cell beside
+//! the bits, for the tiles that have a cell above state 1: the bits are then the cells that are
+//! not dead, and every path that moves cells between engines carries the states along.
 
 use std::collections::HashMap;
 
@@ -14,9 +18,15 @@ pub const TILE: i64 = 64;
 /// One tile's rows.
 pub type TileBits = [u64; 64];
 
+/// One tile's states, row by row (index `64 * row + column`).
+pub type TileStates = [u8; 4096];
+
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TileMap {
     tiles: HashMap<(i64, i64), Box<TileBits>>,
+    /// The states of the tiles that have a cell above state 1 (a set bit without a byte
+    /// here is state 1).
+    states: HashMap<(i64, i64), Box<TileStates>>,
 }
 
 /// The tile holding cell (x, y), and the cell's place in it.
@@ -49,12 +59,72 @@ impl TileMap {
     }
 
     pub fn set(&mut self, x: i64, y: i64, alive: bool) {
+        self.set_state(x, y, alive as u8);
+    }
+
+    /// The cell's state: 0 dead, 1 alive, 2.. a dying state.
+    pub fn state(&self, x: i64, y: i64) -> u8 {
         let (t, row, bit) = tile_of(x, y);
-        if alive {
+        if !self.tiles.get(&t).is_some_and(|b| b[row] >> bit & 1 == 1) {
+            return 0;
+        }
+        self.states
+            .get(&t)
+            .map_or(1, |s| s[row * 64 + bit as usize].max(1))
+    }
+
+    pub fn set_state(&mut self, x: i64, y: i64, state: u8) {
+        let (t, row, bit) = tile_of(x, y);
+        if state != 0 {
             self.tile_mut(t.0, t.1)[row] |= 1 << bit;
         } else if let Some(b) = self.tiles.get_mut(&t) {
             b[row] &= !(1 << bit);
         }
+        if state > 1 {
+            self.states
+                .entry(t)
+                .or_insert_with(|| Box::new([0; 4096]))[row * 64 + bit as usize] = state;
+        } else if let Some(s) = self.states.get_mut(&t) {
+            s[row * 64 + bit as usize] = state;
+        }
+    }
+
+    /// Whether some cell is above state 1.
+    pub fn has_states(&self) -> bool {
+        self.states.iter().any(|(t, s)| {
+            let bits = self.tiles.get(t);
+            s.iter().enumerate().any(|(i, &v)| {
+                v > 1 && bits.is_some_and(|b| b[i / 64] >> (i % 64) & 1 == 1)
+            })
+        })
+    }
+
+    /// The highest state of any cell (0 for an empty map).
+    pub fn max_state(&self) -> u8 {
+        let mut max = self.tiles.values().any(|t| t.iter().any(|&w| w != 0)) as u8;
+        for (t, s) in &self.states {
+            let Some(bits) = self.tiles.get(t) else { continue };
+            for (i, &v) in s.iter().enumerate() {
+                if v > max && bits[i / 64] >> (i % 64) & 1 == 1 {
+                    max = v;
+                }
+            }
+        }
+        max
+    }
+
+    /// Every cell above state 1: (x, y, state).
+    pub fn dying_cells(&self) -> impl Iterator<Item = (i64, i64, u8)> + '_ {
+        self.states.iter().flat_map(move |(&(tx, ty), s)| {
+            let bits = self.tiles.get(&(tx, ty));
+            s.iter().enumerate().filter_map(move |(i, &v)| {
+                (v > 1 && bits.is_some_and(|b| b[i / 64] >> (i % 64) & 1 == 1)).then_some((
+                    tx * TILE + (i % 64) as i64,
+                    ty * TILE + (i / 64) as i64,
+                    v,
+                ))
+            })
+        })
     }
 
     pub fn tile(&self, tx: i64, ty: i64) -> Option<&TileBits> {
@@ -81,9 +151,17 @@ impl TileMap {
         self.tiles.iter().map(|(k, v)| (*k, &**v))
     }
 
-    /// Drops empty tiles.
+    /// Drops empty tiles, and the states of tiles with no cell above state 1.
     pub fn prune(&mut self) {
         self.tiles.retain(|_, t| t.iter().any(|&w| w != 0));
+        let tiles = &self.tiles;
+        self.states.retain(|t, s| {
+            tiles.get(t).is_some_and(|b| {
+                s.iter()
+                    .enumerate()
+                    .any(|(i, &v)| v > 1 && b[i / 64] >> (i % 64) & 1 == 1)
+            })
+        });
     }
 
     pub fn population(&self) -> u64 {
@@ -136,6 +214,9 @@ impl TileMap {
         for ((tx, ty), bits) in self.iter() {
             g.words_mut().copy_from_slice(bits);
             out.or_grid(&g, (tx * TILE + dx, ty * TILE + dy));
+        }
+        for (x, y, state) in self.dying_cells() {
+            out.set_state(x + dx, y + dy, state);
         }
         out
     }

@@ -126,6 +126,10 @@ impl Logic {
             RuleKind::Elementary(r) => Logic::Elementary(r),
             RuleKind::Life(r) => Self::life(&r),
             RuleKind::Map(r) => Logic::Map(Circuit::new(&r), r.births_from_nothing()),
+            // The registry keeps Generations rules off this two-state engine.
+            RuleKind::Generations(g) => {
+                panic!("the dense engine has two states; {g} has {}", g.states)
+            }
         }
     }
 

@@ -1,14 +1,16 @@
 //! The CPU engines: the reference engine (the oracle), the fast dense bit-sliced engine, the
-//! sparse tile engine and HashLife, with the pieces they share (the dense torus operations and
+//! sparse tile engine, HashLife and the Generations engine, with the pieces they share (the dense torus operations and
 //! the bit-sliced kernel on columns of words).
 
 pub mod fast;
+pub mod generations;
 pub mod hashlife;
 pub mod kernel;
 pub mod reference;
 pub mod tiles;
 
 pub use fast::FastEngine;
+pub use generations::GenerationsEngine;
 pub use hashlife::HashLifeEngine;
 pub use reference::ReferenceEngine;
 pub use tiles::TileEngine;

@@ -1,5 +1,6 @@
-//! The reference engine: one `bool` per cell, neighbours counted one by one with modular
-//! arithmetic. Nothing clever happens here, on purpose: it is the oracle.
+//! The reference engine: one byte per cell (its state: 0 dead, 1 alive, 2.. Generations' dying
+//! states), neighbours counted one by one with modular arithmetic. Nothing clever happens
+//! here, on purpose: it is the oracle.
 
 use crate::engine::dense;
 use crate::engine::{
@@ -7,7 +8,7 @@ use crate::engine::{
 };
 use crate::grid::{Grid, GridError};
 use crate::hash;
-use crate::rule::{ElementaryRule, LifeRule, MapRule, Rule, RuleKind, map};
+use crate::rule::{ElementaryRule, GenerationsRule, LifeRule, MapRule, Rule, RuleKind, map};
 use crate::tiles::TileMap;
 
 pub struct ReferenceEngine {
@@ -15,7 +16,7 @@ pub struct ReferenceEngine {
     seed: u64,
     width: usize,
     height: usize,
-    cells: Vec<bool>,
+    cells: Vec<u8>,
 }
 
 impl ReferenceEngine {
@@ -41,14 +42,32 @@ impl ReferenceEngine {
     fn load(&mut self, grid: &Grid) {
         self.cells = (0..self.height)
             .flat_map(|y| (0..self.width).map(move |x| (x, y)))
-            .map(|(x, y)| grid.get(x as u32, y as u32))
+            .map(|(x, y)| grid.get(x as u32, y as u32) as u8)
             .collect();
     }
 
-    fn cell(&self, x: i64, y: i64) -> bool {
+    fn index(&self, x: i64, y: i64) -> usize {
         let x = x.rem_euclid(self.width as i64) as usize;
         let y = y.rem_euclid(self.height as i64) as usize;
-        self.cells[y * self.width + x]
+        y * self.width + x
+    }
+
+    /// Whether the cell is alive (state 1: a dying cell is not).
+    fn cell(&self, x: i64, y: i64) -> bool {
+        self.cells[self.index(x, y)] == 1
+    }
+
+    /// The index of the cell's 3x3 block of live cells, in Golly's MAP order.
+    fn block(&self, x: i64, y: i64) -> u16 {
+        let mut index = 0u16;
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                if self.cell(x + dx, y + dy) {
+                    index |= map::bit_at(dx as i32, dy as i32);
+                }
+            }
+        }
+        index
     }
 
     /// One generation.
@@ -57,14 +76,15 @@ impl ReferenceEngine {
             RuleKind::Life(rule) => self.life_generation(&rule),
             RuleKind::Elementary(rule) => self.elementary_generation(rule),
             RuleKind::Map(rule) => self.map_generation(&rule),
+            RuleKind::Generations(rule) => self.generations_generation(&rule),
         };
         self.cells = next;
         self.core.generation += 1;
     }
 
-    fn life_generation(&self, rule: &LifeRule) -> Vec<bool> {
+    fn life_generation(&self, rule: &LifeRule) -> Vec<u8> {
         let key = hash::stream_key(self.seed, self.core.generation);
-        let mut next = vec![false; self.cells.len()];
+        let mut next = vec![0; self.cells.len()];
         for y in 0..self.height {
             for x in 0..self.width {
                 let (xi, yi) = (x as i64, y as i64);
@@ -74,38 +94,43 @@ impl ReferenceEngine {
                     .iter()
                     .filter(|&&(dx, dy)| self.cell(xi + dx as i64, yi + dy as i64))
                     .count();
-                let alive = self.cells[y * self.width + x];
+                let alive = self.cells[y * self.width + x] == 1;
                 let transition = rule.transition(alive);
-                next[y * self.width + x] = transition.is_certain(count as u8)
+                next[y * self.width + x] = (transition.is_certain(count as u8)
                     || transition.chance[count]
-                        .is_some_and(|p| hash::cell_hash(key, x as u32, y as u32) < p.threshold());
+                        .is_some_and(|p| hash::cell_hash(key, x as u32, y as u32) < p.threshold()))
+                    as u8;
             }
         }
         next
     }
 
     /// The 3x3 block's index, cell by cell in Golly's MAP order, looked up in the table.
-    fn map_generation(&self, rule: &MapRule) -> Vec<bool> {
-        let mut next = vec![false; self.cells.len()];
+    fn map_generation(&self, rule: &MapRule) -> Vec<u8> {
+        let mut next = vec![0; self.cells.len()];
         for y in 0..self.height {
             for x in 0..self.width {
-                let (xi, yi) = (x as i64, y as i64);
-                let mut index = 0u16;
-                for dy in -1..=1 {
-                    for dx in -1..=1 {
-                        if self.cell(xi + dx, yi + dy) {
-                            index |= map::bit_at(dx as i32, dy as i32);
-                        }
-                    }
-                }
-                next[y * self.width + x] = rule.next(index);
+                next[y * self.width + x] = rule.next(self.block(x as i64, y as i64)) as u8;
             }
         }
         next
     }
 
-    fn elementary_generation(&self, rule: ElementaryRule) -> Vec<bool> {
-        let mut next = vec![false; self.cells.len()];
+    /// Golly's Generations, cell by cell: the live cells' block decides births (in state 0
+    /// only) and survivals; a dying cell goes one state up, and to 0 after the last.
+    fn generations_generation(&self, rule: &GenerationsRule) -> Vec<u8> {
+        let mut next = vec![0; self.cells.len()];
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let i = y * self.width + x;
+                next[i] = rule.next(self.cells[i], self.block(x as i64, y as i64));
+            }
+        }
+        next
+    }
+
+    fn elementary_generation(&self, rule: ElementaryRule) -> Vec<u8> {
+        let mut next = vec![0; self.cells.len()];
         for y in 0..self.height {
             for x in 0..self.width {
                 let (xi, yi) = (x as i64, y as i64);
@@ -113,7 +138,7 @@ impl ReferenceEngine {
                     self.cell(xi - 1, yi),
                     self.cell(xi, yi),
                     self.cell(xi + 1, yi),
-                );
+                ) as u8;
             }
         }
         next
@@ -121,19 +146,35 @@ impl ReferenceEngine {
 }
 
 impl ReferenceEngine {
+    /// The cells that are not dead.
     fn to_grid(&self) -> Grid {
         let mut grid = Grid::new(self.width as u32, self.height as u32);
-        for (i, _) in self.cells.iter().enumerate().filter(|(_, a)| **a) {
+        for (i, _) in self.cells.iter().enumerate().filter(|(_, s)| **s != 0) {
             grid.set((i % self.width) as u32, (i / self.width) as u32, true);
         }
         grid
     }
 
-    /// Edits through a grid: the reference engine is for small tori and plain code.
+    /// Edits through a grid: the reference engine is for small tori and plain code. A cell the
+    /// edit leaves as it was keeps its state; one it makes alive is state 1.
     fn edit(&mut self, f: impl FnOnce(&mut Grid)) {
         let mut grid = self.to_grid();
         f(&mut grid);
-        self.load(&grid);
+        for (i, s) in self.cells.iter_mut().enumerate() {
+            let now = grid.get((i % self.width) as u32, (i / self.width) as u32);
+            if now != (*s != 0) {
+                *s = now as u8;
+            }
+        }
+    }
+
+    /// Every cell as tiles, with its state.
+    fn to_tiles(&self) -> TileMap {
+        let mut tiles = dense::export(&self.to_grid());
+        for (i, &s) in self.cells.iter().enumerate().filter(|(_, s)| **s > 1) {
+            tiles.set_state((i % self.width) as i64, (i / self.width) as i64, s);
+        }
+        tiles
     }
 }
 
@@ -157,23 +198,27 @@ impl Engine for ReferenceEngine {
         Ok(())
     }
 
+    /// Cells that are not dead (Golly's population under a Generations rule too).
     fn population(&mut self) -> EngineResult<u64> {
-        Ok(self.cells.iter().filter(|&&a| a).count() as u64)
+        Ok(self.cells.iter().filter(|&&s| s != 0).count() as u64)
     }
 
     fn census(&mut self) -> EngineResult<Census> {
-        Ok(self.to_grid().census())
+        Ok(crate::engine::census_of_tiles(self.universe(), &self.to_tiles()))
     }
 
     fn cell(&mut self, x: i64, y: i64) -> EngineResult<bool> {
-        Ok(ReferenceEngine::cell(self, x, y))
+        Ok(self.cells[self.index(x, y)] != 0)
     }
 
     fn set_cell(&mut self, x: i64, y: i64, alive: bool) -> EngineResult<()> {
-        let x = x.rem_euclid(self.width as i64) as usize;
-        let y = y.rem_euclid(self.height as i64) as usize;
-        self.cells[y * self.width + x] = alive;
+        let i = self.index(x, y);
+        self.cells[i] = alive as u8;
         Ok(())
+    }
+
+    fn state(&mut self, x: i64, y: i64) -> EngineResult<u8> {
+        Ok(self.cells[self.index(x, y)])
     }
 
     fn put(&mut self, cells: &Grid, at: (i64, i64), how: Put) -> EngineResult<()> {
@@ -182,7 +227,7 @@ impl Engine for ReferenceEngine {
     }
 
     fn clear(&mut self) -> EngineResult<()> {
-        self.cells.fill(false);
+        self.cells.fill(0);
         Ok(())
     }
 
@@ -195,11 +240,20 @@ impl Engine for ReferenceEngine {
     }
 
     fn export(&mut self) -> EngineResult<TileMap> {
-        Ok(dense::export(&self.to_grid()))
+        Ok(self.to_tiles())
     }
 
     fn import(&mut self, tiles: &TileMap) -> EngineResult<()> {
-        self.edit(|g| dense::import(g, tiles));
+        crate::engine::check_states(self.rule(), tiles)?;
+        let mut grid = Grid::new(self.width as u32, self.height as u32);
+        dense::import(&mut grid, tiles);
+        self.load(&grid);
+        for (x, y, s) in tiles.dying_cells() {
+            if (0..self.width as i64).contains(&x) && (0..self.height as i64).contains(&y) {
+                let i = self.index(x, y);
+                self.cells[i] = s;
+            }
+        }
         Ok(())
     }
 

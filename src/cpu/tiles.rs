@@ -240,9 +240,11 @@ static EMPTY: TileBits = [0; 64];
 impl TileEngine {
     pub fn new(rule: Rule, universe: Universe, seed: u64) -> EngineResult<Self> {
         let mut kernel = Kernel::for_rule(&rule).ok_or_else(|| {
-            EngineError::Unsupported(format!(
-                "the tile engine runs two-dimensional rules; {rule} is elementary"
-            ))
+            EngineError::Unsupported(if rule.states() > 2 {
+                format!("the tile engine has two states; {rule} has {}", rule.states())
+            } else {
+                format!("the tile engine runs two-dimensional rules; {rule} is elementary")
+            })
         })?;
         // B0 on the plane, as Golly runs it: a rule for steps from even generations and one
         // for steps from odd ones (`Rule::b0_emulation`); `kernel` is always the one for the

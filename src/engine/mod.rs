@@ -232,6 +232,8 @@ pub enum EngineKind {
     HashLife,
     /// On the GPU.
     Gpu,
+    /// Golly's Generations rules: live, dying and dead cells in bit planes.
+    Generations,
     /// Any other (an engine registered at run time).
     Other,
 }
@@ -370,7 +372,13 @@ pub trait Engine: Send {
         Ok(())
     }
 
+    /// Whether the cell is not dead (alive, or one of Generations' dying states).
     fn cell(&mut self, x: i64, y: i64) -> EngineResult<bool>;
+
+    /// The cell's state: 0 dead, 1 alive, 2.. a dying state of a Generations rule.
+    fn state(&mut self, x: i64, y: i64) -> EngineResult<u8> {
+        Ok(self.cell(x, y)? as u8)
+    }
 
     fn set_cell(&mut self, x: i64, y: i64, alive: bool) -> EngineResult<()>;
 
@@ -613,6 +621,42 @@ pub fn census_index(universe: Universe, word_x: i64, y: i64) -> u32 {
             ) ^ ((word_x >> 32) as u32)
         }
     }
+}
+
+/// The census of cells held as tiles (coordinates the universe's). Under a two-state rule it
+/// is the census every engine computes; the dying states of a Generations rule add a term per
+/// cell, so that the hash tells states apart while the population counts every cell that is
+/// not dead, as Golly's does.
+pub fn census_of_tiles(universe: Universe, tiles: &TileMap) -> Census {
+    let mut sum = CensusSum::default();
+    for ((tx, ty), bits) in tiles.iter() {
+        for (r, &w) in bits.iter().enumerate() {
+            let y = ty * crate::tiles::TILE + r as i64;
+            sum.add_word(census_index(universe, tx * 2, y), w as u32);
+            sum.add_word(census_index(universe, tx * 2 + 1, y), (w >> 32) as u32);
+        }
+    }
+    for (x, y, state) in tiles.dying_cells() {
+        let at = census_index(universe, x.div_euclid(32), y) ^ (x.rem_euclid(32) as u32) << 27;
+        let term = crate::hash::mix32(at ^ crate::hash::mix32(state as u32));
+        sum.a = sum.a.wrapping_add(term);
+        sum.b = sum.b.wrapping_add(crate::hash::mix32(term));
+    }
+    sum.census()
+}
+
+/// Refuses cells in states the rule does not have (a Generations pattern under a two-state
+/// rule, or under one with fewer states).
+pub fn check_states(rule: &Rule, tiles: &TileMap) -> EngineResult<()> {
+    let max = tiles.max_state();
+    if max as u16 >= rule.states() {
+        return Err(EngineError::Unsupported(format!(
+            "the cells have states up to {max}, and rule {rule} has {} (0 to {})",
+            rule.states(),
+            rule.states() - 1
+        )));
+    }
+    Ok(())
 }
 
 /// Accumulates a [`Census`] from 32-bit words in any order.

@@ -4,8 +4,8 @@
 //! higher ones) and `$` (next row).
 //!
 //! The rule is what decides, as in Golly: a game whose rule lifelab cannot run is refused with
-//! the game and the rule named. Cells of a state above 1 are live under a two-state rule (Golly
-//! sets them to 1 too). A `#BOARD` is a torus with `#WRAP 1`; without a wrap it is Golly's
+//! the game and the rule named. Under a Generations rule each cell keeps its state; under a
+//! two-state rule a state above 1 is live (Golly sets it to 1 too). A `#BOARD` is a torus with `#WRAP 1`; without a wrap it is Golly's
 //! bounded plane, which lifelab does not have yet, and is refused.
 
 use super::{ParseError, Pattern};
@@ -15,8 +15,7 @@ use crate::rule::Rule;
 /// MCell's games that Golly runs with its own algorithms, and what lifelab says of each.
 fn game_note(game: &str) -> Option<&'static str> {
     match game.to_ascii_lowercase().as_str() {
-        "life" | "" => None,
-        "generations" => Some("Generations rules are not supported yet"),
+        "life" | "generations" | "" => None,
         "larger than life" => Some("Larger than Life rules are not supported yet"),
         "rules table" => Some("MCell rule tables (Golly's RuleLoader rules) are not supported yet"),
         _ => Some("Golly does not run this MCell game either"),
@@ -39,7 +38,7 @@ pub fn parse(text: &str) -> Result<Pattern, ParseError> {
     let mut wrap: Option<(usize, bool)> = None;
     let mut comments = Vec::new();
     let mut warnings = Vec::new();
-    let mut cells: Vec<(i64, i64)> = Vec::new();
+    let mut cells: Vec<(i64, i64, u8)> = Vec::new();
     let (mut x, mut y) = (0i64, 0i64);
     let mut first_cells_line = None;
     for (n, line) in lines {
@@ -101,9 +100,11 @@ pub fn parse(text: &str) -> Result<Pattern, ParseError> {
         }
         (None, _) => rule,
     };
-    let cells_grid =
-        to_grid(&cells).map_err(|m| ParseError::new(first_cells_line.unwrap_or(1), 1, m))?;
+    let multi_state = rule.is_some_and(|r| r.states() > 2);
+    let (cells_grid, states) = to_grid(&cells, multi_state)
+        .map_err(|m| ParseError::new(first_cells_line.unwrap_or(1), 1, m))?;
     let mut pattern = Pattern::new(cells_grid);
+    pattern.states = states;
     pattern.comments = comments;
     pattern.rule = rule;
     pattern.warnings = warnings;
@@ -142,7 +143,7 @@ fn read_cells(
     line: usize,
     x: &mut i64,
     y: &mut i64,
-    cells: &mut Vec<(i64, i64)>,
+    cells: &mut Vec<(i64, i64, u8)>,
 ) -> Result<(), ParseError> {
     let mut count: u64 = 0;
     let mut chars = text.char_indices().peekable();
@@ -174,7 +175,10 @@ fn read_cells(
                 *y += n;
             }
             'a'..='j' => match chars.next() {
-                Some((_, 'A'..='X')) => push_run(cells, x, *y, n),
+                Some((_, l @ 'A'..='X')) => {
+                    let state = (c as u32 - 'a' as u32 + 1) * 24 + (l as u32 - 'A' as u32 + 1);
+                    push_run(cells, x, *y, n, state.min(255) as u8)
+                }
                 _ => {
                     return Err(ParseError::new(
                         line,
@@ -183,7 +187,7 @@ fn read_cells(
                     ));
                 }
             },
-            'A'..='X' => push_run(cells, x, *y, n),
+            'A'..='X' => push_run(cells, x, *y, n, c as u8 - b'A' + 1),
             other => {
                 return Err(ParseError::new(
                     line,
@@ -198,17 +202,21 @@ fn read_cells(
     Ok(())
 }
 
-fn push_run(cells: &mut Vec<(i64, i64)>, x: &mut i64, y: i64, n: i64) {
-    cells.extend((0..n).map(|k| (*x + k, y)));
+fn push_run(cells: &mut Vec<(i64, i64, u8)>, x: &mut i64, y: i64, n: i64, state: u8) {
+    cells.extend((0..n).map(|k| (*x + k, y, state)));
     *x += n;
 }
 
-fn to_grid(cells: &[(i64, i64)]) -> Result<Grid, String> {
-    let Some(&(x0, _)) = cells.first() else {
-        return Ok(Grid::new(0, 0));
+/// The cells as a bitmap of their box, and with `multi_state` each one's state.
+fn to_grid(
+    cells: &[(i64, i64, u8)],
+    multi_state: bool,
+) -> Result<(Grid, Option<Vec<u8>>), String> {
+    let Some(&(x0, _, _)) = cells.first() else {
+        return Ok((Grid::new(0, 0), None));
     };
     let (mut left, mut right, mut top, mut bottom) = (x0, x0, i64::MAX, i64::MIN);
-    for &(x, y) in cells {
+    for &(x, y, _) in cells {
         left = left.min(x);
         right = right.max(x);
         top = top.min(y);
@@ -217,10 +225,15 @@ fn to_grid(cells: &[(i64, i64)]) -> Result<Grid, String> {
     let (w, h) = ((right - left + 1) as u64, (bottom - top + 1) as u64);
     Grid::check_torus_size(w, h).map_err(|e| e.to_string())?;
     let mut grid = Grid::new(w as u32, h as u32);
-    for &(x, y) in cells {
-        grid.set((x - left) as u32, (y - top) as u32, true);
+    let mut states = (multi_state && cells.iter().any(|c| c.2 > 1)).then(|| vec![0u8; (w * h) as usize]);
+    for &(x, y, state) in cells {
+        let (cx, cy) = ((x - left) as u32, (y - top) as u32);
+        grid.set(cx, cy, true);
+        if let Some(s) = &mut states {
+            s[(cy as u64 * w + cx as u64) as usize] = state;
+        }
     }
-    Ok(grid)
+    Ok((grid, states))
 }
 
 #[cfg(test)]

@@ -39,6 +39,9 @@ pub struct Pattern {
     pub rule: Option<Rule>,
     /// What the reader took although it was not strictly valid (as Golly takes it).
     pub warnings: Vec<String>,
+    /// Each cell's state, row by row, when some cell is above state 1 (Generations' dying
+    /// states); `cells` then holds the cells that are not dead. `None`: two states.
+    pub states: Option<Vec<u8>>,
 }
 
 impl Pattern {
@@ -50,7 +53,36 @@ impl Pattern {
             comments: Vec::new(),
             rule: None,
             warnings: Vec::new(),
+            states: None,
         }
+    }
+
+    /// The state of cell (x, y) of the rectangle.
+    pub fn state(&self, x: u32, y: u32) -> u8 {
+        match &self.states {
+            Some(s) => s[(y * self.width() + x) as usize],
+            None => self.cells.get(x, y) as u8,
+        }
+    }
+
+    /// The highest state of any cell.
+    pub fn max_state(&self) -> u8 {
+        match &self.states {
+            Some(s) => s.iter().copied().max().unwrap_or(0),
+            None => (self.population() > 0) as u8,
+        }
+    }
+
+    /// The cells with their states as tiles, the rectangle's top-left corner at `at`.
+    pub fn to_tiles(&self, at: (i64, i64)) -> crate::tiles::TileMap {
+        let mut tiles = crate::tiles::TileMap::from_grid(&self.cells, at);
+        if let Some(states) = &self.states {
+            let w = self.width() as usize;
+            for (i, &s) in states.iter().enumerate().filter(|(_, s)| **s > 1) {
+                tiles.set_state(at.0 + (i % w) as i64, at.1 + (i / w) as i64, s);
+            }
+        }
+        tiles
     }
 
     pub fn width(&self) -> u32 {
@@ -67,12 +99,21 @@ impl Pattern {
 
     /// The same pattern cut down to the bounding box of its live cells.
     pub fn trimmed(&self) -> Pattern {
-        let cells = match self.cells.bounding_box() {
-            Some(bb) => self.cells.crop(bb),
-            None => Grid::new(0, 0),
+        let (cells, states) = match self.cells.bounding_box() {
+            Some(bb) => {
+                let states = self.states.as_ref().map(|_| {
+                    (bb.y..bb.y + bb.height)
+                        .flat_map(|y| (bb.x..bb.x + bb.width).map(move |x| (x, y)))
+                        .map(|(x, y)| self.state(x, y))
+                        .collect()
+                });
+                (self.cells.crop(bb), states)
+            }
+            None => (Grid::new(0, 0), None),
         };
         Pattern {
             cells,
+            states,
             ..self.clone()
         }
     }
@@ -222,6 +263,7 @@ fn macrocell_pattern(text: &str) -> Result<Pattern, ParseError> {
         comments: mc.comments,
         rule: mc.rule,
         warnings: Vec::new(),
+        states: None,
     })
 }
 

@@ -8,7 +8,9 @@
 //! ```
 //!
 //! `b` or `.` is a dead cell, `o` or `A` a live one, `$` ends a row, `!` ends the pattern; each
-//! may carry a run count. The header is optional.
+//! may carry a run count. The header is optional. Multi-state cells (Generations' dying states)
+//! are Golly's letters: `A` to `X` are states 1 to 24, and `p` to `y` before a letter add 24
+//! per step (`pA` is 25, `yO` 255).
 //!
 //! Like Golly, the reader takes what is not strictly valid but clear, and says so in the
 //! pattern's warnings: a body without the final `!`, runs past the header's size (the pattern
@@ -32,8 +34,8 @@ struct Header {
 pub struct Parsed {
     /// The name, comments, rule and warnings; `cells` is empty.
     pub pattern: Pattern,
-    /// Live runs: (y, x, length).
-    runs: Vec<(u32, u32, u32)>,
+    /// Runs of cells that are not dead: (y, x, length, state).
+    runs: Vec<(u32, u32, u32, u8)>,
     pub width: u32,
     pub height: u32,
 }
@@ -43,11 +45,20 @@ impl Parsed {
     pub fn into_pattern(self) -> Result<Pattern, ParseError> {
         let mut cells =
             Grid::try_new_bitmap(self.width, self.height).map_err(|e| ParseError::grid(1, 1, e))?;
-        for &(ry, rx, n) in &self.runs {
+        for &(ry, rx, n, _) in &self.runs {
             set_run(&mut cells, rx, ry, n);
         }
+        let states = self.runs.iter().any(|r| r.3 > 1).then(|| {
+            let mut states = vec![0u8; self.width as usize * self.height as usize];
+            for &(ry, rx, n, s) in &self.runs {
+                let at = ry as usize * self.width as usize + rx as usize;
+                states[at..at + n as usize].fill(s);
+            }
+            states
+        });
         Ok(Pattern {
             cells,
+            states,
             ..self.pattern
         })
     }
@@ -56,9 +67,9 @@ impl Parsed {
     /// bitmap (gliders far from the debris).
     pub fn into_tiles(self) -> (Pattern, TileMap) {
         let mut map = TileMap::new();
-        for &(ry, rx, n) in &self.runs {
+        for &(ry, rx, n, s) in &self.runs {
             for x in rx..rx + n {
-                map.set(x as i64, ry as i64, true);
+                map.set_state(x as i64, ry as i64, s);
             }
         }
         (self.pattern, map)
@@ -100,7 +111,9 @@ pub fn read(text: &str) -> Result<Parsed, ParseError> {
     }
 
     // The body: runs of cells.
-    let mut runs: Vec<(u32, u32, u32)> = Vec::new(); // (y, x, length) of live runs
+    let mut runs: Vec<(u32, u32, u32, u8)> = Vec::new(); // (y, x, length, state)
+    // A multi-state prefix (`p`..`y`) waiting for its letter: (its 24s, line, column).
+    let mut prefix: Option<(u8, usize, usize)> = None;
     let (mut x, mut y) = (0u64, 0u64);
     let (mut max_x, mut max_y) = (0u64, 0u64);
     let mut count: Option<(u64, usize, usize)> = None; // (value, line, column)
@@ -134,6 +147,47 @@ pub fn read(text: &str) -> Result<Parsed, ParseError> {
             if ch.is_whitespace() {
                 continue;
             }
+            if let Some((high, pl, pc)) = prefix.take() {
+                if !ch.is_ascii_uppercase() || ch > 'X' {
+                    return Err(ParseError::new(
+                        pl,
+                        pc,
+                        format!(
+                            "multi-state prefix '{}' must be followed by a state letter A..X, not '{ch}'",
+                            (b'p' + high - 1) as char
+                        ),
+                    ));
+                }
+                let state = high as u32 * 24 + (ch as u32 - 'A' as u32 + 1);
+                if state > 255 {
+                    return Err(ParseError::new(
+                        pl,
+                        pc,
+                        format!(
+                            "state {}{ch} is {state}, above the largest, 255 (yO)",
+                            (b'p' + high - 1) as char
+                        ),
+                    ));
+                }
+                let (n, cl, cc) = count.take().unwrap_or((1, pl, pc));
+                let end = x + n.max(1);
+                if end > MAX_DIMENSION as u64 {
+                    return Err(ParseError::new(
+                        cl,
+                        cc,
+                        format!("row {} is longer than {MAX_DIMENSION} cells", y + 1),
+                    ));
+                }
+                runs.push((y as u32, x as u32, n.max(1) as u32, state as u8));
+                max_x = max_x.max(end);
+                max_y = max_y.max(y + 1);
+                x = end;
+                continue;
+            }
+            if ('p'..='y').contains(&ch) {
+                prefix = Some((ch as u8 - b'p' + 1, line_no, col));
+                continue;
+            }
             let (mut n, cl, cc) = count.take().unwrap_or((1, line_no, col));
             if n == 0 {
                 pattern.warnings.push(format!(
@@ -142,7 +196,7 @@ pub fn read(text: &str) -> Result<Parsed, ParseError> {
                 n = 1;
             }
             match ch {
-                'b' | '.' | 'o' | 'A' => {
+                'b' | '.' | 'o' | 'A'..='X' => {
                     let end = x + n;
                     if end > MAX_DIMENSION as u64 {
                         return Err(ParseError::new(
@@ -151,8 +205,9 @@ pub fn read(text: &str) -> Result<Parsed, ParseError> {
                             format!("row {} is longer than {MAX_DIMENSION} cells", y + 1),
                         ));
                     }
-                    if matches!(ch, 'o' | 'A') {
-                        runs.push((y as u32, x as u32, n as u32));
+                    if ch != 'b' && ch != '.' {
+                        let state = if ch == 'o' { 1 } else { ch as u8 - b'A' + 1 };
+                        runs.push((y as u32, x as u32, n as u32, state));
                         max_x = max_x.max(end);
                         max_y = max_y.max(y + 1);
                     }
@@ -178,7 +233,7 @@ pub fn read(text: &str) -> Result<Parsed, ParseError> {
                         line_no,
                         col,
                         format!(
-                            "cell state '{c}' is not a two-state cell (use b or . for dead, o or A for alive)"
+                            "unexpected '{c}' in the RLE body (cells are b or . for dead, o for alive, A..X and p..y with a letter for states 1 to 255)"
                         ),
                     ));
                 }
@@ -193,6 +248,16 @@ pub fn read(text: &str) -> Result<Parsed, ParseError> {
                 }
             }
         }
+    }
+    if let Some((high, l, c)) = prefix {
+        return Err(ParseError::new(
+            l,
+            c,
+            format!(
+                "multi-state prefix '{}' at the end, without its state letter A..X",
+                (b'p' + high - 1) as char
+            ),
+        ));
     }
     if let Some((v, l, c)) = count {
         return Err(ParseError::new(
@@ -375,6 +440,11 @@ pub fn write(pattern: &Pattern) -> String {
 
     let mut wrapper = Wrapper::default();
     let cells = &pattern.cells;
+    if pattern.states.is_some() {
+        write_states(pattern, &mut wrapper);
+        out.push_str(&wrapper.finish());
+        return out;
+    }
     // The row the reader is on: '$' runs move it down to the next row with live cells.
     let mut cursor = 0;
     for y in 0..cells.height() {
@@ -399,6 +469,51 @@ pub fn write(pattern: &Pattern) -> String {
     wrapper.token(1, '!');
     out.push_str(&wrapper.finish());
     out
+}
+
+/// The body of a multi-state pattern: `.` for dead cells, Golly's letters for the others.
+fn write_states(pattern: &Pattern, wrapper: &mut Wrapper) {
+    let cells = &pattern.cells;
+    let mut cursor = 0;
+    for y in 0..cells.height() {
+        if cells.row(y).iter().all(|&w| w == 0) {
+            continue;
+        }
+        if y > cursor {
+            wrapper.token((y - cursor) as u64, "$");
+            cursor = y;
+        }
+        let mut x = 0;
+        while x < cells.width() {
+            let state = pattern.state(x, y);
+            let mut end = x + 1;
+            while end < cells.width() && pattern.state(end, y) == state {
+                end += 1;
+            }
+            if state == 0 && end == cells.width() {
+                break;
+            }
+            wrapper.token((end - x) as u64, state_letters(state));
+            x = end;
+        }
+    }
+    wrapper.token(1, "!");
+}
+
+/// Golly's letters for a state: `.`, `A`..`X`, then `pA`.. (24 per prefix letter).
+pub fn state_letters(state: u8) -> String {
+    match state {
+        0 => ".".to_string(),
+        s => {
+            let (high, low) = ((s - 1) / 24, (s - 1) % 24);
+            let letter = (b'A' + low) as char;
+            if high == 0 {
+                letter.to_string()
+            } else {
+                format!("{}{letter}", (b'p' + high - 1) as char)
+            }
+        }
+    }
 }
 
 fn run_length(cells: &Grid, x: u32, y: u32, alive: bool) -> u32 {
@@ -427,7 +542,7 @@ struct Wrapper {
 }
 
 impl Wrapper {
-    fn token(&mut self, count: u64, tag: char) {
+    fn token(&mut self, count: u64, tag: impl std::fmt::Display) {
         let token = if count == 1 {
             tag.to_string()
         } else {

@@ -300,7 +300,21 @@ fn active_area(r: &Request) -> f64 {
         .min(r.cells())
 }
 
+/// Generations rules run on the Generations engine and the reference engine only.
+fn two_states(r: &Request) -> Result<(), String> {
+    if r.rule.states() > 2 {
+        Err(format!(
+            "it has two states, and {} has {} (the generations engine runs it)",
+            r.rule,
+            r.rule.states()
+        ))
+    } else {
+        Ok(())
+    }
+}
+
 fn two_dimensional(r: &Request) -> Result<(), String> {
+    two_states(r)?;
     if r.rule.is_elementary() {
         Err("it runs two-dimensional rules only".into())
     } else {
@@ -343,7 +357,10 @@ fn builtin() -> Vec<EngineSpec> {
             name: "cpu",
             kind: EngineKind::Dense,
             summary: "dense and bit-sliced: 64 cells per word on every core, empty rows skipped",
-            supports: torus_only,
+            supports: |r| {
+                two_states(r)?;
+                torus_only(r)
+            },
             cost: |r| {
                 let gens = r.workload.generations.max(1) as f64;
                 Some(Cost {
@@ -413,6 +430,39 @@ fn builtin() -> Vec<EngineSpec> {
             create: |r| {
                 Ok(Box::new(crate::cpu::TileEngine::new(
                     r.rule, r.universe, r.seed,
+                )?))
+            },
+        },
+        EngineSpec {
+            name: "generations",
+            kind: EngineKind::Generations,
+            summary: "Golly's Generations rules: live, dying and dead cells in bit planes, the bit-sliced kernel on the live ones; torus or plane",
+            supports: |r| {
+                if r.rule.states() <= 2 {
+                    return Err("it runs Generations rules (more than two states)".into());
+                }
+                if r.universe.is_plane() && r.rule.births_from_nothing() {
+                    return Err("a B0 rule fills the unbounded plane at once".into());
+                }
+                Ok(())
+            },
+            cost: |r| {
+                let gens = r.workload.generations.max(1) as f64;
+                // It computes the box round the cells, a few planes deep.
+                let area = r.universe.cells().map_or(r.workload.span.max(4096) as f64 * 4.0, |c| c as f64);
+                Some(Cost {
+                    seconds: gens * area / (0.25 * dense_rate()),
+                    why: format!(
+                        "a Generations rule ({} states): the generations engine",
+                        r.rule.states()
+                    ),
+                })
+            },
+            memory: |r| crate::cpu::GenerationsEngine::bytes(&r.rule, r.universe),
+            startup: 0.0,
+            create: |r| {
+                Ok(Box::new(crate::cpu::GenerationsEngine::new(
+                    r.rule, r.universe,
                 )?))
             },
         },
@@ -542,6 +592,7 @@ fn gpu_spec() -> EngineSpec {
             if r.options.forbid_gpu {
                 return Err("the GPU is not to be used here".into());
             }
+            two_states(r)?;
             torus_only(r)
         },
         cost: |r| {

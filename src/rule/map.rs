@@ -399,45 +399,48 @@ fn parse_part(
 /// that sets and clears letters of one count in two places its string can disagree with its
 /// own table, and this one follows the table.)
 fn hensel_string(rule: &MapRule) -> String {
+    format!(
+        "B{}/S{}",
+        hensel_side(rule, false),
+        hensel_side(rule, true)
+    )
+}
+
+/// One side of the canonical form (the births, or with `alive` the survivals), without its
+/// letter: `2-a`, `34cq`. Generations rules print their sides in their own order.
+pub(super) fn hensel_side(rule: &MapRule, alive: bool) -> String {
     let mut out = String::new();
-    for alive in [false, true] {
-        out.push(if alive { 'S' } else { 'B' });
-        let centre = if alive { CENTRE } else { 0 };
-        for (count, &letters) in LETTERS_AT.iter().enumerate() {
-            if letters == 0 {
-                let block = if count == 0 { 0 } else { 0x1ff & !CENTRE };
-                if rule.next(block | centre) {
-                    out.push(char::from_digit(count as u32, 10).unwrap_or('?'));
-                }
-                continue;
+    let centre = if alive { CENTRE } else { 0 };
+    for (count, &letters) in LETTERS_AT.iter().enumerate() {
+        if letters == 0 {
+            let block = if count == 0 { 0 } else { 0x1ff & !CENTRE };
+            if rule.next(block | centre) {
+                out.push(char::from_digit(count as u32, 10).unwrap_or('?'));
             }
-            let set: Vec<usize> = (0..letters)
-                .filter(|&l| rule.next(representative(count, l) | centre))
-                .collect();
-            if set.is_empty() {
-                continue;
-            }
-            out.push(char::from_digit(count as u32, 10).unwrap_or('?'));
-            if set.len() == letters {
-                continue;
-            }
-            let keep_positive = set.len() == 7 && letters == 13;
-            let (negative, shown): (bool, Vec<usize>) = if !keep_positive && set.len() > letters / 2
-            {
-                (true, (0..letters).filter(|l| !set.contains(l)).collect())
-            } else {
-                (false, set)
-            };
-            if negative {
-                out.push('-');
-            }
-            let mut chars: Vec<char> = shown.iter().map(|&l| LETTERS[l] as char).collect();
-            chars.sort_unstable();
-            out.extend(chars);
+            continue;
         }
-        if !alive {
-            out.push('/');
+        let set: Vec<usize> = (0..letters)
+            .filter(|&l| rule.next(representative(count, l) | centre))
+            .collect();
+        if set.is_empty() {
+            continue;
         }
+        out.push(char::from_digit(count as u32, 10).unwrap_or('?'));
+        if set.len() == letters {
+            continue;
+        }
+        let keep_positive = set.len() == 7 && letters == 13;
+        let (negative, shown): (bool, Vec<usize>) = if !keep_positive && set.len() > letters / 2 {
+            (true, (0..letters).filter(|l| !set.contains(l)).collect())
+        } else {
+            (false, set)
+        };
+        if negative {
+            out.push('-');
+        }
+        let mut chars: Vec<char> = shown.iter().map(|&l| LETTERS[l] as char).collect();
+        chars.sort_unstable();
+        out.extend(chars);
     }
     out
 }
@@ -514,7 +517,7 @@ pub(super) fn parse_map(body: &str) -> Result<MapRule, String> {
     }))
 }
 
-fn map_string(rule: &MapRule) -> String {
+pub(super) fn map_string(rule: &MapRule) -> String {
     let cells = map_cells(rule.neighbourhood);
     let (len, chars) = map_lengths(rule.neighbourhood);
     let mut out = String::from("MAP");

@@ -17,6 +17,7 @@
 
 pub mod circuit;
 mod formula;
+pub mod generations;
 mod lifelike;
 pub mod map;
 pub mod named;
@@ -26,6 +27,7 @@ use std::fmt;
 
 pub use circuit::Circuit;
 pub use formula::compile_formula;
+pub use generations::GenerationsRule;
 pub use map::{MapNotation, MapRule};
 pub use table::{CountTable, Outcome};
 
@@ -248,6 +250,8 @@ pub enum RuleKind {
     Elementary(ElementaryRule),
     /// A two-state rule given by the 3x3 block: Hensel's letters, MAP, Golly's 2D Wolfram.
     Map(MapRule),
+    /// Golly's Generations: a rule of the block with dying states.
+    Generations(GenerationsRule),
 }
 
 /// A parsed rule string: the automaton, and the torus size when the string carried Golly's
@@ -395,7 +399,23 @@ impl Rule {
         match self.kind {
             RuleKind::Life(l) => l.birth.is_certain(0) || l.birth.chance[0].is_some(),
             RuleKind::Map(m) => m.births_from_nothing(),
+            RuleKind::Generations(g) => g.table.births_from_nothing(),
             RuleKind::Elementary(_) => false,
+        }
+    }
+
+    /// Cell states: 2, or a Generations rule's count.
+    pub fn states(&self) -> u16 {
+        match self.kind {
+            RuleKind::Generations(g) => g.states,
+            _ => 2,
+        }
+    }
+
+    pub fn generations(&self) -> Option<GenerationsRule> {
+        match self.kind {
+            RuleKind::Generations(g) => Some(g),
+            _ => None,
         }
     }
 
@@ -412,6 +432,7 @@ impl Rule {
         match self.kind {
             RuleKind::Life(l) => l.neighbourhood == Neighbourhood::Hexagonal,
             RuleKind::Map(m) => m.neighbourhood == Neighbourhood::Hexagonal,
+            RuleKind::Generations(g) => g.table.neighbourhood == Neighbourhood::Hexagonal,
             RuleKind::Elementary(_) => false,
         }
     }
@@ -463,6 +484,7 @@ impl fmt::Display for Rule {
             RuleKind::Life(r) => write!(f, "{r}")?,
             RuleKind::Elementary(r) => write!(f, "{r}")?,
             RuleKind::Map(r) => write!(f, "{r}")?,
+            RuleKind::Generations(r) => write!(f, "{r}")?,
         }
         match (self.torus, &self.kind) {
             // Golly writes a one-dimensional ring of width w as `:Tw,0`; a taller torus is the
@@ -524,6 +546,12 @@ fn parse_kind(input: &str, body: &str) -> Result<RuleKind, RuleError> {
     }
     if let Some(kind) = named::lookup(body) {
         return Ok(kind);
+    }
+    if generations::looks_like_generations(body) {
+        return generations::parse(body, |two| {
+            parse_kind(input, two).map_err(|e| e.message)
+        })
+        .map_err(|m| RuleError::new(input, m));
     }
     if body.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("map")) {
         return map::parse_map(body)
@@ -619,22 +647,6 @@ fn has_hensel_letters(body: &str) -> bool {
 /// The rule families of Golly that lifelab does not run yet, named with the part it lacks.
 fn other_family(body: &str) -> Option<String> {
     let lower = body.to_ascii_lowercase();
-    let parts: Vec<&str> = lower.split('/').collect();
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let generations = |why: &str| {
-        Some(format!(
-            "{why}: Generations rules (more than two states, dying cells counted as neither alive nor empty) are not supported yet"
-        ))
-    };
-    if parts.len() == 3 && digits(parts[2].trim_start_matches('c')) {
-        return generations(&format!(
-            "the third part '{}' is a number of states",
-            parts[2]
-        ));
-    }
-    if lower.starts_with('g') && digits(&lower[1..]) {
-        return generations(&format!("'{body}' names a number of states"));
-    }
     if lower.starts_with('r') && lower.contains(",c") && lower.contains(",m") {
         return Some(
             "Larger than Life rules (Golly's Rr,Cc,Mm,Sa..b,Bc..d,Nn) are not supported yet".into(),

@@ -28,6 +28,13 @@ pub fn text_of(engine: &mut dyn Engine, meta: &Meta, format: Format) -> anyhow::
     let universe = engine.universe();
     let mut rule = *engine.rule();
     rule.torus = universe.size();
+    let multi_state = rule.states() > 2;
+    if multi_state && format != Format::Rle {
+        bail!(
+            "rule {rule} has {} states, and lifelab writes multi-state cells as RLE only; save it as .rle",
+            rule.states()
+        );
+    }
     if format == Format::Macrocell {
         let mut tiles = engine.export()?;
         if let Universe::Torus { width, height } = universe {
@@ -63,6 +70,19 @@ pub fn text_of(engine: &mut dyn Engine, meta: &Meta, format: Format) -> anyhow::
             engine.cells_in(b.rect().expect("checked above"))?
         }
     };
+    // Each cell's state, read from the engine's tiles, when the rule has more than two.
+    let states = match engine.bounds()? {
+        Some(b) if multi_state => {
+            let tiles = engine.export()?;
+            Some(
+                (b.top..=b.bottom)
+                    .flat_map(|y| (b.left..=b.right).map(move |x| (x, y)))
+                    .map(|(x, y)| tiles.state(x, y))
+                    .collect(),
+            )
+        }
+        _ => None,
+    };
     let p = Pattern {
         cells,
         name: meta.name.clone(),
@@ -70,6 +90,7 @@ pub fn text_of(engine: &mut dyn Engine, meta: &Meta, format: Format) -> anyhow::
         comments: meta.comments.clone(),
         rule: Some(rule),
         warnings: Vec::new(),
+        states,
     };
     Ok(Written {
         text: pattern::write(&p, format),

@@ -135,6 +135,19 @@ impl Spec {
         };
         let (start, source) = match (pattern.as_ref(), tiles, self.random) {
             (_, Some(t), _) => (Start::Tiles(centre_tiles(t, universe)), source),
+            (Some(p), None, _) if p.states.is_some() => {
+                if p.max_state() as u16 >= rule.states() {
+                    bail!(
+                        "pattern {source} has cells in states up to {}, and rule {rule} has {} (0 to {})",
+                        p.max_state(),
+                        rule.states(),
+                        rule.states() - 1
+                    );
+                }
+                // Multi-state cells travel as tiles, which keep each cell's state.
+                let at = place_at(&p.cells, universe).with_context(|| format!("pattern {source}"))?;
+                (Start::Tiles(p.to_tiles(at)), source)
+            }
             (Some(p), None, _) => (
                 place(&p.cells, universe).with_context(|| format!("pattern {source}"))?,
                 source,
@@ -241,7 +254,15 @@ pub fn centre_tiles(tiles: TileMap, universe: Universe) -> TileMap {
 /// Where a pattern goes: centred on a torus (refused when larger than it), centred on the
 /// origin on the plane.
 pub fn place(cells: &Grid, universe: Universe) -> anyhow::Result<Start> {
-    let at = match universe {
+    Ok(Start::Cells {
+        cells: cells.clone(),
+        at: place_at(cells, universe)?,
+    })
+}
+
+/// Where [`place`] puts a pattern's top-left corner.
+pub fn place_at(cells: &Grid, universe: Universe) -> anyhow::Result<(i64, i64)> {
+    Ok(match universe {
         Universe::Torus { width, height } => {
             if cells.width() > width || cells.height() > height {
                 bail!(
@@ -256,10 +277,6 @@ pub fn place(cells: &Grid, universe: Universe) -> anyhow::Result<Start> {
             )
         }
         Universe::Plane => (-(cells.width() as i64 / 2), -(cells.height() as i64 / 2)),
-    };
-    Ok(Start::Cells {
-        cells: cells.clone(),
-        at,
     })
 }
 

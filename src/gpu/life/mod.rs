@@ -144,6 +144,11 @@ impl GpuLifeEngine {
                     "{rule} is elementary: the elementary GPU engine runs it"
                 )));
             }
+            RuleKind::Generations(_) => {
+                return Err(EngineError::Unsupported(format!(
+                    "{rule} is a Generations rule: the GPU engines have two states"
+                )));
+            }
         };
         let b0 = rule.births_from_nothing();
         let rows = options.rows_per_invocation.max(1);
