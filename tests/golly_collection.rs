@@ -42,10 +42,6 @@ const REFUSED: &[(&str, &str)] = &[
     ("Life/Bounded-Grids/pulsars-in-tube.rle", "infinite"),
 ];
 
-/// The Generations folder's rules, refused by the rule parser or the MCell reader with these
-/// words.
-const GENERATIONS_REFUSAL: &str = "Generations rules";
-
 fn bgolly_found() -> bool {
     let found = Command::new("bgolly").arg("-h").output().is_ok() && Path::new(PATTERNS).is_dir();
     assert!(
@@ -178,12 +174,6 @@ fn every_file_of_golly_s_collection_runs_as_in_golly_or_is_refused_plainly() {
                                 "{relative} at {gens}: Golly cannot run it, lifelab gives {l}"
                             )),
                             (_, Err(e), Some(why)) if e.contains(why) => {
-                                tally.lock().unwrap()[1] += 1
-                            }
-                            (_, Err(e), None)
-                                if relative.starts_with("Generations/")
-                                    && e.contains(GENERATIONS_REFUSAL) =>
-                            {
                                 tally.lock().unwrap()[1] += 1
                             }
                             (None, Err(_), None) => tally.lock().unwrap()[2] += 1,

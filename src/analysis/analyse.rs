@@ -62,7 +62,7 @@ impl Question {
                             (x - b.left).rem_euclid(width as i64),
                             (y - b.top).rem_euclid(height as i64),
                         ),
-                        Universe::Plane => (x - b.left, y - b.top),
+                        Universe::Plane | Universe::Bounded { .. } => (x - b.left, y - b.top),
                     };
                     g.set(dx as u32, dy as u32, true);
                 }
@@ -86,7 +86,7 @@ impl Question {
 /// wrap: it starts after the widest empty band).
 fn object_box(universe: Universe, cells: &TileMap) -> Option<Bounds> {
     match universe {
-        Universe::Plane => cells
+        Universe::Plane | Universe::Bounded { .. } => cells
             .bounds()
             .filter(|b| b.width() <= OBJECT_SIDE && b.height() <= OBJECT_SIDE),
         Universe::Torus { width, height } => {

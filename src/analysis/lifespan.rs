@@ -71,7 +71,7 @@ pub fn lifespan(
     let mut engine = make()?;
     let universe = engine.universe();
     let at = match universe {
-        Universe::Torus { width, height } => (
+        Universe::Torus { width, height } | Universe::Bounded { width, height } => (
             (width.saturating_sub(pattern.width()) / 2) as i64,
             (height.saturating_sub(pattern.height()) / 2) as i64,
         ),
@@ -87,7 +87,7 @@ pub fn lifespan(
         Universe::Torus { width, height } => format!(
             "a {width}x{height} torus: nothing escaping at c/2 or slower comes back within {max_gens} generations"
         ),
-        Universe::Plane => "the unbounded plane".to_string(),
+        other => other.describe(),
     };
 
     // Pass 1: populations, with a few checkpoints kept for pass 2.

@@ -743,13 +743,22 @@ impl LifelabApp {
             .rule
             .map(Rule::without_torus)
             .unwrap_or(self.life.rule);
+        let bounded = pattern.rule.and_then(|r| r.bounded);
         let universe = match (pattern.rule.and_then(|r| r.torus), self.life.universe) {
             (Some((w, h)), _) => Universe::torus(w, h),
+            (None, _) if let Some((width, height)) = bounded => {
+                Universe::Bounded { width, height }
+            }
             // A file without a bounded-grid suffix lives on the unbounded plane, as in Golly
             // and on the command line; a library pattern goes into the universe shown.
             (None, _) if from_file => Universe::Plane,
             (None, Universe::Plane) => Universe::Plane,
-            (None, Universe::Torus { width, height }) => {
+            (None, Universe::Bounded { width, height })
+                if pattern.width() <= width && pattern.height() <= height =>
+            {
+                Universe::Bounded { width, height }
+            }
+            (None, Universe::Torus { width, height } | Universe::Bounded { width, height }) => {
                 if pattern.width() <= width && pattern.height() <= height {
                     Universe::torus(width, height)
                 } else {
@@ -765,12 +774,10 @@ impl LifelabApp {
                 (t, fit)
             }
             None => {
-                let start = crate::session::setup::place(&pattern.cells, universe)?;
-                let crate::session::Start::Cells { cells, at } = start else {
-                    unreachable!("place gives cells")
-                };
-                let fit = CellRect::new(at.0, at.1, cells.width().max(1), cells.height().max(1));
-                (TileMap::from_grid(&cells, at), Some(fit))
+                let at = crate::session::setup::place_pattern(&pattern, universe)?;
+                let (w, h) = (pattern.width().max(1), pattern.height().max(1));
+                // The tiles carry each cell's state (a Generations pattern's dying cells).
+                (pattern.to_tiles(at), Some(CellRect::new(at.0, at.1, w, h)))
             }
         };
         let wanted = self.life.wanted.clone();

@@ -94,7 +94,9 @@ impl Viewport {
     /// A view of `universe`.
     pub fn of(universe: Universe) -> Self {
         match universe {
-            Universe::Torus { width, height } => Self::new((width, height)),
+            Universe::Torus { width, height } | Universe::Bounded { width, height } => {
+                Self::new((width, height))
+            }
             Universe::Plane => Self {
                 plane: true,
                 ..Self::new((1, 1))
@@ -308,7 +310,7 @@ impl Viewport {
     /// A new universe: the view stays on the same cell when it still exists.
     pub fn set_universe(&mut self, universe: Universe) {
         match universe {
-            Universe::Torus { width, height } => {
+            Universe::Torus { width, height } | Universe::Bounded { width, height } => {
                 self.torus = (width, height);
                 self.plane = false;
             }

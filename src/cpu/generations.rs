@@ -6,7 +6,8 @@
 //!
 //! On the plane the planes cover a box round the cells, grown when a live cell reaches its
 //! edge (births happen next to live cells only; dying cells stay where they are). On a torus
-//! they cover the torus, wrapping.
+//! they cover the torus, wrapping; on Golly's bounded plane they cover its rectangle, and
+//! nothing is alive beyond it.
 
 use rayon::prelude::*;
 
@@ -82,7 +83,7 @@ impl GenerationsEngine {
             None => Kernel::for_map(&g.table),
         };
         let (x0, y0, words, rows, last_bits) = match universe {
-            Universe::Torus { width, height } => {
+            Universe::Torus { width, height } | Universe::Bounded { width, height } => {
                 let words = width.div_ceil(64) as usize;
                 (0, 0, words, height as usize, width - 64 * (words as u32 - 1))
             }
@@ -291,7 +292,7 @@ impl GenerationsEngine {
     /// The two-state outcome of column `k`'s rows into `out`, 64 rows per kernel call.
     fn column(&self, live: &[u64], k: usize, out: &mut [u64], s: &mut Column) {
         let (words, rows) = (self.words, self.rows);
-        let torus = !self.universe.is_plane();
+        let torus = self.universe.torus_size().is_some();
         let last = words - 1;
         let row_word = |r: i64, k: usize| -> u64 {
             let r = if torus {

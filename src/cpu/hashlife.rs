@@ -276,6 +276,12 @@ impl HashLifeEngine {
                 "HashLife memoises the future, which a stochastic rule ({rule}) does not have"
             )));
         }
+        if universe.is_bounded_plane() {
+            return Err(EngineError::Unsupported(format!(
+                "HashLife runs a power-of-two torus or the unbounded plane, not {}",
+                universe.describe()
+            )));
+        }
         let torus_level = match universe {
             Universe::Torus { width, height } => {
                 if !width.is_power_of_two() || !height.is_power_of_two() {
@@ -285,7 +291,7 @@ impl HashLifeEngine {
                 }
                 (width.max(height).trailing_zeros() as u8).max(4)
             }
-            Universe::Plane => {
+            Universe::Plane | Universe::Bounded { .. } => {
                 if kernel.births_from_nothing {
                     // With Smax Golly runs the dual rule, which HashLife memoises like any
                     // other; without, the rules alternate, which its jumps cannot.
@@ -793,7 +799,7 @@ impl HashLifeEngine {
     fn everything(&self) -> (i64, i64, i64, i64) {
         match self.universe {
             Universe::Torus { width, height } => (0, 0, width as i64, height as i64),
-            Universe::Plane => (i64::MIN / 2, i64::MIN / 2, i64::MAX / 2, i64::MAX / 2),
+            Universe::Plane | Universe::Bounded { .. } => (i64::MIN / 2, i64::MIN / 2, i64::MAX / 2, i64::MAX / 2),
         }
     }
 
@@ -826,7 +832,7 @@ impl HashLifeEngine {
                 }
                 self.root = self.tree(&periodic, 0, 0, n)?;
             }
-            Universe::Plane => {
+            Universe::Plane | Universe::Bounded { .. } => {
                 let Some(b) = tiles.bounds() else {
                     self.root = self.store.empty(4);
                     self.origin = (-8, -8);
@@ -905,7 +911,7 @@ impl HashLifeEngine {
                         }
                     }
                 }
-                Universe::Plane => {
+                Universe::Plane | Universe::Bounded { .. } => {
                     loop {
                         let size = 1i64 << self.level();
                         let (ox, oy) = self.origin;
@@ -1070,7 +1076,7 @@ impl Engine for HashLifeEngine {
                 crate::engine::dense::put(&mut g, cells, at, how);
                 tiles = crate::engine::dense::export(&g);
             }
-            Universe::Plane => {
+            Universe::Plane | Universe::Bounded { .. } => {
                 let region = CellRect::new(at.0, at.1, cells.width(), cells.height());
                 let mut current = tiles.crop(region);
                 match how {
@@ -1146,7 +1152,7 @@ impl Engine for HashLifeEngine {
                 }
                 v
             }
-            Universe::Plane => vec![(rect.x, rect.y, rect.width as i64, rect.height as i64, 0, 0)],
+            Universe::Plane | Universe::Bounded { .. } => vec![(rect.x, rect.y, rect.width as i64, rect.height as i64, 0, 0)],
         };
         for (x, y, pw, ph, ox, oy) in pieces {
             self.leaves((x, y, x + pw, y + ph), &mut |lx, ly, bits| {
@@ -1197,7 +1203,7 @@ impl Engine for HashLifeEngine {
                         (x - rect.x).rem_euclid(width as i64),
                         (y - rect.y).rem_euclid(height as i64),
                     ),
-                    Universe::Plane => (x - rect.x, y - rect.y),
+                    Universe::Plane | Universe::Bounded { .. } => (x - rect.x, y - rect.y),
                 };
                 if bx >= 0 && by >= 0 && bx < rect.width as i64 && by < rect.height as i64 {
                     let i = (by / block as i64) as usize * columns as usize

@@ -16,6 +16,8 @@ pub struct ReferenceEngine {
     seed: u64,
     width: usize,
     height: usize,
+    /// Golly's bounded plane: nothing beyond the edges (else a torus).
+    bounded: bool,
     cells: Vec<u8>,
 }
 
@@ -26,6 +28,19 @@ impl ReferenceEngine {
         Ok(Self::new(rule, &grid, seed))
     }
 
+    /// An empty torus or bounded plane (the unbounded plane is refused).
+    pub fn in_universe(rule: Rule, universe: Universe, seed: u64) -> EngineResult<Self> {
+        let Some((width, height)) = universe.size() else {
+            return Err(crate::engine::EngineError::Unsupported(
+                "the reference engine runs a torus or a bounded plane, not the unbounded plane"
+                    .into(),
+            ));
+        };
+        let mut engine = Self::empty(rule, width, height, seed)?;
+        engine.bounded = universe.is_bounded_plane();
+        Ok(engine)
+    }
+
     /// An engine on `grid`'s torus; `seed` drives stochastic rules.
     pub fn new(rule: Rule, grid: &Grid, seed: u64) -> Self {
         let mut engine = Self {
@@ -33,6 +48,7 @@ impl ReferenceEngine {
             seed,
             width: grid.width() as usize,
             height: grid.height() as usize,
+            bounded: false,
             cells: Vec::new(),
         };
         engine.load(grid);
@@ -46,15 +62,22 @@ impl ReferenceEngine {
             .collect();
     }
 
-    fn index(&self, x: i64, y: i64) -> usize {
-        let x = x.rem_euclid(self.width as i64) as usize;
-        let y = y.rem_euclid(self.height as i64) as usize;
-        y * self.width + x
+    /// The cell's index: wrapped on a torus; `None` beyond a bounded plane's edges.
+    fn at(&self, x: i64, y: i64) -> Option<usize> {
+        let (w, h) = (self.width as i64, self.height as i64);
+        if self.bounded && !((0..w).contains(&x) && (0..h).contains(&y)) {
+            return None;
+        }
+        Some((y.rem_euclid(h) * w + x.rem_euclid(w)) as usize)
+    }
+
+    fn state_at(&self, x: i64, y: i64) -> u8 {
+        self.at(x, y).map_or(0, |i| self.cells[i])
     }
 
     /// Whether the cell is alive (state 1: a dying cell is not).
     fn cell(&self, x: i64, y: i64) -> bool {
-        self.cells[self.index(x, y)] == 1
+        self.state_at(x, y) == 1
     }
 
     /// The index of the cell's 3x3 block of live cells, in Golly's MAP order.
@@ -188,7 +211,12 @@ impl Engine for ReferenceEngine {
     }
 
     fn universe(&self) -> Universe {
-        Universe::torus(self.width as u32, self.height as u32)
+        let (width, height) = (self.width as u32, self.height as u32);
+        if self.bounded {
+            Universe::Bounded { width, height }
+        } else {
+            Universe::torus(width, height)
+        }
     }
 
     fn step(&mut self, generations: u64) -> EngineResult<()> {
@@ -208,17 +236,18 @@ impl Engine for ReferenceEngine {
     }
 
     fn cell(&mut self, x: i64, y: i64) -> EngineResult<bool> {
-        Ok(self.cells[self.index(x, y)] != 0)
+        Ok(self.state_at(x, y) != 0)
     }
 
     fn set_cell(&mut self, x: i64, y: i64, alive: bool) -> EngineResult<()> {
-        let i = self.index(x, y);
-        self.cells[i] = alive as u8;
+        if let Some(i) = self.at(x, y) {
+            self.cells[i] = alive as u8;
+        }
         Ok(())
     }
 
     fn state(&mut self, x: i64, y: i64) -> EngineResult<u8> {
-        Ok(self.cells[self.index(x, y)])
+        Ok(self.state_at(x, y))
     }
 
     fn put(&mut self, cells: &Grid, at: (i64, i64), how: Put) -> EngineResult<()> {
@@ -249,8 +278,10 @@ impl Engine for ReferenceEngine {
         dense::import(&mut grid, tiles);
         self.load(&grid);
         for (x, y, s) in tiles.dying_cells() {
-            if (0..self.width as i64).contains(&x) && (0..self.height as i64).contains(&y) {
-                let i = self.index(x, y);
+            if (0..self.width as i64).contains(&x)
+                && (0..self.height as i64).contains(&y)
+                && let Some(i) = self.at(x, y)
+            {
                 self.cells[i] = s;
             }
         }

@@ -108,7 +108,7 @@ impl Index {
                     slots,
                 }
             }
-            Universe::Plane => Index {
+            Universe::Plane | Universe::Bounded { .. } => Index {
                 wrap: None,
                 slots: Slots::Map(HashMap::new()),
             },
@@ -239,6 +239,12 @@ static EMPTY: TileBits = [0; 64];
 
 impl TileEngine {
     pub fn new(rule: Rule, universe: Universe, seed: u64) -> EngineResult<Self> {
+        if universe.is_bounded_plane() {
+            return Err(EngineError::Unsupported(format!(
+                "the tile engine runs a torus or the unbounded plane, not {}",
+                universe.describe()
+            )));
+        }
         let mut kernel = Kernel::for_rule(&rule).ok_or_else(|| {
             EngineError::Unsupported(if rule.states() > 2 {
                 format!("the tile engine has two states; {rule} has {}", rule.states())
@@ -340,7 +346,7 @@ impl TileEngine {
                 (width as i64 - tx * TILE).min(TILE) as u32,
                 (height as i64 - ty * TILE).min(TILE) as u32,
             ),
-            Universe::Plane => (64, 64),
+            Universe::Plane | Universe::Bounded { .. } => (64, 64),
         };
         let meta = Meta {
             pos: (tx, ty),
@@ -418,7 +424,7 @@ impl TileEngine {
                 let ty = ty.rem_euclid((height as u64).div_ceil(64) as i64);
                 (height as i64 - ty * TILE).min(TILE) as u32
             }
-            Universe::Plane => 64,
+            Universe::Plane | Universe::Bounded { .. } => 64,
         }
     }
 
@@ -906,7 +912,7 @@ impl Engine for TileEngine {
         let (cw, ch) = (cells.width(), cells.height());
         let (cw, ch) = match self.universe {
             Universe::Torus { width, height } => (cw.min(width), ch.min(height)),
-            Universe::Plane => (cw, ch),
+            Universe::Plane | Universe::Bounded { .. } => (cw, ch),
         };
         for y in 0..ch {
             let row = cells.row(y);
@@ -1009,7 +1015,7 @@ impl Engine for TileEngine {
                         && bits.iter().all(|&w| w & outside == 0)
                         && bits[vh.min(64) as usize..].iter().all(|&w| w == 0)
                 }
-                Universe::Plane => true,
+                Universe::Plane | Universe::Bounded { .. } => true,
             };
             if aligned {
                 let id = self.tile_at(tx, ty);

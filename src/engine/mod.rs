@@ -25,6 +25,9 @@ pub enum Universe {
     Torus { width: u32, height: u32 },
     /// The unbounded plane, as in Golly's default universe.
     Plane,
+    /// Golly's bounded plane (`:P<w>,<h>`): a `width x height` rectangle with nothing beyond
+    /// its edges, where cells are always dead.
+    Bounded { width: u32, height: u32 },
 }
 
 impl Universe {
@@ -32,12 +35,26 @@ impl Universe {
         Universe::Torus { width, height }
     }
 
-    /// The torus size, or `None` on the plane.
+    /// The size of a torus or a bounded plane, or `None` on the unbounded plane.
     pub fn size(self) -> Option<(u32, u32)> {
         match self {
-            Universe::Torus { width, height } => Some((width, height)),
+            Universe::Torus { width, height } | Universe::Bounded { width, height } => {
+                Some((width, height))
+            }
             Universe::Plane => None,
         }
+    }
+
+    /// The torus size, or `None` on a plane, bounded or not.
+    pub fn torus_size(self) -> Option<(u32, u32)> {
+        match self {
+            Universe::Torus { width, height } => Some((width, height)),
+            _ => None,
+        }
+    }
+
+    pub fn is_bounded_plane(self) -> bool {
+        matches!(self, Universe::Bounded { .. })
     }
 
     /// Cells in the universe (`None`: unbounded).
@@ -54,22 +71,35 @@ impl Universe {
         match self {
             Universe::Torus { width, height } => format!("a {width}x{height} torus"),
             Universe::Plane => "the unbounded plane".to_string(),
+            Universe::Bounded { width, height } => {
+                format!("a {width}x{height} bounded plane (Golly's :P{width},{height})")
+            }
         }
     }
 
     /// Both sides powers of two (HashLife tiles such a torus exactly).
     pub fn is_power_of_two_torus(self) -> bool {
-        self.size()
+        self.torus_size()
             .is_some_and(|(w, h)| w.is_power_of_two() && h.is_power_of_two())
     }
 
-    /// The cell (x, y) brought into the universe: wrapped on a torus, as is on the plane.
+    /// The cell (x, y) brought into the universe: wrapped on a torus, as is on a plane.
     pub fn wrap(self, x: i64, y: i64) -> (i64, i64) {
         match self {
             Universe::Torus { width, height } => {
                 (x.rem_euclid(width as i64), y.rem_euclid(height as i64))
             }
-            Universe::Plane => (x, y),
+            Universe::Plane | Universe::Bounded { .. } => (x, y),
+        }
+    }
+
+    /// Whether the cell (x, y) can be alive: anywhere but beyond a bounded plane's edges.
+    pub fn holds(self, x: i64, y: i64) -> bool {
+        match self {
+            Universe::Bounded { width, height } => {
+                (0..width as i64).contains(&x) && (0..height as i64).contains(&y)
+            }
+            _ => true,
         }
     }
 }
@@ -467,7 +497,9 @@ pub trait Engine: Send {
     /// The whole torus as one grid (an error on the plane, which has no size).
     fn grid(&mut self) -> EngineResult<Grid> {
         match self.universe() {
-            Universe::Torus { width, height } => self.cells_in(CellRect::new(0, 0, width, height)),
+            Universe::Torus { width, height } | Universe::Bounded { width, height } => {
+                self.cells_in(CellRect::new(0, 0, width, height))
+            }
             Universe::Plane => Err(EngineError::Unsupported(
                 "the unbounded plane has no whole grid; ask for a rectangle".into(),
             )),
@@ -610,7 +642,7 @@ pub fn sample_tiles<'a>(
 /// the GPU agree; on the plane a hash of the position.
 pub fn census_index(universe: Universe, word_x: i64, y: i64) -> u32 {
     match universe {
-        Universe::Torus { width, .. } => {
+        Universe::Torus { width, .. } | Universe::Bounded { width, .. } => {
             let per_row = width.div_ceil(64) as i64 * 2;
             (y * per_row + word_x) as u32
         }

@@ -1,12 +1,12 @@
 //! Mirek Wojtowicz's MCell format (`.mcl`), read as Golly reads it: `#MCell` first, then
 //! `#GAME`, `#RULE` (or `#GOLLY`), `#BOARD WxH`, `#WRAP 0|1`, `#D` comments and the cells in
 //! `#L` lines, an RLE of `.` (dead), `A`..`X` (states 1 to 24, with `a`..`j` before them for
-//! higher ones) and `$` (next row).
+//! higher ones) and `$` (next row). A `#BOARD` is a torus with `#WRAP 1` and Golly's bounded
+//! plane without, and the cells go where Golly puts them on it.
 //!
 //! The rule is what decides, as in Golly: a game whose rule lifelab cannot run is refused with
 //! the game and the rule named. Under a Generations rule each cell keeps its state; under a
-//! two-state rule a state above 1 is live (Golly sets it to 1 too). A `#BOARD` is a torus with `#WRAP 1`; without a wrap it is Golly's
-//! bounded plane, which lifelab does not have yet, and is refused.
+//! two-state rule a state above 1 is live (Golly sets it to 1 too).
 
 use super::{ParseError, Pattern};
 use crate::grid::Grid;
@@ -89,15 +89,11 @@ pub fn parse(text: &str) -> Result<Pattern, ParseError> {
             torus: Some((w, h)),
             ..rule.unwrap_or_else(Rule::life)
         }),
-        (Some((n, w, h)), _) => {
-            return Err(ParseError::new(
-                wrap.map_or(n, |(n, _)| n),
-                1,
-                format!(
-                    "a {w}x{h} board without #WRAP 1 is Golly's bounded plane (:P{w},{h}), which lifelab does not support yet"
-                ),
-            ));
-        }
+        // Without a wrap a board is Golly's bounded plane.
+        (Some((_, w, h)), _) => Some(Rule {
+            bounded: Some((w, h)),
+            ..rule.unwrap_or_else(Rule::life)
+        }),
         (None, _) => rule,
     };
     let multi_state = rule.is_some_and(|r| r.states() > 2);
@@ -105,6 +101,9 @@ pub fn parse(text: &str) -> Result<Pattern, ParseError> {
         .map_err(|m| ParseError::new(first_cells_line.unwrap_or(1), 1, m))?;
     let mut pattern = Pattern::new(cells_grid);
     pattern.states = states;
+    if let (Some((_, w, h)), Some(&(x0, _, _))) = (board, cells.first()) {
+        pattern.origin = Some(board_origin(&cells, x0, w, h));
+    }
     pattern.comments = comments;
     pattern.rule = rule;
     pattern.warnings = warnings;
@@ -205,6 +204,27 @@ fn read_cells(
 fn push_run(cells: &mut Vec<(i64, i64, u8)>, x: &mut i64, y: i64, n: i64, state: u8) {
     cells.extend((0..n).map(|k| (*x + k, y, state)));
     *x += n;
+}
+
+/// Where Golly puts the cells' box on a board (the board's top-left cell is (0, 0)): the cells
+/// go where the `#L` lines put them from the board's corner, then the whole is shifted by half
+/// the room left over, computed as MCell does (one more than the board, halved), when that
+/// shift is positive either way.
+fn board_origin(cells: &[(i64, i64, u8)], x0: i64, w: u32, h: u32) -> (i64, i64) {
+    let (mut left, mut right, mut top, mut bottom) = (x0, x0, i64::MAX, i64::MIN);
+    for &(x, y, _) in cells {
+        left = left.min(x);
+        right = right.max(x);
+        top = top.min(y);
+        bottom = bottom.max(y);
+    }
+    let shift_x = (w as i64 + 1 - (right - left + 1)) / 2;
+    let shift_y = (h as i64 + 1 - (bottom - top + 1)) / 2;
+    if shift_x > 0 || shift_y > 0 {
+        (left + shift_x, top + shift_y)
+    } else {
+        (left, top)
+    }
 }
 
 /// The cells as a bitmap of their box, and with `multi_state` each one's state.

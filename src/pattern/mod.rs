@@ -42,6 +42,9 @@ pub struct Pattern {
     /// Each cell's state, row by row, when some cell is above state 1 (Generations' dying
     /// states); `cells` then holds the cells that are not dead. `None`: two states.
     pub states: Option<Vec<u8>>,
+    /// Where the file puts the rectangle's top-left cell on its bounded grid, whose top-left
+    /// cell is (0, 0) (an MCell board); `None`: centred, as Golly centres a pattern.
+    pub origin: Option<(i64, i64)>,
 }
 
 impl Pattern {
@@ -54,6 +57,7 @@ impl Pattern {
             rule: None,
             warnings: Vec::new(),
             states: None,
+            origin: None,
         }
     }
 
@@ -111,9 +115,11 @@ impl Pattern {
             }
             None => (Grid::new(0, 0), None),
         };
+        let shift = self.cells.bounding_box().map_or((0, 0), |bb| (bb.x as i64, bb.y as i64));
         Pattern {
             cells,
             states,
+            origin: self.origin.map(|(x, y)| (x + shift.0, y + shift.1)),
             ..self.clone()
         }
     }
@@ -264,6 +270,7 @@ fn macrocell_pattern(text: &str) -> Result<Pattern, ParseError> {
         rule: mc.rule,
         warnings: Vec::new(),
         states: None,
+        origin: None,
     })
 }
 

@@ -324,7 +324,7 @@ fn two_dimensional(r: &Request) -> Result<(), String> {
 
 fn torus_only(r: &Request) -> Result<(), String> {
     match r.universe {
-        Universe::Plane => Err("it runs on a torus only".into()),
+        Universe::Plane | Universe::Bounded { .. } => Err("it runs on a torus only".into()),
         Universe::Torus { .. } => Ok(()),
     }
 }
@@ -341,15 +341,17 @@ fn builtin() -> Vec<EngineSpec> {
         EngineSpec {
             name: "reference",
             kind: EngineKind::Reference,
-            summary: "the plain oracle: one byte per cell, neighbours counted one by one",
-            supports: torus_only,
+            summary: "the plain oracle: one byte per cell, neighbours counted one by one; a torus or a bounded plane",
+            supports: |r| match r.universe {
+                Universe::Plane => Err("it runs on a torus or a bounded plane only".into()),
+                _ => Ok(()),
+            },
             cost: |_| None,
             memory: |r| r.universe.cells().unwrap_or(0) * 3,
             startup: 0.0,
             create: |r| {
-                let (w, h) = r.universe.size().expect("a torus");
-                Ok(Box::new(crate::cpu::ReferenceEngine::empty(
-                    r.rule, w, h, r.seed,
+                Ok(Box::new(crate::cpu::ReferenceEngine::in_universe(
+                    r.rule, r.universe, r.seed,
                 )?))
             },
         },

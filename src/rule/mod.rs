@@ -260,6 +260,8 @@ pub enum RuleKind {
 pub struct Rule {
     pub kind: RuleKind,
     pub torus: Option<(u32, u32)>,
+    /// Golly's bounded plane `:P<width>,<height>`: nothing lives beyond its edges.
+    pub bounded: Option<(u32, u32)>,
 }
 
 impl Rule {
@@ -292,7 +294,7 @@ impl Rule {
             // A 2D torus (`W22:T100,100`) is the 2D form too; a ring has height 1.
             (RuleKind::Elementary(e), torus) if torus.is_none_or(|(_, h)| h > 1) => Ok(Rule {
                 kind: RuleKind::Map(MapRule::wolfram_2d(e.0)),
-                torus,
+                ..rule
             }),
             _ => Ok(rule),
         }
@@ -344,11 +346,11 @@ impl Rule {
             Some((
                 Rule {
                     kind: even,
-                    torus: self.torus,
+                    ..*self
                 },
                 Rule {
                     kind: odd,
-                    torus: self.torus,
+                    ..*self
                 },
             ))
         };
@@ -437,10 +439,11 @@ impl Rule {
         }
     }
 
-    /// The same rule without a torus suffix.
+    /// The same rule without a bounded-grid suffix (a torus or a bounded plane).
     pub fn without_torus(self) -> Self {
         Self {
             torus: None,
+            bounded: None,
             ..self
         }
     }
@@ -456,6 +459,7 @@ impl From<LifeRule> for Rule {
         Self {
             kind: RuleKind::Life(rule),
             torus: None,
+            bounded: None,
         }
     }
 }
@@ -465,6 +469,7 @@ impl From<MapRule> for Rule {
         Self {
             kind: RuleKind::Map(rule),
             torus: None,
+            bounded: None,
         }
     }
 }
@@ -474,6 +479,7 @@ impl From<ElementaryRule> for Rule {
         Self {
             kind: RuleKind::Elementary(rule),
             torus: None,
+            bounded: None,
         }
     }
 }
@@ -492,6 +498,9 @@ impl fmt::Display for Rule {
             (Some((w, 1)), RuleKind::Elementary(_)) => write!(f, ":T{w},0")?,
             (Some((w, h)), _) => write!(f, ":T{w},{h}")?,
             (None, _) => {}
+        }
+        if let Some((w, h)) = self.bounded {
+            write!(f, ":P{w},{h}")?;
         }
         Ok(())
     }
@@ -527,16 +536,19 @@ impl std::str::FromStr for Rule {
             None => (text, None),
         };
         let kind = parse_kind(input, body)?;
-        let torus = match suffix {
-            Some((s, at)) => Some(parse_torus(
-                input,
-                s,
-                at,
-                matches!(kind, RuleKind::Elementary(_)),
-            )?),
-            None => None,
-        };
-        Ok(Self { kind, torus })
+        let (mut torus, mut bounded) = (None, None);
+        if let Some((s, at)) = suffix {
+            let elementary = matches!(kind, RuleKind::Elementary(_));
+            match parse_torus(input, s, at, elementary)? {
+                Grid::Torus(size) => torus = Some(size),
+                Grid::Plane(size) => bounded = Some(size),
+            }
+        }
+        Ok(Self {
+            kind,
+            torus,
+            bounded,
+        })
     }
 }
 
@@ -679,14 +691,15 @@ fn is_wordy(body: &str) -> bool {
         .any(|(a, b)| a.is_alphabetic() && b.is_alphabetic() && !(rule_letter(a) && rule_letter(b)))
 }
 
-/// Golly's bounded-grid suffix; only the plain torus `T<w>,<h>` fits lifelab's engines. For an
+/// A bounded grid a suffix names.
+enum Grid {
+    Torus((u32, u32)),
+    Plane((u32, u32)),
+}
+
+/// Golly's bounded-grid suffix: the torus `T<w>,<h>` or the bounded plane `P<w>,<h>`. For an
 /// elementary rule Golly writes the ring of width w as `T<w>,0`: that is (w, 1) here.
-fn parse_torus(
-    input: &str,
-    suffix: &str,
-    at: usize,
-    elementary: bool,
-) -> Result<(u32, u32), RuleError> {
+fn parse_torus(input: &str, suffix: &str, at: usize, elementary: bool) -> Result<Grid, RuleError> {
     let err = |m: String| Err(RuleError::new(input, m));
     let s = suffix.trim();
     let Some(first) = s.chars().next() else {
@@ -694,19 +707,20 @@ fn parse_torus(
             "empty bounded-grid suffix after ':' at column {at}"
         ));
     };
-    match first.to_ascii_uppercase() {
-        'T' => {}
+    let plane = match first.to_ascii_uppercase() {
+        'T' => false,
+        'P' if !elementary => true,
         'P' | 'K' | 'C' | 'S' => {
             return err(format!(
-                "bounded grid ':{s}' is not supported: lifelab simulates tori only (':T<width>,<height>')"
+                "bounded grid ':{s}' is not supported: lifelab has the torus (':T<width>,<height>') and, for 2D rules, the bounded plane (':P<width>,<height>')"
             ));
         }
         _ => {
             return err(format!(
-                "unknown bounded-grid suffix ':{s}' (expected ':T<width>,<height>')"
+                "unknown bounded-grid suffix ':{s}' (expected ':T<width>,<height>' or ':P<width>,<height>')"
             ));
         }
-    }
+    };
     let dims = &s[1..];
     if dims.contains(['+', '-', '*']) {
         return err(format!(
@@ -749,7 +763,11 @@ fn parse_torus(
         None if elementary => 1,
         None => width,
     };
-    Ok((width, height))
+    Ok(if plane {
+        Grid::Plane((width, height))
+    } else {
+        Grid::Torus((width, height))
+    })
 }
 
 #[cfg(test)]

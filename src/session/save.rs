@@ -91,6 +91,7 @@ pub fn text_of(engine: &mut dyn Engine, meta: &Meta, format: Format) -> anyhow::
         rule: Some(rule),
         warnings: Vec::new(),
         states,
+        origin: None,
     };
     Ok(Written {
         text: pattern::write(&p, format),

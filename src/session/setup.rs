@@ -92,6 +92,9 @@ impl Spec {
         let file_torus = loaded
             .as_ref()
             .and_then(|l| l.pattern.rule.and_then(|r| r.torus));
+        let file_bounded = loaded
+            .as_ref()
+            .and_then(|l| l.pattern.rule.and_then(|r| r.bounded));
         let flag_size = self
             .size
             .as_deref()
@@ -108,6 +111,11 @@ impl Spec {
             bail!("--random {d}: the density must be between 0 and 1");
         }
         let size = flag_size.or(rule.torus).or(file_torus);
+        // Golly's bounded plane, unless a torus was asked for.
+        let bounded = match size {
+            None => rule.bounded.or(file_bounded),
+            Some(_) => None,
+        };
         let rule = rule.without_torus();
         if rule.is_elementary() {
             if self.plane {
@@ -122,9 +130,13 @@ impl Spec {
         };
         // A pattern with no torus from the flags, its rule or its file lives on the unbounded
         // plane, as in Golly, LifeWiki and every RLE tool.
-        let plane = self.plane || (pattern.is_some() || tiles.is_some()) && size.is_none();
+        let plane = self.plane
+            || (pattern.is_some() || tiles.is_some()) && size.is_none() && bounded.is_none();
         let universe = if plane {
             Universe::Plane
+        } else if let Some((width, height)) = bounded {
+            Grid::check_torus_dimensions(width as u64, height as u64)?;
+            Universe::Bounded { width, height }
         } else {
             // A soup or an empty universe: the flags' or the rule's torus, else the default.
             let (w, h) = size.unwrap_or((DEFAULT_SIDE, DEFAULT_SIDE));
@@ -145,16 +157,22 @@ impl Spec {
                     );
                 }
                 // Multi-state cells travel as tiles, which keep each cell's state.
-                let at = place_at(&p.cells, universe).with_context(|| format!("pattern {source}"))?;
+                let at = place_pattern(p, universe).with_context(|| format!("pattern {source}"))?;
                 (Start::Tiles(p.to_tiles(at)), source)
             }
             (Some(p), None, _) => (
-                place(&p.cells, universe).with_context(|| format!("pattern {source}"))?,
+                Start::Cells {
+                    cells: p.cells.clone(),
+                    at: place_pattern(p, universe).with_context(|| format!("pattern {source}"))?,
+                },
                 source,
             ),
             (None, None, Some(density)) => {
                 let region = match (universe, flag_size) {
-                    (Universe::Torus { width, height }, _) => (width, height),
+                    (
+                        Universe::Torus { width, height } | Universe::Bounded { width, height },
+                        _,
+                    ) => (width, height),
                     (Universe::Plane, Some(s)) => s,
                     (Universe::Plane, None) => (PLANE_SOUP_SIDE, PLANE_SOUP_SIDE),
                 };
@@ -246,7 +264,9 @@ impl Spec {
 /// Golly's bounded grids, is centred on the origin, and lifelab's runs from 0.
 pub fn centre_tiles(tiles: TileMap, universe: Universe) -> TileMap {
     match universe {
-        Universe::Torus { width, height } => tiles.shifted((width / 2) as i64, (height / 2) as i64),
+        Universe::Torus { width, height } | Universe::Bounded { width, height } => {
+            tiles.shifted((width / 2) as i64, (height / 2) as i64)
+        }
         Universe::Plane => tiles,
     }
 }
@@ -258,6 +278,15 @@ pub fn place(cells: &Grid, universe: Universe) -> anyhow::Result<Start> {
         cells: cells.clone(),
         at: place_at(cells, universe)?,
     })
+}
+
+/// Where a pattern file's rectangle goes: where the file says on its bounded plane (an MCell
+/// board), else as [`place`] puts it.
+pub fn place_pattern(p: &Pattern, universe: Universe) -> anyhow::Result<(i64, i64)> {
+    match (universe, p.origin) {
+        (Universe::Bounded { .. }, Some(at)) => Ok(at),
+        _ => place_at(&p.cells, universe),
+    }
 }
 
 /// Where [`place`] puts a pattern's top-left corner.
@@ -274,6 +303,20 @@ pub fn place_at(cells: &Grid, universe: Universe) -> anyhow::Result<(i64, i64)> 
             (
                 (width.saturating_sub(cells.width()) / 2) as i64,
                 (height.saturating_sub(cells.height()) / 2) as i64,
+            )
+        }
+        // Golly centres a pattern on the origin, and its bounded plane too.
+        Universe::Bounded { width, height } => {
+            if cells.width() > width || cells.height() > height {
+                bail!(
+                    "the pattern is {}x{}, larger than the {width}x{height} bounded plane",
+                    cells.width(),
+                    cells.height()
+                );
+            }
+            (
+                (width / 2) as i64 - (cells.width() / 2) as i64,
+                (height / 2) as i64 - (cells.height() / 2) as i64,
             )
         }
         Universe::Plane => (-(cells.width() as i64 / 2), -(cells.height() as i64 / 2)),
@@ -330,7 +373,7 @@ impl Simulation {
                 let mut g = Grid::try_new(region.0, region.1)?;
                 g.fill_random(*density, self.seed);
                 let at = match self.universe {
-                    Universe::Torus { .. } => (0, 0),
+                    Universe::Torus { .. } | Universe::Bounded { .. } => (0, 0),
                     Universe::Plane => (-(region.0 as i64 / 2), -(region.1 as i64 / 2)),
                 };
                 engine.put(&g, at, Put::Or)?;
