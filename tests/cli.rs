@@ -412,15 +412,34 @@ fn mcell_files_run_or_are_refused_by_their_game() {
     std::fs::write(&life, "#MCell 4.20\n#GAME Life\n#RULE 23/3\n#L .A$..A$3A\n").unwrap();
     let v = json(&["run", "--pattern", life.to_str().unwrap(), "--json"]);
     assert_eq!(v["population"], 5);
+    // Generations: a row of three under 2367/3457/5. The middle cell has two neighbours and
+    // survives, the ends have one and start dying; the cells above and below the middle see
+    // three and are born: 3 live and 2 dying, and Golly's population counts both.
     let generations = dir.join("banner.mcl");
     std::fs::write(
         &generations,
         "#MCell 2.0\n#GAME Generations\n#RULE 2367/3457/5\n#L 3A\n",
     )
     .unwrap();
-    let e = failure(&["run", "--pattern", generations.to_str().unwrap()]);
+    let v = json(&[
+        "run",
+        "--pattern",
+        generations.to_str().unwrap(),
+        "--gens",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(v["population"], 5, "{v}");
+    assert_eq!(v["rule"], "2367/3457/5", "{v}");
+    let ltl = dir.join("bosco.mcl");
+    std::fs::write(
+        &ltl,
+        "#MCell 4.20\n#GAME Larger than Life\n#RULE R5,C0,M1,S34..58,B34..45\n#L 3A\n",
+    )
+    .unwrap();
+    let e = failure(&["run", "--pattern", ltl.to_str().unwrap()]);
     assert!(
-        e.contains("banner.mcl:3:") && e.contains("Generations") && e.contains("2367/3457/5"),
+        e.contains("bosco.mcl:3:") && e.contains("Larger than Life") && e.contains("R5,C0,M1"),
         "{e}"
     );
     std::fs::remove_dir_all(dir).unwrap();

@@ -243,7 +243,7 @@ fn malformed_files_report_line_and_column() {
         ),
         (
             "x = 3, y = 3\nbo$2bq!",
-            "line 2, column 6: cell state 'q' is not a two-state cell (use b or . for dead, o or A for alive)",
+            "line 2, column 6: multi-state prefix 'q' must be followed by a state letter A..X, not '!'",
         ),
         (
             "x = 3, y = 3\nbo$2b#!",
@@ -317,7 +317,7 @@ fn files_that_cannot_be_read_name_the_file() {
     assert_eq!(
         pattern::load_file(&bad).unwrap_err().to_string(),
         format!(
-            "{}:2:2: cell state 'q' is not a two-state cell (use b or . for dead, o or A for alive)",
+            "{}:2:2: multi-state prefix 'q' must be followed by a state letter A..X, not '!'",
             bad.display()
         )
     );

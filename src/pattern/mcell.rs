@@ -272,18 +272,21 @@ mod tests {
 
     #[test]
     fn an_unsupported_game_is_refused_with_its_name_and_line() {
-        let text = "#MCell 2.0\n#GAME Generations\n#RULE 2367/3457/5\n#L 3A\n";
+        let text = "#MCell 2.0\n#GAME Larger than Life\n#RULE R5,C0,M1,S34..58,B34..45\n#L 3A\n";
         let e = parse(text).unwrap_err();
         assert_eq!(e.line, 3);
-        assert!(e.message.contains("Generations"), "{}", e.message);
-        assert!(e.message.contains("2367/3457/5"), "{}", e.message);
+        assert!(e.message.contains("Larger than Life"), "{}", e.message);
+        assert!(e.message.contains("R5,C0,M1"), "{}", e.message);
     }
 
     #[test]
-    fn a_wrapped_board_is_a_torus() {
+    fn a_wrapped_board_is_a_torus_and_an_unwrapped_one_golly_s_bounded_plane() {
         let text = "#MCell 4.20\n#GAME Life\n#RULE 23/3\n#BOARD 60x40\n#WRAP 1\n#L 3A\n";
         assert_eq!(parse(text).unwrap().rule.unwrap().torus, Some((60, 40)));
         let plane = "#MCell 4.20\n#GAME Life\n#RULE 23/3\n#BOARD 60x40\n#WRAP 0\n#L 3A\n";
-        assert_eq!(parse(plane).unwrap_err().line, 5);
+        let p = parse(plane).unwrap();
+        assert_eq!(p.rule.unwrap().bounded, Some((60, 40)));
+        // Golly's shift: (60 + 1 - 3) / 2 and (40 + 1 - 1) / 2 from the board's corner.
+        assert_eq!(p.origin, Some((29, 20)));
     }
 }

@@ -253,6 +253,10 @@ impl Engine for Switching {
         self.inner.cell(x, y)
     }
 
+    fn state(&mut self, x: i64, y: i64) -> EngineResult<u8> {
+        self.inner.state(x, y)
+    }
+
     fn set_cell(&mut self, x: i64, y: i64, alive: bool) -> EngineResult<()> {
         self.inner.set_cell(x, y, alive)
     }
