@@ -138,23 +138,39 @@ pub fn render_cells(
                     Some((c, _)) => c,
                     None => (cx.floor() as i64, cy.floor() as i64),
                 };
+                // Beyond a bounded plane's edges nothing lives.
+                if view.bounded && (x < 0 || y < 0 || x >= tw || y >= th) {
+                    *out = colour(OUTSIDE);
+                    continue;
+                }
                 let Some((dx, dy)) = offset(x, y) else {
                     *out = colour(DEAD);
                     continue;
                 };
-                match &picture.cells {
-                    ViewCells::Cells(g) => {
-                        let alive = g.get(dx as u32, dy as u32);
-                        let mut c = if alive { colour(LIVE) } else { colour(DEAD) };
+                let state_colour = |state: u8| match &picture.cells {
+                    ViewCells::States { states, .. } => state_colour(state, *states),
+                    _ => if state != 0 { LIVE } else { DEAD },
+                };
+                let state = match &picture.cells {
+                    ViewCells::Cells(g) => Some(g.get(dx as u32, dy as u32) as u8),
+                    ViewCells::States { cells, .. } => {
+                        Some(cells[(dy * rect.width as i64 + dx) as usize])
+                    }
+                    ViewCells::Sampled(_) => None,
+                };
+                match (&picture.cells, state) {
+                    (_, Some(state)) => {
+                        let base = state_colour(state);
+                        let mut c = colour(base);
                         if let Some((_, edge)) = hex {
                             if lines && edge < 1.0 / zoom {
-                                c = mix(if alive { LIVE } else { DEAD }, LINE, 0.6);
+                                c = mix(base, LINE, 0.6);
                             }
                         } else if zoom >= 1.0 {
                             let (fx, fy) = (cx - cx.floor(), cy - cy.floor());
                             let edge = fx < 1.0 / zoom || fy < 1.0 / zoom;
                             if lines && edge {
-                                c = mix(if alive { LIVE } else { DEAD }, LINE, 0.6);
+                                c = mix(base, LINE, 0.6);
                             }
                             let seam = wraps
                                 && ((x.rem_euclid(tw) == 0 && fx < 1.0 / zoom)
@@ -165,7 +181,7 @@ pub fn render_cells(
                         }
                         *out = c;
                     }
-                    ViewCells::Sampled(s) => {
+                    (ViewCells::Sampled(s), None) => {
                         let (bx, by) = ((dx / block) as u32, (dy / block) as u32);
                         let v = if bx < s.columns && by < s.rows {
                             s.value(bx, by)
@@ -174,10 +190,31 @@ pub fn render_cells(
                         };
                         *out = shade(v);
                     }
+                    (_, None) => *out = colour(DEAD),
                 }
             }
         });
     egui::ColorImage::new(size, pixels)
+}
+
+/// A state's colour under a rule of `states` states: live cells as always, and the dying
+/// states each their own, from a bright orange for a cell that has just died to a dark red
+/// near the end, so that a trail shows its age (Golly grades its Generations colours too).
+fn state_colour(state: u8, states: u16) -> [f32; 4] {
+    match state {
+        0 => DEAD,
+        1 => LIVE,
+        s => {
+            let t = (s as f32 - 2.0) / (states as f32 - 2.0).max(1.0);
+            let (young, old) = ([1.0, 0.55, 0.1, 1.0], [0.35, 0.05, 0.12, 1.0]);
+            [
+                young[0] + (old[0] - young[0]) * t,
+                young[1] + (old[1] - young[1]) * t,
+                young[2] + (old[2] - young[2]) * t,
+                1.0,
+            ]
+        }
+    }
 }
 
 /// The colour of a sampled block: by the square root of its live share, and bright enough to

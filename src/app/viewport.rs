@@ -94,9 +94,9 @@ impl Viewport {
     /// A view of `universe`.
     pub fn of(universe: Universe) -> Self {
         match universe {
-            Universe::Torus { width, height } | Universe::Bounded { width, height } => {
-                Self::new((width, height))
-            }
+            Universe::Torus { width, height } => Self::new((width, height)),
+            // Golly's bounded plane: one picture, which neither wraps nor extends.
+            Universe::Bounded { width, height } => Self::bounded((width, height)),
             Universe::Plane => Self {
                 plane: true,
                 ..Self::new((1, 1))
@@ -310,11 +310,20 @@ impl Viewport {
     /// A new universe: the view stays on the same cell when it still exists.
     pub fn set_universe(&mut self, universe: Universe) {
         match universe {
-            Universe::Torus { width, height } | Universe::Bounded { width, height } => {
+            Universe::Torus { width, height } => {
                 self.torus = (width, height);
                 self.plane = false;
+                self.bounded = false;
             }
-            Universe::Plane => self.plane = true,
+            Universe::Bounded { width, height } => {
+                self.torus = (width, height);
+                self.plane = false;
+                self.bounded = true;
+            }
+            Universe::Plane => {
+                self.plane = true;
+                self.bounded = false;
+            }
         }
         self.wrap();
     }

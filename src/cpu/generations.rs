@@ -482,6 +482,17 @@ impl Engine for GenerationsEngine {
         Ok(g)
     }
 
+    fn states_in(&mut self, rect: CellRect) -> EngineResult<Vec<u8>> {
+        crate::memory::check(
+            || format!("the states of a {}x{} rectangle", rect.width, rect.height),
+            rect.width as u64 * rect.height as u64,
+        )?;
+        Ok((0..rect.height as i64)
+            .flat_map(|y| (0..rect.width as i64).map(move |x| (x, y)))
+            .map(|(x, y)| self.get_state(rect.x + x, rect.y + y))
+            .collect())
+    }
+
     fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {
         let tiles = self.to_tiles();
         match sample_tiles(tiles.iter(), self.universe, rect, block) {

@@ -250,6 +250,13 @@ impl Engine for ReferenceEngine {
         Ok(self.state_at(x, y))
     }
 
+    fn states_in(&mut self, rect: CellRect) -> EngineResult<Vec<u8>> {
+        Ok((0..rect.height as i64)
+            .flat_map(|y| (0..rect.width as i64).map(move |x| (x, y)))
+            .map(|(x, y)| self.state_at(rect.x + x, rect.y + y))
+            .collect())
+    }
+
     fn put(&mut self, cells: &Grid, at: (i64, i64), how: Put) -> EngineResult<()> {
         self.edit(|g| dense::put(g, cells, at, how));
         Ok(())

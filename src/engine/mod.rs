@@ -425,6 +425,16 @@ pub trait Engine: Send {
     /// The cells of a rectangle, as a bitmap of its size.
     fn cells_in(&mut self, rect: CellRect) -> EngineResult<Grid>;
 
+    /// The state of every cell of a rectangle, row by row (0 dead, 1 alive, 2.. dying): what
+    /// the viewer colours under a Generations rule.
+    fn states_in(&mut self, rect: CellRect) -> EngineResult<Vec<u8>> {
+        let g = self.cells_in(rect)?;
+        Ok((0..rect.height)
+            .flat_map(|y| (0..rect.width).map(move |x| (x, y)))
+            .map(|(x, y)| g.get(x, y) as u8)
+            .collect())
+    }
+
     /// The live fraction of each `block x block` square of `rect` (`block` a power of two).
     fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {
         sample_by_bands(self, rect, block)

@@ -257,6 +257,10 @@ impl Engine for Switching {
         self.inner.state(x, y)
     }
 
+    fn states_in(&mut self, rect: CellRect) -> EngineResult<Vec<u8>> {
+        self.inner.states_in(rect)
+    }
+
     fn set_cell(&mut self, x: i64, y: i64, alive: bool) -> EngineResult<()> {
         self.inner.set_cell(x, y, alive)
     }

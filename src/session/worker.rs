@@ -827,7 +827,11 @@ fn read_view(shared: &Arc<Shared>, request: ViewRequest) {
         let mut e = lock(&shared.engine);
         shared.apply_edits(e.as_mut());
         let generation = e.generation();
-        let cells = if request.block <= 1 {
+        let states = e.rule().states();
+        let cells = if request.block <= 1 && states > 2 {
+            e.states_in(request.rect)
+                .map(|cells| ViewCells::States { states, cells })
+        } else if request.block <= 1 {
             e.cells_in(request.rect).map(ViewCells::Cells)
         } else {
             e.sample(request.rect, request.block)

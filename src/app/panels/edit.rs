@@ -33,7 +33,9 @@ impl EditPanel {
             self.shown = status.size;
             (self.width, self.height) = status.size;
         }
-        let torus = !status.universe.is_plane();
+        // A bounded plane can be filled like a torus, but Resize makes a torus of it.
+        let bounded = !status.universe.is_plane();
+        let torus = status.universe.torus_size().is_some();
         ui.horizontal(|ui| {
             ui.label("density");
             ui.add(egui::Slider::new(&mut self.density, 0.0..=1.0).fixed_decimals(2));
@@ -44,7 +46,10 @@ impl EditPanel {
         });
         ui.horizontal(|ui| {
             if ui
-                .add_enabled(torus, egui::Button::new("Fill torus"))
+                .add_enabled(
+                    bounded,
+                    egui::Button::new(if torus { "Fill torus" } else { "Fill all" }),
+                )
                 .on_disabled_hover_text("The plane has no edges: select a region and fill that")
                 .clicked()
             {

@@ -5,6 +5,7 @@
 use eframe::egui;
 
 use super::{Mode, Status};
+use crate::engine::Universe;
 
 pub fn ui(ui: &mut egui::Ui, s: &Status) {
     ui.horizontal(|ui| {
@@ -17,14 +18,25 @@ pub fn ui(ui: &mut egui::Ui, s: &Status) {
             _ => {
                 ui.label(format!("generation {}", s.generation));
                 ui.separator();
+                // Under a Generations rule Golly's population counts the dying cells too.
+                let counted = if s.rule.states() > 2 {
+                    " (live and dying)"
+                } else {
+                    ""
+                };
                 match s.population {
-                    Some(p) => ui.label(format!("population {p}")),
+                    Some(p) => ui.label(format!("population {p}{counted}")),
                     None => ui.label("population …"),
                 };
                 ui.separator();
-                match s.universe.size() {
-                    Some((w, h)) => ui.label(format!("{w}x{h} torus, {}", s.rule)),
-                    None => ui.label(format!("plane, {}", s.rule)),
+                match s.universe {
+                    Universe::Torus { width, height } => {
+                        ui.label(format!("{width}x{height} torus, {}", s.rule))
+                    }
+                    Universe::Bounded { width, height } => {
+                        ui.label(format!("{width}x{height} bounded plane, {}", s.rule))
+                    }
+                    Universe::Plane => ui.label(format!("plane, {}", s.rule)),
                 };
                 ui.separator();
                 ui.label(format!("engine {}", s.engine))
