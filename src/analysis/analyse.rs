@@ -228,6 +228,13 @@ pub fn analyse(q: &Question, progress: &Progress) -> anyhow::Result<Findings> {
             "analysis is for Life-like rules; an elementary rule's ring is a different kind of object"
         );
     }
+    if q.rule.states() > 2 {
+        anyhow::bail!(
+            "analysis identifies two-state objects (still lifes, oscillators, spaceships, apgcodes); rule {} has {} states, so run it with `lifelab run` instead",
+            q.rule,
+            q.rule.states()
+        );
+    }
     match &q.subject {
         Subject::Pattern(cells) => {
             if cells.is_empty() {

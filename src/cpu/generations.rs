@@ -21,7 +21,7 @@ use crate::rule::{GenerationsRule, LifeRule, Rule, Transition};
 use crate::tiles::TileMap;
 
 /// Words of the box computed in parallel from this many on.
-const PARALLEL_WORDS: usize = 1 << 12;
+const PARALLEL_WORDS: usize = 1 << 16;
 
 pub struct GenerationsEngine {
     core: Core,
@@ -225,11 +225,39 @@ impl GenerationsEngine {
     pub fn step_once(&mut self) {
         self.make_room_for_births();
         let (words, rows) = (self.words, self.rows);
-        let live: Vec<u64> = (0..words * rows).map(|i| self.live_word(i)).collect();
+        let torus = self.universe.torus_size().is_some();
+        // The live cells, and which stretches of 64 rows of a column hold one in them or in
+        // their margin rows: the others see no births (but under B0) and are not computed.
+        let chunks = rows.div_ceil(64);
+        let mut live = vec![0u64; words * rows];
+        let mut busy = vec![false; words * chunks];
+        for r in 0..rows {
+            for k in 0..words {
+                let l = self.live_word(r * words + k);
+                if l == 0 {
+                    continue;
+                }
+                live[r * words + k] = l;
+                let (c, at) = (r / 64, k * chunks);
+                busy[at + c] = true;
+                if r % 64 == 0 && c > 0 {
+                    busy[at + c - 1] = true;
+                } else if r == 0 && torus {
+                    busy[at + chunks - 1] = true;
+                }
+                if r % 64 == 63 && c + 1 < chunks {
+                    busy[at + c + 1] = true;
+                } else if r == rows - 1 && torus {
+                    busy[at] = true;
+                }
+            }
+        }
         // The two-state rule's outcome for every cell, column by column (column-major).
         let mut next = vec![0u64; words * rows];
         let this = &*self;
-        let column = |k: usize, out: &mut [u64], s: &mut Column| this.column(&live, k, out, s);
+        let (live, busy) = (&live, &busy);
+        let column =
+            |k: usize, out: &mut [u64], s: &mut Column| this.column(live, busy, k, out, s);
         if words * rows >= PARALLEL_WORDS {
             next.par_chunks_mut(rows)
                 .enumerate()
@@ -250,8 +278,11 @@ impl GenerationsEngine {
             for k in 0..words {
                 let i = r * words + k;
                 let n = next[k * rows + r];
-                let a = live[i];
                 let occupied = self.occupied_word(i);
+                if n == 0 && occupied == 0 {
+                    continue; // dead and staying so: most of a sparse box
+                }
+                let a = live[i];
                 let dying = occupied & !a;
                 let born_or_kept = n & (a | !occupied);
                 let starts_dying = a & !n;
@@ -290,24 +321,46 @@ impl GenerationsEngine {
     }
 
     /// The two-state outcome of column `k`'s rows into `out`, 64 rows per kernel call.
-    fn column(&self, live: &[u64], k: usize, out: &mut [u64], s: &mut Column) {
+    fn column(&self, live: &[u64], busy: &[bool], k: usize, out: &mut [u64], s: &mut Column) {
         let (words, rows) = (self.words, self.rows);
         let torus = self.universe.torus_size().is_some();
         let last = words - 1;
+        // Rows -1 and `rows` are the margins: the other edge on a torus, nothing on a plane.
         let row_word = |r: i64, k: usize| -> u64 {
-            let r = if torus {
-                r.rem_euclid(rows as i64)
-            } else if r < 0 || r >= rows as i64 {
-                return 0;
+            let r = if r < 0 {
+                if !torus {
+                    return 0;
+                }
+                rows - 1
+            } else if r as usize >= rows {
+                if !torus {
+                    return 0;
+                }
+                0
             } else {
-                r
+                r as usize
             };
-            live[r as usize * words + k]
+            live[r * words + k]
         };
         let vb = self.last_bits;
+        // A stretch with no live cell in it or beside it stays without births (unless B0).
+        let b0 = self.rule.table.births_from_nothing();
+        let chunks = rows.div_ceil(64);
+        let busy_at = |k: usize, c: usize| busy[k * chunks + c];
+        let quiet = |start: usize, _n: usize| {
+            let c = start / 64;
+            !b0 && !busy_at(k, c)
+                && (k == 0 && !torus || !busy_at(if k == 0 { last } else { k - 1 }, c))
+                && (k == last && !torus || !busy_at(if k == last { 0 } else { k + 1 }, c))
+        };
         let mut start = 0;
         while start < rows {
             let n = (rows - start).min(64);
+            if quiet(start, n) {
+                out[start..start + n].fill(0);
+                start += n;
+                continue;
+            }
             for j in 0..n + 2 {
                 let r = start as i64 + j as i64 - 1;
                 let c = row_word(r, k);
