@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# Golly's own non-totalistic patterns (and the 2D Wolfram demo) at 1000 generations: lifelab's
-# default engine against bgolly's QuickLife, whole process, each job five times on each program
-# in alternation, the median wall-clock time reported with both populations (which must agree).
-# Usage: benches/golly_families.sh [path/to/lifelab]
+# Golly's own patterns of the rule families it runs beyond Life-like ones, at 1000 generations:
+# lifelab's default engine against bgolly's algorithm for the family (QuickLife for the
+# non-totalistic patterns, HashLife for the 2D Wolfram demo, Generations for Generations), whole
+# process, each job five times on each program in alternation, the median wall-clock time
+# reported with both populations (which must agree).
+# Usage: benches/golly_families.sh [path/to/lifelab] [non-totalistic|generations]
 set -euo pipefail
 LIFELAB=${1:-target/release/lifelab}
 GENS=${GENS:-1000}
 P=/usr/share/golly/Patterns
 command -v bgolly >/dev/null || { echo "bgolly is not installed (apt-get install golly)"; exit 1; }
-files=("$P"/Non-Totalistic/*.rle "$P"/Non-Totalistic/JustFriends/*.rle "$P"/HashLife/wolfram22.mc)
+case "${2:-non-totalistic}" in
+    generations) files=("$P"/Generations/*) ;;
+    *) files=("$P"/Non-Totalistic/*.rle "$P"/Non-Totalistic/JustFriends/*.rle "$P"/HashLife/wolfram22.mc) ;;
+esac
 
 now() { date +%s.%N; }
 median() { printf '%s\n' "$@" | sort -n | sed -n 3p; }
@@ -17,7 +22,7 @@ printf '| pattern | Golly | lifelab | lifelab engine | ratio | population |\n| -
 ratios=()
 for f in "${files[@]}"; do
     algo=QuickLife
-    case "$f" in *.mc) algo=HashLife ;; esac
+    case "$f" in *.mc) algo=HashLife ;; */Generations/*) algo=Generations ;; esac
     gt=(); lt=()
     for _ in 1 2 3 4 5; do
         t0=$(now); gp=$(bgolly -a "$algo" -m "$GENS" "$f" | tail -1 | sed 's/.*: //; s/,//g'); t1=$(now)

@@ -36,6 +36,9 @@ pub struct GenerationsEngine {
     rows: usize,
     /// Valid bits of a row's last word (the torus width's remainder; 64 on the plane).
     last_bits: u32,
+    /// Rows `lo..=hi` hold every cell that is not dead (`None`: not known, after an edit);
+    /// a generation computes only those and one more on each side.
+    span: Option<(usize, usize)>,
     /// `planes[j][row * words + word]`: bit j of each cell's state.
     planes: Vec<Vec<u64>>,
 }
@@ -104,6 +107,7 @@ impl GenerationsEngine {
             words,
             rows,
             last_bits,
+            span: None,
         })
     }
 
@@ -152,6 +156,7 @@ impl GenerationsEngine {
     }
 
     fn put_state(&mut self, x: i64, y: i64, state: u8) {
+        self.span = None;
         if state != 0 {
             self.make_room(x, x, y, y);
         }
@@ -198,6 +203,7 @@ impl GenerationsEngine {
         }
         self.x0 -= add_left as i64 * 64;
         self.y0 -= add_top as i64;
+        self.span = None;
         self.words = words;
         self.rows = rows;
     }
@@ -229,9 +235,19 @@ impl GenerationsEngine {
         // The live cells, and which stretches of 64 rows of a column hold one in them or in
         // their margin rows: the others see no births (but under B0) and are not computed.
         let chunks = rows.div_ceil(64);
+        // The rows that can change: the span and its margins (all of them when the span
+        // touches a torus's seam, or after an edit).
+        let (r0, r1) = match self.span {
+            Some((lo, hi)) if !(torus && (lo == 0 || hi + 1 == rows)) => {
+                (lo.saturating_sub(1), (hi + 1).min(rows - 1))
+            }
+            _ => (0, rows - 1),
+        };
+        let b0 = self.rule.table.births_from_nothing();
+        let (r0, r1) = if b0 { (0, rows - 1) } else { (r0, r1) };
         let mut live = vec![0u64; words * rows];
         let mut busy = vec![false; words * chunks];
-        for r in 0..rows {
+        for r in r0..=r1 {
             for k in 0..words {
                 let l = self.live_word(r * words + k);
                 if l == 0 {
@@ -274,7 +290,9 @@ impl GenerationsEngine {
             64 => u64::MAX,
             b => (1u64 << b) - 1,
         };
-        for r in 0..rows {
+        let mut span: Option<(usize, usize)> = None;
+        for r in r0..=r1 {
+            let mut any = false;
             for k in 0..words {
                 let i = r * words + k;
                 let n = next[k * rows + r];
@@ -314,9 +332,15 @@ impl GenerationsEngine {
                         _ => 0,
                     };
                     p[i] = (q[j] & keep) | (extra & if k == words - 1 { mask_last } else { !0 });
+                    any |= p[i] != 0;
                 }
             }
+            if any {
+                span = Some(span.map_or((r, r), |(lo, _)| (lo, r)));
+            }
         }
+        // An empty world's span is an empty row range.
+        self.span = Some(span.unwrap_or((0, 0)));
         self.core.generation += 1;
     }
 
@@ -516,6 +540,7 @@ impl Engine for GenerationsEngine {
         for p in &mut self.planes {
             p.fill(0);
         }
+        self.span = None;
         Ok(())
     }
 
