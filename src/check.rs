@@ -103,8 +103,7 @@ pub fn compare(
             let (w, h) = (case.start.width(), case.start.height());
             let rect = crate::engine::CellRect::new(0, 0, w, h);
             let (a, b) = (oracle.states_in(rect)?, tested.states_in(rect)?);
-            Ok(a
-                .iter()
+            Ok(a.iter()
                 .zip(&b)
                 .position(|(x, y)| x != y)
                 .map(|i| (i as u32 % w, i as u32 / w)))
@@ -224,7 +223,11 @@ pub fn suite() -> Vec<Group> {
     ];
     for (i, text) in generations.iter().enumerate() {
         let rule: Rule = text.parse().expect("valid");
-        for (j, &(w, h)) in SIZES.iter().enumerate().filter(|(_, s)| s.0 * s.1 < 1 << 20) {
+        for (j, &(w, h)) in SIZES
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.0 * s.1 < 1 << 20)
+        {
             let seed = (300 + i * 10 + j) as u64;
             cases.push(case(
                 format!("random 0.4 seed {seed}"),

@@ -65,7 +65,7 @@ impl TileMap {
     /// The cell's state: 0 dead, 1 alive, 2.. a dying state.
     pub fn state(&self, x: i64, y: i64) -> u8 {
         let (t, row, bit) = tile_of(x, y);
-        if !self.tiles.get(&t).is_some_and(|b| b[row] >> bit & 1 == 1) {
+        if self.tiles.get(&t).is_none_or(|b| b[row] >> bit & 1 == 0) {
             return 0;
         }
         self.states
@@ -81,9 +81,8 @@ impl TileMap {
             b[row] &= !(1 << bit);
         }
         if state > 1 {
-            self.states
-                .entry(t)
-                .or_insert_with(|| Box::new([0; 4096]))[row * 64 + bit as usize] = state;
+            self.states.entry(t).or_insert_with(|| Box::new([0; 4096]))[row * 64 + bit as usize] =
+                state;
         } else if let Some(s) = self.states.get_mut(&t) {
             s[row * 64 + bit as usize] = state;
         }
@@ -93,9 +92,9 @@ impl TileMap {
     pub fn has_states(&self) -> bool {
         self.states.iter().any(|(t, s)| {
             let bits = self.tiles.get(t);
-            s.iter().enumerate().any(|(i, &v)| {
-                v > 1 && bits.is_some_and(|b| b[i / 64] >> (i % 64) & 1 == 1)
-            })
+            s.iter()
+                .enumerate()
+                .any(|(i, &v)| v > 1 && bits.is_some_and(|b| b[i / 64] >> (i % 64) & 1 == 1))
         })
     }
 
@@ -103,7 +102,9 @@ impl TileMap {
     pub fn max_state(&self) -> u8 {
         let mut max = self.tiles.values().any(|t| t.iter().any(|&w| w != 0)) as u8;
         for (t, s) in &self.states {
-            let Some(bits) = self.tiles.get(t) else { continue };
+            let Some(bits) = self.tiles.get(t) else {
+                continue;
+            };
             for (i, &v) in s.iter().enumerate() {
                 if v > max && bits[i / 64] >> (i % 64) & 1 == 1 {
                     max = v;

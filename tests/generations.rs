@@ -14,7 +14,10 @@ use lifelab::rule::{Neighbourhood, Rule, RuleKind};
 use lifelab::tiles::TileMap;
 
 fn generations(text: &str) -> lifelab::rule::GenerationsRule {
-    match Rule::parse(text).unwrap_or_else(|e| panic!("{text}: {e}")).kind {
+    match Rule::parse(text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
+        .kind
+    {
         RuleKind::Generations(g) => g,
         other => panic!("{text} is not a Generations rule: {other:?}"),
     }
@@ -23,10 +26,21 @@ fn generations(text: &str) -> lifelab::rule::GenerationsRule {
 #[test]
 fn every_notation_golly_reads_is_the_same_rule_printed_survival_first() {
     // Star Wars and LivingOnTheEdge, from Golly's Help and Patterns.
-    for text in ["345/3/6", "B3/S345/C6", "B3/S345/6", "S345/B3/6", "g6b3s345", "b3/s345/c6"] {
+    for text in [
+        "345/3/6",
+        "B3/S345/C6",
+        "B3/S345/6",
+        "S345/B3/6",
+        "g6b3s345",
+        "b3/s345/c6",
+    ] {
         let g = generations(text);
         assert_eq!(g.states, 6, "{text}");
-        assert_eq!(g.table.totalistic(), Some((vec![3], vec![3, 4, 5])), "{text}");
+        assert_eq!(
+            g.table.totalistic(),
+            Some((vec![3], vec![3, 4, 5])),
+            "{text}"
+        );
         assert_eq!(Rule::parse(text).unwrap().to_string(), "345/3/6", "{text}");
     }
     // Brian's Brain: nothing survives.
@@ -116,17 +130,35 @@ fn brians_brain_by_hand() {
         );
         e.step(1).unwrap();
         let mut want = vec![0u8; 30];
-        for (x, y, s) in [(2, 1, 1), (3, 1, 1), (2, 3, 1), (3, 3, 1), (2, 2, 2), (3, 2, 2)] {
+        for (x, y, s) in [
+            (2, 1, 1),
+            (3, 1, 1),
+            (2, 3, 1),
+            (3, 3, 1),
+            (2, 2, 2),
+            (3, 2, 2),
+        ] {
             want[y * 6 + x] = s;
         }
         assert_eq!(states_of(e.as_mut(), 6, 5), want, "{engine}");
-        assert_eq!(e.population().unwrap(), 6, "{engine}: dying cells count, as in Golly");
+        assert_eq!(
+            e.population().unwrap(),
+            6,
+            "{engine}: dying cells count, as in Golly"
+        );
         // The dying cells die and the new ones start dying. Born: the cells above the top
         // pair and below the bottom one, and the two at the ends of the dying pair, which
         // see a live cell above and one below (the dying cells between count for nothing).
         e.step(1).unwrap();
         let mut want = vec![0u8; 30];
-        for (x, y, s) in [(2, 0, 1), (3, 0, 1), (2, 4, 1), (3, 4, 1), (1, 2, 1), (4, 2, 1)] {
+        for (x, y, s) in [
+            (2, 0, 1),
+            (3, 0, 1),
+            (2, 4, 1),
+            (3, 4, 1),
+            (1, 2, 1),
+            (4, 2, 1),
+        ] {
             want[y * 6 + x] = s;
         }
         for (x, y) in [(2, 1), (3, 1), (2, 3), (3, 3)] {
@@ -251,8 +283,12 @@ fn on_the_plane_the_generations_engine_grows_as_the_pattern_does() {
             .iter()
             .map(|&(x, y, s)| (x + gens as i64 + 4, y + gens as i64 + 4, s))
             .collect();
-        let mut reference =
-            engine_with("reference", rule, Universe::torus(side as u32, side as u32), &on_torus);
+        let mut reference = engine_with(
+            "reference",
+            rule,
+            Universe::torus(side as u32, side as u32),
+            &on_torus,
+        );
         let on_plane: Vec<_> = soup.iter().map(|&(x, y, s)| (x - 20, y - 15, s)).collect();
         let mut plane = engine_with("generations", rule, Universe::Plane, &on_plane);
         reference.step(gens).unwrap();
@@ -278,10 +314,16 @@ fn on_the_plane_the_generations_engine_grows_as_the_pattern_does() {
 #[test]
 fn the_registry_sends_generations_rules_to_the_generations_engine_and_says_why_others_refuse() {
     let request = Request::new(Rule::parse("345/3/6").unwrap(), Universe::Plane);
-    assert_eq!(registry::choose("auto", &request).unwrap().engine, "generations");
+    assert_eq!(
+        registry::choose("auto", &request).unwrap().engine,
+        "generations"
+    );
     for engine in ["tiles", "hashlife"] {
         let e = registry::choose(engine, &request).unwrap_err().to_string();
-        assert!(e.contains("two states") && e.contains("345/3/6"), "{engine}: {e}");
+        assert!(
+            e.contains("two states") && e.contains("345/3/6"),
+            "{engine}: {e}"
+        );
     }
     let torus = Request::new(Rule::parse("345/3/6").unwrap(), Universe::torus(64, 64));
     let e = registry::choose("cpu", &torus).unwrap_err().to_string();
@@ -297,7 +339,11 @@ fn multi_state_rle_reads_and_writes_golly_s_letters() {
     assert_eq!(row0, [0, 1, 2, 3, 3]);
     assert_eq!(row1, [25, 255, 0, 5, 0]);
     assert_eq!(p.population(), 7, "every cell that is not dead");
-    let back = pattern::parse_bytes(pattern::write(&p, Format::Rle).as_bytes(), Some(Format::Rle)).unwrap();
+    let back = pattern::parse_bytes(
+        pattern::write(&p, Format::Rle).as_bytes(),
+        Some(Format::Rle),
+    )
+    .unwrap();
     assert_eq!(back.states, p.states);
     assert_eq!(back.rule, p.rule);
     for (bad, words) in [
@@ -305,7 +351,9 @@ fn multi_state_rle_reads_and_writes_golly_s_letters() {
         ("x = 2, y = 1\nAp", "without its state letter"),
         ("x = 2, y = 1\nqz!", "must be followed by a state letter"),
     ] {
-        let e = pattern::parse_bytes(bad.as_bytes(), Some(Format::Rle)).unwrap_err().to_string();
+        let e = pattern::parse_bytes(bad.as_bytes(), Some(Format::Rle))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains(words) && e.contains("line"), "{bad}: {e}");
     }
 }
@@ -340,7 +388,12 @@ fn sparse_cells_across_stretches_of_rows_match_the_reference() {
                 },
             ] {
                 let mut cells = Vec::new();
-                for (bx, by) in [(0i64, 58i64), (30, 122), (w as i64 - 6, h as i64 - 4), (10, 0)] {
+                for (bx, by) in [
+                    (0i64, 58i64),
+                    (30, 122),
+                    (w as i64 - 6, h as i64 - 4),
+                    (10, 0),
+                ] {
                     for (x, y, s) in state_soup(6, 6, states, k as u64 * 7 + bx as u64) {
                         cells.push(((bx + x) % w as i64, (by + y) % h as i64, s));
                     }

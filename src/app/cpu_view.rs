@@ -149,7 +149,13 @@ pub fn render_cells(
                 };
                 let state_colour = |state: u8| match &picture.cells {
                     ViewCells::States { states, .. } => state_colour(state, *states),
-                    _ => if state != 0 { LIVE } else { DEAD },
+                    _ => {
+                        if state != 0 {
+                            LIVE
+                        } else {
+                            DEAD
+                        }
+                    }
                 };
                 let state = match &picture.cells {
                     ViewCells::Cells(g) => Some(g.get(dx as u32, dy as u32) as u8),

@@ -88,7 +88,13 @@ impl GenerationsEngine {
         let (x0, y0, words, rows, last_bits) = match universe {
             Universe::Torus { width, height } | Universe::Bounded { width, height } => {
                 let words = width.div_ceil(64) as usize;
-                (0, 0, words, height as usize, width - 64 * (words as u32 - 1))
+                (
+                    0,
+                    0,
+                    words,
+                    height as usize,
+                    width - 64 * (words as u32 - 1),
+                )
             }
             Universe::Plane => (-64, -32, 2, 64, 64),
         };
@@ -114,9 +120,9 @@ impl GenerationsEngine {
     /// Bytes the engine takes for a torus (the plane's box grows as the pattern does).
     pub fn bytes(rule: &Rule, universe: Universe) -> u64 {
         let bits = rule.generations().map_or(1, |g| g.bits()) as u64;
-        universe
-            .size()
-            .map_or(0, |(w, h)| (bits + 2) * w.div_ceil(64) as u64 * h as u64 * 8)
+        universe.size().map_or(0, |(w, h)| {
+            (bits + 2) * w.div_ceil(64) as u64 * h as u64 * 8
+        })
     }
 
     fn width(&self) -> i64 {
@@ -143,7 +149,10 @@ impl GenerationsEngine {
         if cx < 0 || cy < 0 || cx >= self.width() || cy >= self.rows as i64 {
             return None;
         }
-        Some((cy as usize * self.words + cx as usize / 64, (cx % 64) as u32))
+        Some((
+            cy as usize * self.words + cx as usize / 64,
+            (cx % 64) as u32,
+        ))
     }
 
     fn get_state(&self, x: i64, y: i64) -> u8 {
@@ -272,8 +281,7 @@ impl GenerationsEngine {
         let mut next = vec![0u64; words * rows];
         let this = &*self;
         let (live, busy) = (&live, &busy);
-        let column =
-            |k: usize, out: &mut [u64], s: &mut Column| this.column(live, busy, k, out, s);
+        let column = |k: usize, out: &mut [u64], s: &mut Column| this.column(live, busy, k, out, s);
         if words * rows >= PARALLEL_WORDS {
             next.par_chunks_mut(rows)
                 .enumerate()

@@ -799,7 +799,9 @@ impl HashLifeEngine {
     fn everything(&self) -> (i64, i64, i64, i64) {
         match self.universe {
             Universe::Torus { width, height } => (0, 0, width as i64, height as i64),
-            Universe::Plane | Universe::Bounded { .. } => (i64::MIN / 2, i64::MIN / 2, i64::MAX / 2, i64::MAX / 2),
+            Universe::Plane | Universe::Bounded { .. } => {
+                (i64::MIN / 2, i64::MIN / 2, i64::MAX / 2, i64::MAX / 2)
+            }
         }
     }
 
@@ -1152,7 +1154,9 @@ impl Engine for HashLifeEngine {
                 }
                 v
             }
-            Universe::Plane | Universe::Bounded { .. } => vec![(rect.x, rect.y, rect.width as i64, rect.height as i64, 0, 0)],
+            Universe::Plane | Universe::Bounded { .. } => {
+                vec![(rect.x, rect.y, rect.width as i64, rect.height as i64, 0, 0)]
+            }
         };
         for (x, y, pw, ph, ox, oy) in pieces {
             self.leaves((x, y, x + pw, y + ph), &mut |lx, ly, bits| {

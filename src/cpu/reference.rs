@@ -232,7 +232,10 @@ impl Engine for ReferenceEngine {
     }
 
     fn census(&mut self) -> EngineResult<Census> {
-        Ok(crate::engine::census_of_tiles(self.universe(), &self.to_tiles()))
+        Ok(crate::engine::census_of_tiles(
+            self.universe(),
+            &self.to_tiles(),
+        ))
     }
 
     fn cell(&mut self, x: i64, y: i64) -> EngineResult<bool> {

@@ -247,7 +247,10 @@ impl TileEngine {
         }
         let mut kernel = Kernel::for_rule(&rule).ok_or_else(|| {
             EngineError::Unsupported(if rule.states() > 2 {
-                format!("the tile engine has two states; {rule} has {}", rule.states())
+                format!(
+                    "the tile engine has two states; {rule} has {}",
+                    rule.states()
+                )
             } else {
                 format!("the tile engine runs two-dimensional rules; {rule} is elementary")
             })

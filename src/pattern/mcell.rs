@@ -228,10 +228,7 @@ fn board_origin(cells: &[(i64, i64, u8)], x0: i64, w: u32, h: u32) -> (i64, i64)
 }
 
 /// The cells as a bitmap of their box, and with `multi_state` each one's state.
-fn to_grid(
-    cells: &[(i64, i64, u8)],
-    multi_state: bool,
-) -> Result<(Grid, Option<Vec<u8>>), String> {
+fn to_grid(cells: &[(i64, i64, u8)], multi_state: bool) -> Result<(Grid, Option<Vec<u8>>), String> {
     let Some(&(x0, _, _)) = cells.first() else {
         return Ok((Grid::new(0, 0), None));
     };
@@ -245,7 +242,8 @@ fn to_grid(
     let (w, h) = ((right - left + 1) as u64, (bottom - top + 1) as u64);
     Grid::check_torus_size(w, h).map_err(|e| e.to_string())?;
     let mut grid = Grid::new(w as u32, h as u32);
-    let mut states = (multi_state && cells.iter().any(|c| c.2 > 1)).then(|| vec![0u8; (w * h) as usize]);
+    let mut states =
+        (multi_state && cells.iter().any(|c| c.2 > 1)).then(|| vec![0u8; (w * h) as usize]);
     for &(x, y, state) in cells {
         let (cx, cy) = ((x - left) as u32, (y - top) as u32);
         grid.set(cx, cy, true);

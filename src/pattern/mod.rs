@@ -115,7 +115,10 @@ impl Pattern {
             }
             None => (Grid::new(0, 0), None),
         };
-        let shift = self.cells.bounding_box().map_or((0, 0), |bb| (bb.x as i64, bb.y as i64));
+        let shift = self
+            .cells
+            .bounding_box()
+            .map_or((0, 0), |bb| (bb.x as i64, bb.y as i64));
         Pattern {
             cells,
             states,

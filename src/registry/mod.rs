@@ -451,7 +451,10 @@ fn builtin() -> Vec<EngineSpec> {
             cost: |r| {
                 let gens = r.workload.generations.max(1) as f64;
                 // It computes the box round the cells, a few planes deep.
-                let area = r.universe.cells().map_or(r.workload.span.max(4096) as f64 * 4.0, |c| c as f64);
+                let area = r
+                    .universe
+                    .cells()
+                    .map_or(r.workload.span.max(4096) as f64 * 4.0, |c| c as f64);
                 Some(Cost {
                     seconds: gens * area / (0.25 * dense_rate()),
                     why: format!(

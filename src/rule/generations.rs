@@ -87,10 +87,15 @@ pub(super) fn looks_like_generations(body: &str) -> bool {
         // Base64 has '/' too: the states follow the last one, after a table of a valid length.
         return lower.rsplit_once('/').is_some_and(|(map, n)| {
             let data = map[3..].strip_suffix("==").unwrap_or(&map[3..]);
-            !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && [86, 22, 6].contains(&data.len())
+            !n.is_empty()
+                && n.bytes().all(|b| b.is_ascii_digit())
+                && [86, 22, 6].contains(&data.len())
         });
     }
-    let parts: Vec<&str> = lower.trim_end_matches(['h', 'v']).split(['/', '_']).collect();
+    let parts: Vec<&str> = lower
+        .trim_end_matches(['h', 'v'])
+        .split(['/', '_'])
+        .collect();
     parts.len() == 3 && {
         let n = parts[2].trim().trim_start_matches('c');
         !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())
@@ -132,7 +137,11 @@ pub(super) fn parse(
             // Golly's order: survival first.
             (b, a)
         };
-        let strip = |p: &str| p.trim().trim_start_matches(['b', 'B', 's', 'S']).to_string();
+        let strip = |p: &str| {
+            p.trim()
+                .trim_start_matches(['b', 'B', 's', 'S'])
+                .to_string()
+        };
         let two = format!("B{}/S{}{nbhd}", strip(birth), strip(survival));
         (two, n.trim().trim_start_matches(['c', 'C']).to_string())
     };

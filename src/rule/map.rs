@@ -399,11 +399,7 @@ fn parse_part(
 /// that sets and clears letters of one count in two places its string can disagree with its
 /// own table, and this one follows the table.)
 fn hensel_string(rule: &MapRule) -> String {
-    format!(
-        "B{}/S{}",
-        hensel_side(rule, false),
-        hensel_side(rule, true)
-    )
+    format!("B{}/S{}", hensel_side(rule, false), hensel_side(rule, true))
 }
 
 /// One side of the canonical form (the births, or with `alive` the survivals), without its

@@ -348,10 +348,7 @@ impl Rule {
                     kind: even,
                     ..*self
                 },
-                Rule {
-                    kind: odd,
-                    ..*self
-                },
+                Rule { kind: odd, ..*self },
             ))
         };
         match self.kind {
@@ -560,10 +557,8 @@ fn parse_kind(input: &str, body: &str) -> Result<RuleKind, RuleError> {
         return Ok(kind);
     }
     if generations::looks_like_generations(body) {
-        return generations::parse(body, |two| {
-            parse_kind(input, two).map_err(|e| e.message)
-        })
-        .map_err(|m| RuleError::new(input, m));
+        return generations::parse(body, |two| parse_kind(input, two).map_err(|e| e.message))
+            .map_err(|m| RuleError::new(input, m));
     }
     if body.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("map")) {
         return map::parse_map(body)

@@ -18,7 +18,10 @@ pub enum ViewCells {
     Cells(Grid),
     Sampled(Sampled),
     /// Each cell's state, row by row, under a rule of more than two states (`states` of them).
-    States { states: u16, cells: Vec<u8> },
+    States {
+        states: u16,
+        cells: Vec<u8>,
+    },
 }
 
 #[derive(Clone, Debug)]
