@@ -684,3 +684,52 @@ fn a_run_whose_gpu_fails_goes_on_on_the_cpu_to_the_generation_asked_for() {
     oracle.step(gens).unwrap();
     assert_eq!(engine.grid().unwrap(), oracle.grid().unwrap());
 }
+
+#[test]
+fn generations_rules_on_the_gpu_match_the_reference_state_for_state() {
+    // The suite's Generations group starts from two-state soups; the dying states come from
+    // the rules and are compared cell for cell after every generation.
+    suite_group("Generations rules", ShaderMode::Specialised);
+    if !gpu_available() {
+        return;
+    }
+    // A start with every state in it, imported as tiles (the path a Generations pattern file
+    // and Undo take), on an odd torus.
+    use lifelab::engine::{CellRect, Universe};
+    use lifelab::registry::{self, Request};
+    use lifelab::tiles::TileMap;
+    for text in ["345/3/6", "1456/2356/256", "12/2-a/3", "23/3/3H"] {
+        let rule = lifelab::rule::Rule::parse(text).unwrap();
+        let (w, h) = (37u32, 29u32);
+        let mut tiles = TileMap::new();
+        let mut v: u64 = 0x9E37_79B9_7F4A_7C15;
+        for y in 0..h as i64 {
+            for x in 0..w as i64 {
+                v ^= v << 13;
+                v ^= v >> 7;
+                v ^= v << 17;
+                let s = (v % rule.states() as u64) as u8;
+                tiles.set_state(x, y, s);
+            }
+        }
+        let universe = Universe::torus(w, h);
+        let engine = |name: &str| {
+            let (mut e, _) = registry::create(name, &Request::new(rule, universe)).unwrap();
+            e.import(&tiles).unwrap();
+            e
+        };
+        let (mut reference, mut gpu) = (engine("reference"), engine(GPU));
+        let rect = CellRect::new(0, 0, w, h);
+        for _ in 0..12 {
+            reference.step(3).unwrap();
+            gpu.step(3).unwrap();
+            assert_eq!(
+                reference.states_in(rect).unwrap(),
+                gpu.states_in(rect).unwrap(),
+                "{text} at generation {}",
+                reference.generation()
+            );
+            assert_eq!(reference.census().unwrap(), gpu.census().unwrap(), "{text}");
+        }
+    }
+}

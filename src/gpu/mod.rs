@@ -5,6 +5,7 @@
 pub mod census;
 pub mod context;
 pub mod elementary;
+pub mod generations;
 pub mod grid;
 pub mod layout;
 pub mod life;
@@ -58,6 +59,10 @@ pub fn create_engine(
         Ok(Box::new(elementary::GpuElementaryEngine::new(
             ctx, rule, grid,
         )?))
+    } else if rule.states() > 2 {
+        let mut e = generations::GpuGenerationsEngine::new(ctx, rule, grid.width(), grid.height())?;
+        e.put(grid, (0, 0), crate::engine::Put::Replace)?;
+        Ok(Box::new(e))
     } else {
         Ok(Box::new(life::GpuLifeEngine::new(
             ctx, rule, grid, seed, options,
@@ -75,6 +80,7 @@ pub fn shaders() -> Vec<(String, layout::StructLayout)> {
         }
     }
     out.push((elementary::source(), elementary::layout()));
+    out.push((generations::source(), generations::layout()));
     out.push((census::source(), census::layout()));
     out.push((tiles::compact_source(), tiles::layout()));
     out

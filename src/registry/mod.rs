@@ -597,7 +597,6 @@ fn gpu_spec() -> EngineSpec {
             if r.options.forbid_gpu {
                 return Err("the GPU is not to be used here".into());
             }
-            two_states(r)?;
             torus_only(r)
         },
         cost: |r| {
@@ -615,9 +614,13 @@ fn gpu_spec() -> EngineSpec {
             let tiles = matches!(
                 r.options.gpu.kernel,
                 crate::gpu::LifeKernel::Tiles | crate::gpu::LifeKernel::Sparse
-            ) && !r.rule.births_from_nothing();
+            ) && !r.rule.births_from_nothing()
+                && r.rule.states() <= 2;
+            // A Generations rule runs a cell per invocation: some ten times the bit-packed cost.
             let (area, latency) = if tiles {
                 (active_area(r), 40e-6)
+            } else if r.rule.states() > 2 {
+                (r.cells() * 10.0, 20e-6)
             } else {
                 (r.cells(), 20e-6)
             };
@@ -641,7 +644,14 @@ fn gpu_spec() -> EngineSpec {
             })
         },
         // The host keeps one copy (what edits and reads go through); the device checks its own.
-        memory: |r| dense_bytes(r, 1),
+        // A Generations rule's copy is a byte per cell.
+        memory: |r| {
+            if r.rule.states() > 2 {
+                r.universe.cells().unwrap_or(0)
+            } else {
+                dense_bytes(r, 1)
+            }
+        },
         startup: 0.3,
         create: |r| {
             let ctx = match &r.options.context {
