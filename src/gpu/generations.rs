@@ -232,7 +232,7 @@ impl GpuGenerationsEngine {
         self.upload(states)
     }
 
-    fn to_tiles(&mut self) -> EngineResult<TileMap> {
+    fn read_tiles(&mut self) -> EngineResult<TileMap> {
         let w = self.width as usize;
         let mut tiles = TileMap::new();
         for (i, &s) in self.mirror()?.iter().enumerate().filter(|(_, s)| **s != 0) {
@@ -305,7 +305,7 @@ impl Engine for GpuGenerationsEngine {
 
     fn census(&mut self) -> EngineResult<Census> {
         let universe = self.universe();
-        Ok(census_of_tiles(universe, &self.to_tiles()?))
+        Ok(census_of_tiles(universe, &self.read_tiles()?))
     }
 
     fn cell(&mut self, x: i64, y: i64) -> EngineResult<bool> {
@@ -349,7 +349,7 @@ impl Engine for GpuGenerationsEngine {
     }
 
     fn bounds(&mut self) -> EngineResult<Option<Bounds>> {
-        Ok(self.to_tiles()?.bounds())
+        Ok(self.read_tiles()?.bounds())
     }
 
     fn cells_in(&mut self, rect: CellRect) -> EngineResult<Grid> {
@@ -377,7 +377,7 @@ impl Engine for GpuGenerationsEngine {
     }
 
     fn export(&mut self) -> EngineResult<TileMap> {
-        self.to_tiles()
+        self.read_tiles()
     }
 
     fn import(&mut self, tiles: &TileMap) -> EngineResult<()> {
