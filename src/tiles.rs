@@ -21,13 +21,35 @@ pub type TileBits = [u64; 64];
 /// One tile's states, row by row (index `64 * row + column`).
 pub type TileStates = [u8; 4096];
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct TileMap {
     tiles: HashMap<(i64, i64), Box<TileBits>>,
     /// The states of the tiles that have a cell above state 1 (a set bit without a byte
     /// here is state 1).
     states: HashMap<(i64, i64), Box<TileStates>>,
 }
+
+/// The same cells in the same states, however the maps were built (an empty tile, or the bytes
+/// of a tile whose dying cells have all died, count for nothing).
+impl PartialEq for TileMap {
+    fn eq(&self, other: &Self) -> bool {
+        let live = |m: &TileMap| -> std::collections::BTreeMap<(i64, i64), TileBits> {
+            m.tiles
+                .iter()
+                .filter(|(_, t)| t.iter().any(|&w| w != 0))
+                .map(|(k, t)| (*k, **t))
+                .collect()
+        };
+        let dying = |m: &TileMap| {
+            let mut v: Vec<(i64, i64, u8)> = m.dying_cells().collect();
+            v.sort_unstable();
+            v
+        };
+        live(self) == live(other) && dying(self) == dying(other)
+    }
+}
+
+impl Eq for TileMap {}
 
 /// The tile holding cell (x, y), and the cell's place in it.
 #[inline]
@@ -298,5 +320,28 @@ mod tests {
             want.sort();
             assert_eq!(cells, want);
         }
+    }
+
+    #[test]
+    fn states_travel_with_the_cells_and_equality_sees_only_what_is_there() {
+        let mut a = TileMap::new();
+        a.set_state(3, -70, 5);
+        a.set_state(4, -70, 1);
+        assert_eq!(
+            (a.state(3, -70), a.state(4, -70), a.state(5, -70)),
+            (5, 1, 0)
+        );
+        assert_eq!(a.max_state(), 5);
+        assert!(a.has_states());
+        let moved = a.shifted(61, 70);
+        assert_eq!((moved.state(64, 0), moved.state(65, 0)), (5, 1));
+        // A dying cell that dies leaves its tile's bytes behind: the maps are still equal.
+        let mut b = a.clone();
+        b.set_state(3, -70, 0);
+        let mut c = TileMap::new();
+        c.set_state(4, -70, 1);
+        assert_eq!(b, c);
+        assert_ne!(a, c);
+        assert!(!b.has_states());
     }
 }

@@ -28,6 +28,13 @@ impl LifelabApp {
         Ok(self.life.grid()?)
     }
 
+    /// Every cell with its state, as tiles, once the work asked for is done (a Generations
+    /// rule's dying states too).
+    pub fn tiles(&mut self) -> anyhow::Result<crate::tiles::TileMap> {
+        self.settle();
+        Ok(self.life.export_now()?.0)
+    }
+
     /// One frame's simulation work, as the window would run it.
     pub fn tick(&mut self) -> anyhow::Result<()> {
         self.life.poll();

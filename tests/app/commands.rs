@@ -950,3 +950,53 @@ fn auto_takes_hashlife_for_a_long_go_to_and_the_tile_engine_for_a_run() {
     assert_eq!(app.status().generation, 0);
     assert_eq!(app.status().population, Some(7));
 }
+
+/// A Generations file opens on its board, steps with its dying states, and Undo brings every
+/// state back.
+#[test]
+fn a_generations_file_runs_with_its_states_and_undo_restores_them() {
+    let Some((mut app, ctx)) = app(options("glider", "32x32")) else {
+        return;
+    };
+    let dir = data_dir("generations");
+    let file = dir.join("row.mcl");
+    std::fs::write(
+        &file,
+        "#MCell 4.20\n#GAME Generations\n#RULE 2367/3457/5\n#BOARD 20x10\n#WRAP 0\n#L 3A\n",
+    )
+    .unwrap();
+    app.command(&ctx, Command::LoadFile(file));
+    app.settle();
+    assert_eq!(
+        app.status().universe,
+        lifelab::engine::Universe::Bounded {
+            width: 20,
+            height: 10
+        }
+    );
+    // Golly puts the row of three at (9, 5) on a 20x10 board: (20 + 1 - 3) / 2, (10 + 1 - 1) / 2.
+    let start = app.tiles().unwrap();
+    assert_eq!(
+        (start.state(9, 5), start.state(10, 5), start.state(11, 5)),
+        (1, 1, 1)
+    );
+    // One generation: the middle survives (two neighbours), the ends start dying (state 2),
+    // and the cells above and below the middle are born (three neighbours).
+    app.command(&ctx, Command::Step(1));
+    let one = app.tiles().unwrap();
+    assert_eq!(app.status().population, Some(5));
+    assert_eq!(
+        (one.state(9, 5), one.state(10, 5), one.state(11, 5)),
+        (2, 1, 2)
+    );
+    assert_eq!((one.state(10, 4), one.state(10, 6)), (1, 1));
+    app.command(&ctx, Command::Step(3));
+    assert_ne!(app.tiles().unwrap(), one);
+    app.command(&ctx, Command::Undo);
+    assert_eq!(
+        app.tiles().unwrap(),
+        one,
+        "Undo brings the dying states back"
+    );
+    assert_eq!(app.status().generation, 1);
+}
