@@ -653,3 +653,165 @@ fn a_full_disk_leaves_the_old_file_whole() {
     assert_eq!(after.unwrap(), before, "the old file was damaged");
     assert_eq!(leftovers, 1, "a temporary file was left behind");
 }
+
+/// A macrocell file whose every node at levels 7 and up repeats one child four times, down to
+/// one cell alone in a 64x64 tile: 4^(top - 6) cells, each in its own tile.
+fn sparse_macrocell(top: u8) -> String {
+    let mut text =
+        String::from("[M2] (lifelab test)\n#R B3/S23\n*$\n4 1 0 0 0\n5 2 0 0 0\n6 3 0 0 0\n");
+    for level in 7..=top {
+        let child = level as u32 - 3;
+        text.push_str(&format!("{level} {child} {child} {child} {child}\n"));
+    }
+    text
+}
+
+/// Issue 28, defect 3: the cells of a sparse quadtree were estimated at 8 per byte, but each
+/// one alone in its tile costs a whole tile. A 350-byte file with 4^14 cells, one per tile,
+/// would take some 150 GB to expand: it is refused up front, with what it would take. (Before,
+/// its population was under the cell estimate of any machine with 20 GB, and the expansion ran
+/// until the allocator aborted.)
+#[test]
+fn sparse_macrocell_files_are_refused_by_what_their_tiles_would_take() {
+    let dir = std::env::temp_dir().join(format!("lifelab-sparse-mc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("sparse.mc");
+    std::fs::write(&file, sparse_macrocell(20)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args(["run", "--gens", "0", "--pattern"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "268435456 live cells in 268435456 tiles of 64x64, which would take 144.0 GiB"
+        ) && stderr.contains("sparse.mc"),
+        "{stderr}"
+    );
+    // A small one of the same shape opens: 4^2 cells, each in its tile.
+    std::fs::write(&file, sparse_macrocell(8)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args(["run", "--json", "--gens", "0", "--pattern"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["population"], 16, "{v}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 28, defect 4: a quadtree of empty nodes, each level four times the one below up to
+/// level 30, took the loader through 4^26 nodes (level 18 alone took 3.5 s, and each level
+/// four times more). Empty subtrees are skipped now; the guard below only catches a hang.
+#[test]
+fn a_macrocell_file_of_empty_nodes_opens_at_once() {
+    let dir = std::env::temp_dir().join(format!("lifelab-empty-mc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("empty.mc");
+    let mut text = String::from("[M2] (lifelab test)\n#R B3/S23\n4 0 0 0 0\n");
+    for level in 5..=30u32 {
+        let child = level - 4;
+        text.push_str(&format!("{level} {child} {child} {child} {child}\n"));
+    }
+    std::fs::write(&file, text).unwrap();
+    for args in [
+        &["run", "--json", "--gens", "0", "--pattern"][..],
+        &["analyze", "--json", "--pattern"][..],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+            .args(args)
+            .arg(&file)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > std::time::Duration::from_secs(60) {
+                child.kill().unwrap();
+                panic!("{args:?} did not finish within a minute: the loader walks the empty nodes");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let out = child.wait_with_output().unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: not one JSON object ({e})"));
+        if args[0] == "run" {
+            assert_eq!(v["population"], 0, "{v}");
+        } else {
+            assert!(
+                v.get("error").is_some() || v.get("population").is_some(),
+                "{v}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 28, defect 6: a macrocell's cells are where the file puts them. Two dominoes 2^33
+/// apart stay apart on the plane (each dies: population 0 after a generation; wrapped onto a
+/// small torus they had made a block), and a quadtree larger than its own `:T` torus is
+/// refused, as the same pattern as RLE is.
+#[test]
+fn macrocell_cells_never_wrap_onto_a_torus() {
+    let dir = std::env::temp_dir().join(format!("lifelab-wrap-mc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A domino at the top-left corner of a level-33 node; the root puts one at its NW and one
+    // at its SE quarter.
+    let tree = |rule: &str| {
+        let mut text = format!("[M2] (lifelab test)\n#R {rule}\n**$\n");
+        for level in 4..=33u32 {
+            text.push_str(&format!("{level} {} 0 0 0\n", level - 3));
+        }
+        text.push_str("34 31 0 0 31\n");
+        text
+    };
+    let far = dir.join("far.mc");
+    std::fs::write(&far, tree("B3/S23")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args(["run", "--json", "--gens", "1", "--pattern"])
+        .arg(&far)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["population"], 0, "{v}");
+    assert_eq!(v["universe"]["kind"], "plane", "{v}");
+    let small = dir.join("small.mc");
+    std::fs::write(&small, tree("B3/S23:T100,100")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args(["run", "--gens", "1", "--pattern"])
+        .arg(&small)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("beyond a 100x100 torus"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 28, defect 8: a macrocell file with a Wolfram rule lost its cells (it was read as a
+/// ring). In a 2D file `W110` is Golly's 2D form, as in RLE; the populations are bgolly's
+/// (`bgolly -a HashLife -m 4` and `-m 20` on this file: 16 and 163).
+#[test]
+fn a_macrocell_with_a_wolfram_rule_keeps_its_cells() {
+    let dir = std::env::temp_dir().join(format!("lifelab-wolfram-mc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("w110.mc");
+    std::fs::write(
+        &file,
+        "[M2] (lifelab test)\n#R W110\n$$$$$$$**$\n4 0 0 0 1\n",
+    )
+    .unwrap();
+    for (gens, golly) in [(4, 16), (20, 163)] {
+        let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+            .args(["run", "--json", "--gens", &gens.to_string(), "--pattern"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["population"], golly, "{v}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

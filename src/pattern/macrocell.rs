@@ -38,6 +38,30 @@ pub struct Macrocell {
     pub comments: Vec<String>,
 }
 
+/// Bytes a 64x64 tile of expanded cells takes: its 512 bytes of rows, the map's entry and the
+/// allocator's share.
+pub const TILE_COST: u64 = 512 + 64;
+
+/// What expanding a quadtree into tiles would take, when it is more than allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Expansion {
+    pub cells: u64,
+    pub tiles: u64,
+    pub bytes: u64,
+}
+
+impl std::fmt::Display for Expansion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the quadtree holds {} live cells in {} tiles of 64x64, which would take {} to expand",
+            self.cells,
+            self.tiles,
+            crate::memory::human_bytes(self.bytes)
+        )
+    }
+}
+
 /// The deepest quadtree lifelab reads and writes: a root of level 64 spans -2^63 .. 2^63, the
 /// whole of `i64`, where every cell lives. Corners are worked out in `i128`, where 2^63 fits.
 pub const MAX_LEVEL: u8 = 64;
@@ -61,37 +85,67 @@ impl Macrocell {
     /// Live cells, counted on the shared structure (saturating: a file can describe more cells
     /// than a `u64` counts).
     pub fn population(&self) -> u64 {
-        let mut pop = vec![0u64; self.nodes.len() + 1];
-        for (i, n) in self.nodes.iter().enumerate() {
-            pop[i + 1] = match *n {
-                McNode::Leaf(bits) => bits.count_ones() as u64,
-                McNode::Inner { children, .. } => children
-                    .iter()
-                    .fold(0u64, |a, &c| a.saturating_add(pop[c as usize])),
-            };
-        }
-        pop[self.root as usize]
+        self.counts().0[self.root as usize]
     }
 
-    /// Every live cell as tiles, in Golly's coordinates, unless there are more than `limit`
-    /// (then `Err(population)`).
-    pub fn to_tiles(&self, limit: u64) -> Result<TileMap, u64> {
-        let population = self.population();
-        if population > limit {
-            return Err(population);
+    /// Per node (index 0 the empty node): its live cells, and the 64x64 tiles they fall in,
+    /// both counted on the shared structure and saturating. A node of level 6 or less lies in
+    /// one tile; a larger one's tiles are its children's.
+    fn counts(&self) -> (Vec<u64>, Vec<u64>) {
+        let mut pop = vec![0u64; self.nodes.len() + 1];
+        let mut tiles = vec![0u64; self.nodes.len() + 1];
+        for (i, n) in self.nodes.iter().enumerate() {
+            let (p, t) = match *n {
+                McNode::Leaf(bits) => {
+                    let p = bits.count_ones() as u64;
+                    (p, (p > 0) as u64)
+                }
+                McNode::Inner { level, children } => {
+                    let p = children
+                        .iter()
+                        .fold(0u64, |a, &c| a.saturating_add(pop[c as usize]));
+                    let t = if level <= 6 {
+                        (p > 0) as u64
+                    } else {
+                        children
+                            .iter()
+                            .fold(0u64, |a, &c| a.saturating_add(tiles[c as usize]))
+                    };
+                    (p, t)
+                }
+            };
+            pop[i + 1] = p;
+            tiles[i + 1] = t;
+        }
+        (pop, tiles)
+    }
+
+    /// Every live cell as tiles, in Golly's coordinates, unless the tiles would take more than
+    /// `limit` bytes: each 64x64 tile with a live cell costs a tile, however few cells it has.
+    /// Empty subtrees are skipped however often they are repeated.
+    pub fn to_tiles(&self, limit: u64) -> Result<TileMap, Expansion> {
+        let (pop, tiles) = self.counts();
+        let (cells, tiles_needed) = (pop[self.root as usize], tiles[self.root as usize]);
+        let bytes = tiles_needed.saturating_mul(TILE_COST);
+        if bytes > limit {
+            return Err(Expansion {
+                cells,
+                tiles: tiles_needed,
+                bytes,
+            });
         }
         let mut map = TileMap::new();
         if self.root != 0 {
             let half = 1i128 << (self.level() - 1);
-            self.place(self.root, -half, -half, &mut map);
+            self.place(self.root, -half, -half, &pop, &mut map);
         }
         Ok(map)
     }
 
     /// Cells of node `id`, whose top-left corner is (x, y); the corners of a level-64 root are
     /// outside `i64`, its cells are not.
-    fn place(&self, id: u32, x: i128, y: i128, map: &mut TileMap) {
-        if id == 0 {
+    fn place(&self, id: u32, x: i128, y: i128, pop: &[u64], map: &mut TileMap) {
+        if id == 0 || pop[id as usize] == 0 {
             return;
         }
         match self.nodes[id as usize - 1] {
@@ -111,7 +165,7 @@ impl Macrocell {
                 let h = 1i128 << (level - 1);
                 for (k, &c) in children.iter().enumerate() {
                     let (dx, dy) = ((k & 1) as i128 * h, (k >> 1) as i128 * h);
-                    self.place(c, x + dx, y + dy, map);
+                    self.place(c, x + dx, y + dy, pop, map);
                 }
             }
         }
@@ -437,7 +491,7 @@ mod tests {
         let text = "[M2] (golly 3.4)\n#R B3/S23\n$$$$$$*$.*$\n.......*$\n**$\n4 0 1 2 3\n";
         let mc = parse(text).unwrap();
         assert_eq!(mc.population(), 5);
-        let t = mc.to_tiles(100).unwrap();
+        let t = mc.to_tiles(1 << 20).unwrap();
         // Level 4 covers -8..8: node 1 is the NE leaf (x 0..8, y -8..0).
         assert!(t.get(0, -2) && t.get(1, -1));
         assert!(t.get(-1, 0) && t.get(0, 0) && t.get(1, 0));
@@ -462,7 +516,7 @@ mod tests {
         assert_eq!(mc.population(), 4);
         let back = parse(&mc.write()).unwrap();
         assert_eq!(back.population(), 4);
-        let t = back.to_tiles(100).unwrap();
+        let t = back.to_tiles(1 << 20).unwrap();
         for (x, y) in [
             (i64::MAX, i64::MAX),
             (i64::MIN, 0),
@@ -485,8 +539,8 @@ mod tests {
         mc.rule = Some("B36/S23".parse().unwrap());
         mc.generation = 77;
         let back = parse(&mc.write()).unwrap();
-        assert_eq!(back.to_tiles(1000).unwrap().cells().count(), 5);
-        let mut a: Vec<_> = back.to_tiles(1000).unwrap().cells().collect();
+        assert_eq!(back.to_tiles(1 << 20).unwrap().cells().count(), 5);
+        let mut a: Vec<_> = back.to_tiles(1 << 20).unwrap().cells().collect();
         let mut b: Vec<_> = t.cells().collect();
         a.sort();
         b.sort();

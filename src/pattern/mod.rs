@@ -247,12 +247,12 @@ pub fn parse(text: &str, format: Format) -> Result<Pattern, ParseError> {
 fn macrocell_pattern(text: &str) -> Result<Pattern, ParseError> {
     let mc = macrocell::parse(text)?;
     let last = text.lines().count().max(1);
-    let limit = crate::memory::limit().bytes.saturating_mul(8) / 4;
-    let tiles = mc.to_tiles(limit).map_err(|n| {
+    let limit = crate::memory::limit().bytes / 4;
+    let tiles = mc.to_tiles(limit).map_err(|e| {
         ParseError::new(
             last,
             1,
-            format!("the quadtree holds {n} live cells, too many to expand into one grid"),
+            format!("{e}, more than a quarter of lifelab's memory"),
         )
     })?;
     let cells = match tiles.bounds() {

@@ -146,7 +146,11 @@ impl Spec {
             Universe::torus(w, h)
         };
         let (start, source) = match (pattern.as_ref(), tiles, self.random) {
-            (_, Some(t), _) => (Start::Tiles(centre_tiles(t, universe)), source),
+            (_, Some(t), _) => {
+                let t = centre_tiles(t, universe);
+                check_inside(&t, universe).with_context(|| format!("pattern {source}"))?;
+                (Start::Tiles(t), source)
+            }
             (Some(p), None, _) if p.states.is_some() => {
                 if p.max_state() as u16 >= rule.states() {
                     bail!(
@@ -269,6 +273,30 @@ pub fn centre_tiles(tiles: TileMap, universe: Universe) -> TileMap {
         }
         Universe::Plane => tiles,
     }
+}
+
+/// Refuses cells (placed in lifelab's coordinates) beyond a torus or a bounded plane: a
+/// quadtree's cells are where the file puts them, and wrapping them round would merge cells
+/// that are far apart (an RLE larger than its torus is refused the same way).
+pub fn check_inside(tiles: &TileMap, universe: Universe) -> anyhow::Result<()> {
+    let (Some((w, h)), Some(b)) = (universe.size(), tiles.bounds()) else {
+        return Ok(());
+    };
+    if b.left < 0 || b.top < 0 || b.right >= w as i64 || b.bottom >= h as i64 {
+        bail!(
+            "the cells span {}x{} from ({}, {}) in Golly's coordinates, beyond {} (which spans {}..{} by {}..{} there)",
+            b.width(),
+            b.height(),
+            b.left - (w / 2) as i64,
+            b.top - (h / 2) as i64,
+            universe.describe(),
+            -((w / 2) as i64),
+            w as i64 - (w / 2) as i64,
+            -((h / 2) as i64),
+            h as i64 - (h / 2) as i64,
+        );
+    }
+    Ok(())
 }
 
 /// Where a pattern goes: centred on a torus (refused when larger than it), centred on the
@@ -510,11 +538,11 @@ fn load_macrocell(text: &str, path: &Path) -> anyhow::Result<Loaded> {
         path: path.to_path_buf(),
         error,
     })?;
-    // Eight cells per byte of the memory lifelab may take, a quarter of it for the tiles.
-    let limit = crate::memory::limit().bytes.saturating_mul(2);
-    let tiles = mc.to_tiles(limit).map_err(|n| {
+    // A quarter of the memory lifelab may take, for the tiles.
+    let limit = crate::memory::limit().bytes / 4;
+    let tiles = mc.to_tiles(limit).map_err(|e| {
         anyhow!(
-            "{}: the quadtree holds {n} live cells, more than lifelab can expand ({})",
+            "{}: {e}, more than a quarter of lifelab's memory ({})",
             path.display(),
             crate::memory::limit()
         )
