@@ -815,3 +815,39 @@ fn a_macrocell_with_a_wolfram_rule_keeps_its_cells() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 28, defect 13: `tree --limit` took any number of vertices, and a match tree of
+/// 5.2x10^10 vertices grew to 9.3 GB before the allocator aborted. The tree is counted before
+/// it is built, and a limit past what memory holds is refused up front with the estimate.
+#[test]
+fn a_tree_limit_past_memory_is_refused_with_the_estimate() {
+    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args([
+            "tree",
+            "--matches",
+            "40",
+            "--take",
+            "1..3",
+            "--limit",
+            "18446744073709551615",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("--matches 40: the tree has more than")
+            && stderr.contains("bytes a vertex, more than lifelab's limit"),
+        "{stderr}"
+    );
+    // Within the default limit the same words as before name the limit.
+    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args(["tree", "--matches", "30", "--take", "1..3"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the tree has more than 100000 vertices (--limit)"),
+        "{stderr}"
+    );
+}

@@ -124,7 +124,25 @@ pub fn execute(args: TreeArgs) -> anyhow::Result<ExitCode> {
                 take: super::grundy::parse_take(&args.take)?,
                 misere: args.misere,
             };
-            tree::build(&game, count, args.limit)?
+            // The tree is counted before it is built: a limit past what memory holds is
+            // refused up front with what the tree would take.
+            let per = std::mem::size_of::<tree::Vertex>() as u64 + 8 + 64;
+            let memory = crate::memory::limit();
+            let fits = memory.bytes / per;
+            let cap = (args.limit as u64).min(fits);
+            if game.tree_vertices(cap).is_none() {
+                if cap < args.limit as u64 {
+                    bail!(
+                        "--matches {count}: the tree has more than {cap} vertices, which would take more than {} at about {per} bytes a vertex, more than {memory}",
+                        crate::memory::human_bytes(cap.saturating_mul(per))
+                    );
+                }
+                bail!(
+                    "--matches {count}: the tree has more than {} vertices (--limit)",
+                    args.limit
+                );
+            }
+            tree::build(&game, count, cap as usize)?
         }
         (None, None, None) => {
             bail!("give a tree, like '((+ -) (- -))', or --matches 6 --take 1..2 --misere")

@@ -141,6 +141,50 @@ impl Matches {
     }
 }
 
+impl Matches {
+    /// The vertices of the game's full tree, counted without building it, or `None` when they
+    /// are more than `cap` (a heap of `n` has 1 + the trees of every heap a move leaves). Heaps
+    /// past ten million are not counted: their tree is more than `cap` whenever a heap loses at
+    /// most a fraction of it a move, and `None` is the answer then too.
+    pub fn tree_vertices(&self, cap: u64) -> Option<u64> {
+        const MOST: u64 = 10_000_000;
+        let most_taken = self.take.max().max(1);
+        // Each move takes at most `most_taken`: a path from the root has that many vertices.
+        if self.count / most_taken >= cap {
+            return None;
+        }
+        if self.count > MOST {
+            return None;
+        }
+        let n = self.count as usize;
+        let mut t = vec![0u64; n + 1];
+        // prefix[k]: t[0] + ... + t[k - 1], saturating past the cap.
+        let mut prefix = vec![0u64; n + 2];
+        let over = cap.saturating_add(1);
+        for h in 0..=n {
+            let below = match &self.take {
+                TakeSet::Range { min, max } => {
+                    let (lo, hi) = (*min as usize, (*max).min(h as u64) as usize);
+                    if lo > hi || lo == 0 && hi == 0 {
+                        0
+                    } else {
+                        // Heaps h - hi ..= h - lo.
+                        let lo = lo.max(1);
+                        prefix[h - lo + 1].saturating_sub(prefix[h - hi])
+                    }
+                }
+                TakeSet::Set(v) => v
+                    .iter()
+                    .filter(|&&a| a >= 1 && a <= h as u64)
+                    .fold(0u64, |s, &a| s.saturating_add(t[h - a as usize])),
+            };
+            t[h] = below.saturating_add(1).min(over);
+            prefix[h + 1] = prefix[h].saturating_add(t[h]).min(u64::MAX / 2);
+        }
+        (t[n] <= cap).then_some(t[n])
+    }
+}
+
 impl TreeGame for Matches {
     type Position = u64;
     fn moves(&self, &n: &u64) -> Vec<(String, u64)> {
@@ -264,5 +308,46 @@ impl EvenWins {
             }
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::tree;
+
+    #[test]
+    fn the_tree_is_counted_as_it_is_built() {
+        // By hand: 3 matches, take 1 or 2: t(0) = 1, t(1) = 1 + t(0) = 2, t(2) = 1 + t(1) +
+        // t(0) = 4, t(3) = 1 + t(2) + t(1) = 7.
+        let small = Matches {
+            count: 3,
+            take: TakeSet::Range { min: 1, max: 2 },
+            misere: false,
+        };
+        assert_eq!(small.tree_vertices(100), Some(7));
+        assert_eq!(small.tree_vertices(6), None);
+        // Against the tree itself, for ranges and sets.
+        for (count, take) in [
+            (12, TakeSet::Set(vec![1, 3, 4])),
+            (15, TakeSet::Range { min: 2, max: 5 }),
+            (9, TakeSet::Range { min: 1, max: 100 }),
+            (20, TakeSet::Set(vec![7])),
+        ] {
+            let game = Matches {
+                count,
+                take: take.clone(),
+                misere: true,
+            };
+            let built = tree::build(&game, count, 1 << 20).unwrap().vertices.len() as u64;
+            assert_eq!(game.tree_vertices(1 << 20), Some(built), "{count} {take:?}");
+        }
+        // 40 matches, take 1..3: a tribonacci-sized tree, counted without building it.
+        let big = Matches {
+            count: 40,
+            take: TakeSet::Range { min: 1, max: 3 },
+            misere: false,
+        };
+        assert_eq!(big.tree_vertices(1 << 30), None);
     }
 }
