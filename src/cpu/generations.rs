@@ -379,7 +379,7 @@ impl GenerationsEngine {
         let b0 = self.rule.table.births_from_nothing();
         let chunks = rows.div_ceil(64);
         let busy_at = |k: usize, c: usize| busy[k * chunks + c];
-        let quiet = |start: usize, _n: usize| {
+        let quiet = |start: usize| {
             let c = start / 64;
             !b0 && !busy_at(k, c)
                 && (k == 0 && !torus || !busy_at(if k == 0 { last } else { k - 1 }, c))
@@ -388,7 +388,7 @@ impl GenerationsEngine {
         let mut start = 0;
         while start < rows {
             let n = (rows - start).min(64);
-            if quiet(start, n) {
+            if quiet(start) {
                 out[start..start + n].fill(0);
                 start += n;
                 continue;

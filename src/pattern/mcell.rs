@@ -101,8 +101,8 @@ pub fn parse(text: &str) -> Result<Pattern, ParseError> {
         .map_err(|m| ParseError::new(first_cells_line.unwrap_or(1), 1, m))?;
     let mut pattern = Pattern::new(cells_grid);
     pattern.states = states;
-    if let (Some((_, w, h)), Some(&(x0, _, _))) = (board, cells.first()) {
-        pattern.origin = Some(board_origin(&cells, x0, w, h));
+    if let (Some((_, w, h)), false) = (board, cells.is_empty()) {
+        pattern.origin = Some(board_origin(&cells, w, h));
     }
     pattern.comments = comments;
     pattern.rule = rule;
@@ -210,14 +210,10 @@ fn push_run(cells: &mut Vec<(i64, i64, u8)>, x: &mut i64, y: i64, n: i64, state:
 /// go where the `#L` lines put them from the board's corner, then the whole is shifted by half
 /// the room left over, computed as MCell does (one more than the board, halved), when that
 /// shift is positive either way.
-fn board_origin(cells: &[(i64, i64, u8)], x0: i64, w: u32, h: u32) -> (i64, i64) {
-    let (mut left, mut right, mut top, mut bottom) = (x0, x0, i64::MAX, i64::MIN);
-    for &(x, y, _) in cells {
-        left = left.min(x);
-        right = right.max(x);
-        top = top.min(y);
-        bottom = bottom.max(y);
-    }
+fn board_origin(cells: &[(i64, i64, u8)], w: u32, h: u32) -> (i64, i64) {
+    let Some((left, right, top, bottom)) = cells_box(cells) else {
+        return (0, 0);
+    };
     let shift_x = (w as i64 + 1 - (right - left + 1)) / 2;
     let shift_y = (h as i64 + 1 - (bottom - top + 1)) / 2;
     if shift_x > 0 || shift_y > 0 {
@@ -227,18 +223,23 @@ fn board_origin(cells: &[(i64, i64, u8)], x0: i64, w: u32, h: u32) -> (i64, i64)
     }
 }
 
+/// The box round the cells: (left, right, top, bottom), `None` without cells.
+fn cells_box(cells: &[(i64, i64, u8)]) -> Option<(i64, i64, i64, i64)> {
+    let &(x0, y0, _) = cells.first()?;
+    Some(
+        cells
+            .iter()
+            .fold((x0, x0, y0, y0), |(l, r, t, b), &(x, y, _)| {
+                (l.min(x), r.max(x), t.min(y), b.max(y))
+            }),
+    )
+}
+
 /// The cells as a bitmap of their box, and with `multi_state` each one's state.
 fn to_grid(cells: &[(i64, i64, u8)], multi_state: bool) -> Result<(Grid, Option<Vec<u8>>), String> {
-    let Some(&(x0, _, _)) = cells.first() else {
+    let Some((left, right, top, bottom)) = cells_box(cells) else {
         return Ok((Grid::new(0, 0), None));
     };
-    let (mut left, mut right, mut top, mut bottom) = (x0, x0, i64::MAX, i64::MIN);
-    for &(x, y, _) in cells {
-        left = left.min(x);
-        right = right.max(x);
-        top = top.min(y);
-        bottom = bottom.max(y);
-    }
     let (w, h) = ((right - left + 1) as u64, (bottom - top + 1) as u64);
     Grid::check_torus_size(w, h).map_err(|e| e.to_string())?;
     let mut grid = Grid::new(w as u32, h as u32);
