@@ -48,7 +48,11 @@ impl EditPanel {
             if ui
                 .add_enabled(
                     bounded,
-                    egui::Button::new(if torus { "Fill torus" } else { "Fill all" }),
+                    egui::Button::new(if status.universe.is_bounded_plane() {
+                        "Fill all"
+                    } else {
+                        "Fill torus"
+                    }),
                 )
                 .on_disabled_hover_text("The plane has no edges: select a region and fill that")
                 .clicked()
