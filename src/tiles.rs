@@ -170,6 +170,37 @@ impl TileMap {
         }
     }
 
+    /// A tile's cells as states, row by row (`None`: no tile there).
+    pub fn tile_states(&self, tx: i64, ty: i64) -> Option<Box<TileStates>> {
+        let bits = self.tiles.get(&(tx, ty))?;
+        let states = self.states.get(&(tx, ty));
+        let mut out = Box::new([0u8; 4096]);
+        for (i, s) in out.iter_mut().enumerate() {
+            if bits[i / 64] >> (i % 64) & 1 == 1 {
+                *s = states.map_or(1, |st| st[i].max(1));
+            }
+        }
+        Some(out)
+    }
+
+    /// Stores a whole tile of states (an empty one is dropped).
+    pub fn insert_states(&mut self, tx: i64, ty: i64, cells: &TileStates) {
+        let mut bits = [0u64; 64];
+        let mut multi = false;
+        for (i, &s) in cells.iter().enumerate() {
+            if s != 0 {
+                bits[i / 64] |= 1 << (i % 64);
+            }
+            multi |= s > 1;
+        }
+        self.insert(tx, ty, bits);
+        if multi {
+            self.states.insert((tx, ty), Box::new(*cells));
+        } else {
+            self.states.remove(&(tx, ty));
+        }
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = ((i64, i64), &TileBits)> {
         self.tiles.iter().map(|(k, v)| (*k, &**v))
     }

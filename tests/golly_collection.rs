@@ -20,24 +20,65 @@ use common::in_ci;
 
 const PATTERNS: &str = "/usr/share/golly/Patterns";
 const RULES: &str = "/usr/share/golly/Rules/";
-const FOLDERS: [&str; 5] = [
+const FOLDERS: [&str; 12] = [
     "Life",
     "Life-Like",
     "Non-Totalistic",
     "Generations",
     "HashLife",
+    // Rule files (Golly's RuleLoader), found in Golly's rules folder.
+    "Loops",
+    "Self-Rep",
+    "WireWorld",
+    "Turmites",
+    "Margolus",
+    "Patersons-Worms",
+    "Other-Rules",
 ];
 const GENERATIONS: [u64; 2] = [100, 1000];
+
+/// Files that run for 100 generations only: their 1000 take the rule-tree engine minutes (a
+/// constructor whose whole tape moves every generation), which HashLife over N states, still to
+/// come (issue 22), would not.
+const ONLY_100: &[&str] = &[
+    "Self-Rep/Banks/Banks-IV-constructor.rle.gz",
+    "Self-Rep/Codd/golly-constructor.rle.gz",
+];
 
 /// Files lifelab refuses for now, each with a piece of the error it must give (the family or
 /// the part it lacks). Paths are relative to the Patterns folder.
 const REFUSED: &[(&str, &str)] = &[
-    // Golly's LifeHistory (a 7-state Life), on its bounded grids.
-    ("Life/Bounded-Grids/Klein-bottle.rle", "LifeHistory"),
-    ("Life/Bounded-Grids/cross-surface.rle", "LifeHistory"),
-    ("Life/Bounded-Grids/sphere.rle", "LifeHistory"),
-    ("Life/Bounded-Grids/torus-with-shift.rle", "LifeHistory"),
-    ("Life/Bounded-Grids/torus.rle", "LifeHistory"),
+    // Von Neumann's 29-state automata, which Golly runs with its own JvN algorithm.
+    ("Self-Rep/JvN/Boustrophedon-replicator.rle", "von Neumann"),
+    ("Self-Rep/JvN/Hutton-replicator.rle", "von Neumann"),
+    ("Self-Rep/JvN/JvN-loop-replicator.rle.gz", "von Neumann"),
+    ("Self-Rep/JvN/N-compressed-replicator.rle", "von Neumann"),
+    ("Self-Rep/JvN/NP-mutation.rle.gz", "von Neumann"),
+    ("Self-Rep/JvN/NP-replicator.rle.gz", "von Neumann"),
+    ("Self-Rep/JvN/cell-coders-demo.rle", "von Neumann"),
+    ("Self-Rep/JvN/codon4-auto-retract.rle", "von Neumann"),
+    ("Self-Rep/JvN/codon5-auto-retract.rle", "von Neumann"),
+    ("Self-Rep/JvN/construction-arm-demo.rle", "von Neumann"),
+    ("Self-Rep/JvN/counter-demo.rle", "von Neumann"),
+    ("Self-Rep/JvN/golly-constructor.rle", "von Neumann"),
+    ("Self-Rep/JvN/partial-constructor.mc.gz", "von Neumann"),
+    ("Self-Rep/JvN/read-arm-demo.rle", "von Neumann"),
+    ("Self-Rep/JvN/small-JvN-self-replicator.rle", "von Neumann"),
+    ("Self-Rep/JvN/sphinx-midpoint.mc.gz", "von Neumann"),
+    ("Self-Rep/JvN/sphinx-spark.mc.gz", "von Neumann"),
+    ("Self-Rep/JvN/sphinx.mc.gz", "von Neumann"),
+    // Golly's bounded grids other than the torus and the plane (LifeHistory runs, from its
+    // rule file, on the torus of `torus.rle`).
+    (
+        "Life/Bounded-Grids/Klein-bottle.rle",
+        "':K40*,20' is not supported",
+    ),
+    (
+        "Life/Bounded-Grids/cross-surface.rle",
+        "':C40,20' is not supported",
+    ),
+    ("Life/Bounded-Grids/sphere.rle", "':S30' is not supported"),
+    ("Life/Bounded-Grids/torus-with-shift.rle", "shift"),
     // The cylinder :T0,68 (infinite height).
     ("Life/Bounded-Grids/pulsars-in-tube.rle", "infinite"),
 ];
@@ -157,6 +198,10 @@ fn every_file_of_golly_s_collection_runs_as_in_golly_or_is_refused_plainly() {
                         .find(|(f, _)| *f == relative)
                         .map(|(_, w)| *w);
                     for gens in GENERATIONS {
+                        if gens > 100 && ONLY_100.contains(&relative.as_str()) {
+                            eprintln!("left out: {relative} at {gens} (minutes on the rule-tree engine; N-state HashLife is still to come)");
+                            continue;
+                        }
                         let golly = golly_population(file, gens);
                         let ours = lifelab_population(file, gens);
                         let fail = |m: String| failures.lock().unwrap().push(m);

@@ -148,6 +148,11 @@ pub fn render_cells(
                     continue;
                 };
                 let state_colour = |state: u8| match &picture.cells {
+                    ViewCells::States {
+                        colours: Some(def), ..
+                    } => def.colours.get(state as usize).map_or(LIVE, |&[r, g, b]| {
+                        [r as f32 / 255.0, g as f32 / 255.0, b as f32 / 255.0, 1.0]
+                    }),
                     ViewCells::States { states, .. } => state_colour(state, *states),
                     _ => {
                         if state != 0 {

@@ -50,6 +50,11 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "NAME")]
     pub adapter: Option<String>,
 
+    /// A folder of Golly rule files (`<name>.rule`), searched after the pattern's own folder
+    /// and before LIFELAB_RULES and Golly's rules folder; may be given more than once.
+    #[arg(long = "rules", global = true, value_name = "DIR")]
+    pub rules: Vec<std::path::PathBuf>,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 
@@ -99,6 +104,7 @@ pub fn main_with(cli: Cli) -> ExitCode {
     if cli.adapter.is_some() {
         crate::gpu::select_adapter(cli.adapter.as_deref());
     }
+    crate::rule::loader::set_user_dirs(cli.rules.clone());
     let Some(command) = cli.command else {
         eprintln!(
             "error: no subcommand (the desktop app is `lifelab` with none; see `lifelab --help`)"

@@ -130,6 +130,7 @@ impl Logic {
             RuleKind::Generations(g) => {
                 panic!("the dense engine has two states; {g} has {}", g.states)
             }
+            RuleKind::Loaded(l) => panic!("the dense engine has two states; {l} is a rule file"),
         }
     }
 

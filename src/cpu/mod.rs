@@ -7,10 +7,12 @@ pub mod generations;
 pub mod hashlife;
 pub mod kernel;
 pub mod reference;
+pub mod rule_tree;
 pub mod tiles;
 
 pub use fast::FastEngine;
 pub use generations::GenerationsEngine;
 pub use hashlife::HashLifeEngine;
 pub use reference::ReferenceEngine;
+pub use rule_tree::RuleTreeEngine;
 pub use tiles::TileEngine;

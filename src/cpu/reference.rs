@@ -100,6 +100,7 @@ impl ReferenceEngine {
             RuleKind::Elementary(rule) => self.elementary_generation(rule),
             RuleKind::Map(rule) => self.map_generation(&rule),
             RuleKind::Generations(rule) => self.generations_generation(&rule),
+            RuleKind::Loaded(rule) => self.tree_generation(&rule.def().tree),
         };
         self.cells = next;
         self.core.generation += 1;
@@ -147,6 +148,19 @@ impl ReferenceEngine {
             for x in 0..self.width {
                 let i = y * self.width + x;
                 next[i] = rule.next(self.cells[i], self.block(x as i64, y as i64));
+            }
+        }
+        next
+    }
+
+    /// A rule file's tree, walked cell by cell.
+    fn tree_generation(&self, tree: &crate::rule::loader::RuleTree) -> Vec<u8> {
+        let mut next = vec![0; self.cells.len()];
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let (xi, yi) = (x as i64, y as i64);
+                next[y * self.width + x] =
+                    tree.next_with(|dx, dy| self.state_at(xi + dx as i64, yi + dy as i64));
             }
         }
         next

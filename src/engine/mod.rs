@@ -264,6 +264,8 @@ pub enum EngineKind {
     Gpu,
     /// Golly's Generations rules: live, dying and dead cells in bit planes.
     Generations,
+    /// A rule file's tree (Golly's RuleLoader), a byte per cell.
+    RuleTree,
     /// Any other (an engine registered at run time).
     Other,
 }

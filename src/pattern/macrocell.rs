@@ -9,7 +9,9 @@
 //! 4 0 0 0 1                 a node: level, then its nw ne sw se children by line number
 //! ```
 //! Lines are numbered from 1 in order of appearance, 0 is the empty node, the last line is the
-//! root, and a leaf is level 3. The root of level L covers `-2^(L-1) .. 2^(L-1)` on both axes
+//! root, and a leaf is level 3. A multi-state file (Golly's Generations and RuleLoader rules)
+//! has no 8x8 leaves: its level-1 nodes `1 nw ne sw se` hold four states, and every level above
+//! is numbers. The root of level L covers `-2^(L-1) .. 2^(L-1)` on both axes
 //! (Golly's coordinates; y grows downwards).
 
 use std::collections::{HashMap, HashSet};
@@ -23,8 +25,11 @@ use crate::tiles::TileMap;
 pub enum McNode {
     /// 8x8 cells: row r in bits 8r..8r+8, column c in bit c of its row.
     Leaf(u64),
-    /// A node of level >= 4 and its children (0: empty; else a 1-based index).
+    /// A node of level >= 4 (>= 2 in a multi-state file) and its children (0: empty; else a
+    /// 1-based index).
     Inner { level: u8, children: [u32; 4] },
+    /// A multi-state file's 2x2 block: the states of nw, ne, sw, se.
+    States([u8; 4]),
 }
 
 /// A macrocell file: its quadtree, rule, generation and comments.
@@ -73,6 +78,7 @@ impl Macrocell {
             i => match self.nodes[i as usize - 1] {
                 McNode::Leaf(_) => 3,
                 McNode::Inner { level, .. } => level,
+                McNode::States(_) => 1,
             },
         }
     }
@@ -98,6 +104,10 @@ impl Macrocell {
             let (p, t) = match *n {
                 McNode::Leaf(bits) => {
                     let p = bits.count_ones() as u64;
+                    (p, (p > 0) as u64)
+                }
+                McNode::States(s) => {
+                    let p = s.iter().filter(|&&v| v != 0).count() as u64;
                     (p, (p > 0) as u64)
                 }
                 McNode::Inner { level, children } => {
@@ -168,12 +178,37 @@ impl Macrocell {
                     self.place(c, x + dx, y + dy, pop, map);
                 }
             }
+            McNode::States(s) => {
+                for (k, &v) in s.iter().enumerate() {
+                    if v != 0 {
+                        let (cx, cy) = (x + (k & 1) as i128, y + (k >> 1) as i128);
+                        map.set_state(cx as i64, cy as i64, v);
+                    }
+                }
+            }
         }
+    }
+
+    /// Whether the file is multi-state (its leaves are 2x2 blocks of states).
+    pub fn is_multi_state(&self) -> bool {
+        self.nodes.iter().any(|n| matches!(n, McNode::States(_)))
     }
 
     /// The quadtree of `tiles` (Golly's coordinates), with shared subtrees shared.
     pub fn from_tiles(tiles: &TileMap) -> Macrocell {
-        let mut b = Builder::default();
+        Self::build_from(tiles, false)
+    }
+
+    /// The quadtree of `tiles` in Golly's multi-state form, for rules of more than two states.
+    pub fn from_tiles_with_states(tiles: &TileMap) -> Macrocell {
+        Self::build_from(tiles, true)
+    }
+
+    fn build_from(tiles: &TileMap, states: bool) -> Macrocell {
+        let mut b = Builder {
+            states,
+            ..Builder::default()
+        };
         let Some(bounds) = tiles.bounds() else {
             return b.finish(0);
         };
@@ -235,6 +270,7 @@ impl Macrocell {
                     let [a, b, c, d] = children;
                     out.push_str(&format!("{level} {a} {b} {c} {d}\n"));
                 }
+                McNode::States([a, b, c, d]) => out.push_str(&format!("1 {a} {b} {c} {d}\n")),
             }
         }
         out
@@ -248,6 +284,8 @@ struct Builder {
     index: HashMap<McNode, u32>,
     /// Per level from 6 (a 64x64 tile) up: the blocks of that level holding a tile.
     occupied: Vec<HashSet<(i64, i64)>>,
+    /// Golly's multi-state form: 2x2 blocks of states for leaves.
+    states: bool,
 }
 
 impl Builder {
@@ -264,7 +302,28 @@ impl Builder {
     /// The node of `level` whose top-left corner is (x, y) (in `i128`: a level-64 root's corner
     /// is -2^63 and its size 2^64).
     fn build(&mut self, tiles: &TileMap, x: i128, y: i128, level: u8) -> u32 {
-        if level == 3 {
+        if self.states && level == 1 {
+            let s: [u8; 4] = std::array::from_fn(|k| {
+                tiles.state((x + (k & 1) as i128) as i64, (y + (k >> 1) as i128) as i64)
+            });
+            return if s == [0; 4] {
+                0
+            } else {
+                self.intern(McNode::States(s))
+            };
+        }
+        // A node aligned to its size and no larger than a tile lies in one tile.
+        let aligned = x.rem_euclid(1 << level) == 0 && y.rem_euclid(1 << level) == 0;
+        if self.states
+            && level <= 6
+            && aligned
+            && tiles
+                .tile(x.div_euclid(64) as i64, y.div_euclid(64) as i64)
+                .is_none()
+        {
+            return 0;
+        }
+        if !self.states && level == 3 {
             let mut bits = 0u64;
             let (tx, ty) = (x.div_euclid(64) as i64, y.div_euclid(64) as i64);
             let Some(t) = tiles.tile(tx, ty) else {
@@ -443,11 +502,27 @@ fn parse_inner(line: &str, line_no: usize, mc: &Macrocell) -> Result<McNode, Par
         ));
     }
     let level = fields[0].0;
-    if !(4..=MAX_LEVEL as u64).contains(&level) {
+    if level == 1 {
+        // A multi-state file's 2x2 block of states.
+        let mut states = [0u8; 4];
+        for (k, &(v, col)) in fields[1..].iter().enumerate() {
+            states[k] = u8::try_from(v).map_err(|_| {
+                ParseError::new(
+                    line_no,
+                    col,
+                    format!("state {v}: a cell's state is 0 to 255"),
+                )
+            })?;
+        }
+        return Ok(McNode::States(states));
+    }
+    if !(2..=MAX_LEVEL as u64).contains(&level) {
         return Err(ParseError::new(
             line_no,
             fields[0].1,
-            format!("level {level}: nodes are levels 4 to {MAX_LEVEL} (leaves are level 3)"),
+            format!(
+                "level {level}: nodes are levels 1 to {MAX_LEVEL} (an 8x8 leaf is level 3, a multi-state file's 2x2 block level 1)"
+            ),
         ));
     }
     let mut children = [0u32; 4];

@@ -17,7 +17,9 @@ fn game_note(game: &str) -> Option<&'static str> {
     match game.to_ascii_lowercase().as_str() {
         "life" | "generations" | "" => None,
         "larger than life" => Some("Larger than Life rules are not supported yet"),
-        "rules table" => Some("MCell rule tables (Golly's RuleLoader rules) are not supported yet"),
+        "rules table" => Some(
+            "MCell's own rule tables are not Golly's; Golly runs such a file only when a #GOLLY line names its rule file, and this one has none",
+        ),
         _ => Some("Golly does not run this MCell game either"),
     }
 }
@@ -34,6 +36,8 @@ pub fn parse(text: &str) -> Result<Pattern, ParseError> {
     }
     let mut game: Option<(usize, String)> = None;
     let mut rule: Option<(usize, String)> = None;
+    // Golly's own line: the rule Golly runs, whatever MCell's #RULE says.
+    let mut golly: Option<(usize, String)> = None;
     let mut board: Option<(usize, u32, u32)> = None;
     let mut wrap: Option<(usize, bool)> = None;
     let mut comments = Vec::new();
@@ -51,7 +55,11 @@ pub fn parse(text: &str) -> Result<Pattern, ParseError> {
         let (tag, value) = rest.split_once(' ').unwrap_or((rest, ""));
         match tag {
             "GAME" => game = Some((n, value.trim().to_string())),
-            "RULE" | "GOLLY" if rule.is_none() => {
+            "GOLLY" if golly.is_none() => {
+                let first = value.split_whitespace().next().unwrap_or("");
+                golly = Some((n, first.to_string()));
+            }
+            "RULE" if rule.is_none() => {
                 let first = value.split_whitespace().next().unwrap_or("");
                 rule = Some((n, first.to_string()));
             }
@@ -83,7 +91,13 @@ pub fn parse(text: &str) -> Result<Pattern, ParseError> {
             _ => {} // #SPEED, #CCOLORS, #PALETTE, #DIV...: how MCell showed it
         }
     }
-    let rule = resolve_rule(game.as_ref(), rule.as_ref())?;
+    let rule = match &golly {
+        Some((n, text)) => Some(
+            Rule::parse_in_2d_file(text)
+                .map_err(|e| ParseError::new(*n, 8, format!("the #GOLLY rule: {e}")))?,
+        ),
+        None => resolve_rule(game.as_ref(), rule.as_ref())?,
+    };
     let rule = match (board, wrap) {
         (Some((_, w, h)), Some((_, true))) => Some(Rule {
             torus: Some((w, h)),

@@ -255,11 +255,20 @@ fn macrocell_pattern(text: &str) -> Result<Pattern, ParseError> {
             format!("{e}, more than a quarter of lifelab's memory"),
         )
     })?;
+    let mut states = None;
     let cells = match tiles.bounds() {
         None => Grid::new(0, 0),
         Some(b) => {
             let (w, h) = (b.width(), b.height());
             Grid::check_torus_size(w, h).map_err(|e| ParseError::grid(last, 1, e))?;
+            if tiles.has_states() {
+                states = Some(
+                    (0..h as i64)
+                        .flat_map(|y| (0..w as i64).map(move |x| (x, y)))
+                        .map(|(x, y)| tiles.state(b.left + x, b.top + y))
+                        .collect(),
+                );
+            }
             tiles.crop(crate::geometry::CellRect::new(
                 b.left, b.top, w as u32, h as u32,
             ))
@@ -272,7 +281,7 @@ fn macrocell_pattern(text: &str) -> Result<Pattern, ParseError> {
         comments: mc.comments,
         rule: mc.rule,
         warnings: Vec::new(),
-        states: None,
+        states,
         origin: None,
     })
 }
@@ -319,9 +328,13 @@ pub fn utf8(bytes: &[u8]) -> Result<&str, ParseError> {
 pub fn load_file(path: &Path) -> Result<Pattern, LoadError> {
     let bytes = read_file(path)?;
     let hint = Format::from_path(path);
-    parse_bytes(&bytes, hint).map_err(|error| LoadError::Parse {
-        path: path.to_path_buf(),
-        error,
+    // Rule files beside the pattern come first, as in Golly.
+    let folder = path.parent().unwrap_or(Path::new("."));
+    crate::rule::loader::in_folder(folder, || parse_bytes(&bytes, hint)).map_err(|error| {
+        LoadError::Parse {
+            path: path.to_path_buf(),
+            error,
+        }
     })
 }
 
@@ -392,13 +405,19 @@ pub fn write(pattern: &Pattern, format: Format) -> String {
         Format::Cells => cells::write(pattern),
         Format::Life => life106::write(pattern),
         Format::Macrocell => {
-            let mut mc = macrocell::Macrocell::from_tiles(&crate::tiles::TileMap::from_grid(
-                &pattern.cells,
-                (
-                    -(pattern.width() as i64 / 2),
-                    -(pattern.height() as i64 / 2),
-                ),
-            ));
+            let at = (
+                -(pattern.width() as i64 / 2),
+                -(pattern.height() as i64 / 2),
+            );
+            let multi_state = pattern.rule.is_some_and(|r| r.states() > 2);
+            let mut mc = if multi_state {
+                macrocell::Macrocell::from_tiles_with_states(&pattern.to_tiles(at))
+            } else {
+                macrocell::Macrocell::from_tiles(&crate::tiles::TileMap::from_grid(
+                    &pattern.cells,
+                    at,
+                ))
+            };
             mc.rule = pattern.rule;
             mc.comments = pattern
                 .name

@@ -85,7 +85,29 @@ pub fn parse(text: &str) -> Result<Pattern, ParseError> {
     read(text)?.into_pattern()
 }
 
+/// Reads an RLE file. A rule file's text after the cells, from an `@RULE` line on (Golly 3.3
+/// writes and reads it so), is loaded first, and the header's rule of that name is it.
 pub fn read(text: &str) -> Result<Parsed, ParseError> {
+    let mut offset = 0;
+    for (i, line) in text.split('\n').enumerate() {
+        if line.trim_start().starts_with("@RULE") {
+            let rule =
+                crate::rule::loader::load_embedded(&text[offset..], "the embedded @RULE", i + 1)
+                    .map_err(|e| {
+                        ParseError::new(
+                            e.line,
+                            e.column,
+                            format!("the rule embedded after the cells: {}", e.message),
+                        )
+                    })?;
+            return crate::rule::loader::with_embedded(rule, || read_cells(&text[..offset]));
+        }
+        offset += line.len() + 1;
+    }
+    read_cells(text)
+}
+
+fn read_cells(text: &str) -> Result<Parsed, ParseError> {
     let mut pattern = Pattern::new(Grid::new(0, 0));
     let mut header: Option<Header> = None;
     let mut lines = text.split('\n').enumerate().peekable();

@@ -300,13 +300,19 @@ fn active_area(r: &Request) -> f64 {
         .min(r.cells())
 }
 
-/// Generations rules run on the Generations engine and the reference engine only.
+/// Generations rules run on the Generations engine, rule files' on the rule-tree engine, and
+/// both on the reference engine.
 fn two_states(r: &Request) -> Result<(), String> {
-    if r.rule.states() > 2 {
+    if r.rule.states() > 2 || r.rule.loaded().is_some() {
         Err(format!(
-            "it has two states, and {} has {} (the generations engine runs it)",
+            "it has two states, and {} has {} (the {} engine runs it)",
             r.rule,
-            r.rule.states()
+            r.rule.states(),
+            if r.rule.loaded().is_some() {
+                "rule-tree"
+            } else {
+                "generations"
+            }
         ))
     } else {
         Ok(())
@@ -440,8 +446,8 @@ fn builtin() -> Vec<EngineSpec> {
             kind: EngineKind::Generations,
             summary: "Golly's Generations rules: live, dying and dead cells in bit planes, the bit-sliced kernel on the live ones; torus or plane",
             supports: |r| {
-                if r.rule.states() <= 2 {
-                    return Err("it runs Generations rules (more than two states)".into());
+                if r.rule.generations().is_none() {
+                    return Err("it runs Generations rules only".into());
                 }
                 if r.universe.is_plane() && r.rule.births_from_nothing() {
                     return Err("a B0 rule fills the unbounded plane at once".into());
@@ -467,6 +473,40 @@ fn builtin() -> Vec<EngineSpec> {
             startup: 0.0,
             create: |r| {
                 Ok(Box::new(crate::cpu::GenerationsEngine::new(
+                    r.rule, r.universe,
+                )?))
+            },
+        },
+        EngineSpec {
+            name: "rule-tree",
+            kind: EngineKind::RuleTree,
+            summary: "rule files (Golly's @TABLE and @TREE, up to 256 states): a byte per cell in 64x64 tiles, the rule's tree walked per cell on every core where something changed; plane, torus or bounded plane",
+            supports: |r| {
+                if r.rule.loaded().is_none() {
+                    return Err("it runs rule files' rules only".into());
+                }
+                if r.universe.is_plane() && r.rule.births_from_nothing() {
+                    return Err(
+                        "the rule turns empty cells live, which fills the unbounded plane at once"
+                            .into(),
+                    );
+                }
+                Ok(())
+            },
+            cost: |r| {
+                let gens = r.workload.generations.max(1) as f64;
+                Some(Cost {
+                    seconds: gens * active_area(r) / (0.02 * dense_rate()),
+                    why: format!(
+                        "a rule file's rule ({} states): the rule-tree engine computes only where something changes",
+                        r.rule.states()
+                    ),
+                })
+            },
+            memory: |r| crate::cpu::RuleTreeEngine::bytes(r.universe),
+            startup: 0.0,
+            create: |r| {
+                Ok(Box::new(crate::cpu::RuleTreeEngine::new(
                     r.rule, r.universe,
                 )?))
             },

@@ -19,6 +19,7 @@ pub mod circuit;
 mod formula;
 pub mod generations;
 mod lifelike;
+pub mod loader;
 pub mod map;
 pub mod named;
 mod table;
@@ -28,6 +29,7 @@ use std::fmt;
 pub use circuit::Circuit;
 pub use formula::compile_formula;
 pub use generations::GenerationsRule;
+pub use loader::LoadedRule;
 pub use map::{MapNotation, MapRule};
 pub use table::{CountTable, Outcome};
 
@@ -252,6 +254,8 @@ pub enum RuleKind {
     Map(MapRule),
     /// Golly's Generations: a rule of the block with dying states.
     Generations(GenerationsRule),
+    /// A rule file's `@TABLE` or `@TREE` (Golly's RuleLoader), up to 256 states.
+    Loaded(LoadedRule),
 }
 
 /// A parsed rule string: the automaton, and the torus size when the string carried Golly's
@@ -399,15 +403,24 @@ impl Rule {
             RuleKind::Life(l) => l.birth.is_certain(0) || l.birth.chance[0].is_some(),
             RuleKind::Map(m) => m.births_from_nothing(),
             RuleKind::Generations(g) => g.table.births_from_nothing(),
+            RuleKind::Loaded(l) => l.def().tree.births_from_nothing(),
             RuleKind::Elementary(_) => false,
         }
     }
 
-    /// Cell states: 2, or a Generations rule's count.
+    /// Cell states: 2, or a Generations or a loaded rule's count.
     pub fn states(&self) -> u16 {
         match self.kind {
             RuleKind::Generations(g) => g.states,
+            RuleKind::Loaded(l) => l.states,
             _ => 2,
+        }
+    }
+
+    pub fn loaded(&self) -> Option<LoadedRule> {
+        match self.kind {
+            RuleKind::Loaded(l) => Some(l),
+            _ => None,
         }
     }
 
@@ -432,6 +445,7 @@ impl Rule {
             RuleKind::Life(l) => l.neighbourhood == Neighbourhood::Hexagonal,
             RuleKind::Map(m) => m.neighbourhood == Neighbourhood::Hexagonal,
             RuleKind::Generations(g) => g.table.neighbourhood == Neighbourhood::Hexagonal,
+            RuleKind::Loaded(l) => l.shape() == loader::Shape::Hexagonal,
             RuleKind::Elementary(_) => false,
         }
     }
@@ -488,6 +502,7 @@ impl fmt::Display for Rule {
             RuleKind::Elementary(r) => write!(f, "{r}")?,
             RuleKind::Map(r) => write!(f, "{r}")?,
             RuleKind::Generations(r) => write!(f, "{r}")?,
+            RuleKind::Loaded(r) => write!(f, "{r}")?,
         }
         match (self.torus, &self.kind) {
             // Golly writes a one-dimensional ring of width w as `:Tw,0`; a taller torus is the
@@ -556,6 +571,19 @@ fn parse_kind(input: &str, body: &str) -> Result<RuleKind, RuleError> {
     if let Some(kind) = named::lookup(body) {
         return Ok(kind);
     }
+    // Any word may be a rule file's name (Golly's `Langtons-Loops`, `LifeHistory`).
+    if is_wordy(body) && !body.contains(['/', '\\']) {
+        match loader::resolve(body) {
+            Ok(Some(rule)) => return Ok(RuleKind::Loaded(rule)),
+            Ok(None) => {}
+            Err(e) => {
+                return Err(RuleError::new(
+                    input,
+                    format!("the rule file of '{body}': {e}"),
+                ));
+            }
+        }
+    }
     if generations::looks_like_generations(body) {
         return generations::parse(body, |two| parse_kind(input, two).map_err(|e| e.message))
             .map_err(|m| RuleError::new(input, m));
@@ -595,11 +623,20 @@ fn parse_kind(input: &str, body: &str) -> Result<RuleKind, RuleError> {
             .map(|(n, _)| *n)
             .filter(|n| !n.starts_with('B'))
             .collect();
+        let dirs: Vec<String> = loader::search_dirs()
+            .iter()
+            .map(|d| d.display().to_string())
+            .collect();
         return Err(RuleError::new(
             input,
             format!(
-                "unknown rule name '{body}' (named rules: {}); if it is one of Golly's rule tables (a .rule file, such as Langtons-Loops), those are not supported yet",
-                known.join(", ")
+                "unknown rule name '{body}': it is not a named rule ({}), and no rule file {body}.rule is in the pattern's folder or in {} (add a folder with --rules DIR or LIFELAB_RULES)",
+                known.join(", "),
+                if dirs.is_empty() {
+                    "any rules folder".to_string()
+                } else {
+                    dirs.join(", ")
+                }
             ),
         ));
     }
@@ -661,7 +698,12 @@ fn other_family(body: &str) -> Option<String> {
     }
     if lower == "lifehistory" || lower == "lifesuper" || lower == "stateinvestigator" {
         return Some(format!(
-            "{body} is one of Golly's multi-state Life variants, which are not supported yet"
+            "{body} is one of Golly's multi-state Life variants, a rule file ({body}.rule) that is not in the pattern's folder or any rules folder (add one with --rules DIR or LIFELAB_RULES)"
+        ));
+    }
+    if matches!(lower.as_str(), "jvn29" | "nobili32" | "hutton32") {
+        return Some(format!(
+            "{body} is one of von Neumann's 29-state automata, which Golly runs with its own JvN algorithm, not a rule file; lifelab does not run them yet"
         ));
     }
     None

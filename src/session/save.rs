@@ -29,9 +29,9 @@ pub fn text_of(engine: &mut dyn Engine, meta: &Meta, format: Format) -> anyhow::
     let mut rule = *engine.rule();
     rule.torus = universe.size();
     let multi_state = rule.states() > 2;
-    if multi_state && format != Format::Rle {
+    if multi_state && !matches!(format, Format::Rle | Format::Macrocell) {
         bail!(
-            "rule {rule} has {} states, and lifelab writes multi-state cells as RLE only; save it as .rle",
+            "rule {rule} has {} states, and lifelab writes multi-state cells as RLE or macrocell only; save it as .rle or .mc",
             rule.states()
         );
     }
@@ -41,7 +41,11 @@ pub fn text_of(engine: &mut dyn Engine, meta: &Meta, format: Format) -> anyhow::
             // Golly centres a bounded grid on the origin.
             tiles = tiles.shifted(-((width / 2) as i64), -((height / 2) as i64));
         }
-        let mut mc = Macrocell::from_tiles(&tiles);
+        let mut mc = if multi_state {
+            Macrocell::from_tiles_with_states(&tiles)
+        } else {
+            Macrocell::from_tiles(&tiles)
+        };
         mc.rule = Some(rule);
         mc.generation = engine.generation();
         mc.comments = meta.name.iter().chain(&meta.comments).cloned().collect();

@@ -474,6 +474,29 @@ const SPARSE_RLE_BYTES: u64 = 64 << 20;
 pub fn resolve_pattern(name: &str) -> anyhow::Result<Loaded> {
     let path = Path::new(name);
     if path.exists() || name.contains(['/', '\\']) || pattern::Format::from_path(path).is_some() {
+        // Rule files beside the pattern come first, as in Golly.
+        let folder = path.parent().unwrap_or(Path::new("."));
+        return crate::rule::loader::in_folder(folder, || resolve_file(name, path));
+    }
+    library::get(name)
+        .map(|p| Loaded {
+            pattern: p,
+            label: name.to_string(),
+            generation: 0,
+            tiles: None,
+            quadtree: false,
+        })
+        .ok_or_else(|| {
+            anyhow!(
+                "--pattern {name}: no such file, and no library pattern of that name (the library has {})",
+                library::names().join(", ")
+            )
+        })
+}
+
+/// A pattern file, read whole (a large RLE or a macrocell file as tiles).
+fn resolve_file(name: &str, path: &Path) -> anyhow::Result<Loaded> {
+    {
         let bytes = pattern::read_file(path)?;
         let text = pattern::utf8(&bytes).map_err(|error| pattern::LoadError::Parse {
             path: path.to_path_buf(),
@@ -507,28 +530,14 @@ pub fn resolve_pattern(name: &str) -> anyhow::Result<Loaded> {
             path: path.to_path_buf(),
             error,
         })?;
-        return Ok(Loaded {
+        Ok(Loaded {
             pattern: p,
             label: name.to_string(),
             generation: 0,
             tiles: None,
             quadtree: false,
-        });
+        })
     }
-    library::get(name)
-        .map(|p| Loaded {
-            pattern: p,
-            label: name.to_string(),
-            generation: 0,
-            tiles: None,
-            quadtree: false,
-        })
-        .ok_or_else(|| {
-            anyhow!(
-                "--pattern {name}: no such file, and no library pattern of that name (the library has {})",
-                library::names().join(", ")
-            )
-        })
 }
 
 /// A macrocell file: its cells as tiles in lifelab's coordinates (on a torus Golly centres the

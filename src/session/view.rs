@@ -21,6 +21,8 @@ pub enum ViewCells {
     States {
         states: u16,
         cells: Vec<u8>,
+        /// A rule file's colours for its states (`None`: the Generations palette).
+        colours: Option<std::sync::Arc<crate::rule::loader::RuleDef>>,
     },
 }
 

@@ -828,9 +828,13 @@ fn read_view(shared: &Arc<Shared>, request: ViewRequest) {
         shared.apply_edits(e.as_mut());
         let generation = e.generation();
         let states = e.rule().states();
-        let cells = if request.block <= 1 && states > 2 {
-            e.states_in(request.rect)
-                .map(|cells| ViewCells::States { states, cells })
+        let rule_file = e.rule().loaded();
+        let cells = if request.block <= 1 && (states > 2 || rule_file.is_some()) {
+            e.states_in(request.rect).map(|cells| ViewCells::States {
+                states,
+                cells,
+                colours: rule_file.map(|r| r.def()),
+            })
         } else if request.block <= 1 {
             e.cells_in(request.rect).map(ViewCells::Cells)
         } else {

@@ -146,7 +146,12 @@ impl GpuLifeEngine {
             }
             RuleKind::Generations(_) => {
                 return Err(EngineError::Unsupported(format!(
-                    "{rule} is a Generations rule: the GPU engines have two states"
+                    "{rule} is a Generations rule: the GPU Generations engine runs it"
+                )));
+            }
+            RuleKind::Loaded(_) => {
+                return Err(EngineError::Unsupported(format!(
+                    "{rule} is a rule file's rule: the GPU rule-tree engine runs it"
                 )));
             }
         };

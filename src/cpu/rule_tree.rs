@@ -1,0 +1,496 @@
+//! The rule-tree engine: any rule file's rule (Golly's RuleLoader), up to 256 states, on the
+//! unbounded plane, a torus or Golly's bounded plane. Cells are bytes in 64x64 tiles; a
+//! generation walks the rule's tree once per cell, over all cores, and only in the tiles next
+//! to one that changed in the generation before: a tile whose neighbourhood did not change
+//! would come out as it is. So the static parts of a self-replicator (its loops, wires and
+//! tape) cost nothing while a signal runs elsewhere.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::engine::{
+    Bounds, CellRect, Census, Core, Engine, EngineError, EngineKind, EngineResult, Put, Sampled,
+    Universe, census_of_tiles, check_states, sample_tiles,
+};
+use crate::grid::Grid;
+use crate::rule::Rule;
+use crate::rule::loader::{RuleDef, RuleTree};
+use crate::tiles::{TILE, TileMap, TileStates};
+
+const T: usize = TILE as usize;
+/// A tile with a one-cell border: the input of one tile's generation.
+const P: usize = T + 2;
+
+struct Tile {
+    cells: Box<TileStates>,
+    live: u32,
+}
+
+pub struct RuleTreeEngine {
+    core: Core,
+    def: Arc<RuleDef>,
+    universe: Universe,
+    tiles: HashMap<(i64, i64), Tile>,
+    /// Tiles that changed in the last generation or an edit: the next generation computes
+    /// them and their neighbours.
+    changed: HashSet<(i64, i64)>,
+    /// Offsets of the tree's cells in a padded tile, the centre last.
+    offsets: Vec<isize>,
+}
+
+impl RuleTreeEngine {
+    pub fn new(rule: Rule, universe: Universe) -> EngineResult<Self> {
+        let Some(loaded) = rule.loaded() else {
+            return Err(EngineError::Unsupported(format!(
+                "the rule-tree engine runs rule files' rules; {rule} is not one"
+            )));
+        };
+        let def = loaded.def();
+        if universe.is_plane() && def.tree.births_from_nothing() {
+            return Err(EngineError::Unsupported(format!(
+                "{rule} turns empty cells into live ones, which fills the unbounded plane in one generation; run it on a torus"
+            )));
+        }
+        let offsets = def
+            .tree
+            .shape
+            .order()
+            .iter()
+            .map(|&(dx, dy)| dy as isize * P as isize + dx as isize)
+            .collect();
+        let mut engine = Self {
+            core: Core::new(EngineKind::RuleTree, "rule-tree", rule),
+            def,
+            universe,
+            tiles: HashMap::new(),
+            changed: HashSet::new(),
+            offsets,
+        };
+        engine.touch_all();
+        Ok(engine)
+    }
+
+    /// Bytes a torus or bounded plane would take when full.
+    pub fn bytes(universe: Universe) -> u64 {
+        universe.size().map_or(0, |(w, h)| {
+            (w as u64).div_ceil(64) * (h as u64).div_ceil(64) * (4096 + 64) * 2
+        })
+    }
+
+    /// Tiles across and down a finite universe.
+    fn tile_span(&self) -> Option<(i64, i64)> {
+        self.universe.size().map(|(w, h)| {
+            (
+                (w as u64).div_ceil(64) as i64,
+                (h as u64).div_ceil(64) as i64,
+            )
+        })
+    }
+
+    /// After a change that may matter anywhere: on a finite universe where empty space comes
+    /// alive, every tile; else every tile that holds a cell.
+    fn touch_all(&mut self) {
+        self.changed = self.tiles.keys().copied().collect();
+        if self.def.tree.births_from_nothing()
+            && let Some((tw, th)) = self.tile_span()
+        {
+            for ty in 0..th {
+                for tx in 0..tw {
+                    self.changed.insert((tx, ty));
+                }
+            }
+        }
+    }
+
+    /// The tile (tx, ty) wraps to on a torus; `None` beyond a bounded plane.
+    fn tile_key(&self, tx: i64, ty: i64) -> Option<(i64, i64)> {
+        match (self.universe, self.tile_span()) {
+            (Universe::Torus { .. }, Some((tw, th))) => {
+                Some((tx.rem_euclid(tw), ty.rem_euclid(th)))
+            }
+            (Universe::Bounded { .. }, Some((tw, th))) => {
+                ((0..tw).contains(&tx) && (0..th).contains(&ty)).then_some((tx, ty))
+            }
+            _ => Some((tx, ty)),
+        }
+    }
+
+    /// The cell (x, y) is in the universe, where it wraps to on a torus.
+    fn place(&self, x: i64, y: i64) -> Option<(i64, i64)> {
+        match self.universe {
+            Universe::Torus { width, height } => {
+                Some((x.rem_euclid(width as i64), y.rem_euclid(height as i64)))
+            }
+            u => u.holds(x, y).then_some((x, y)),
+        }
+    }
+
+    fn get(&self, x: i64, y: i64) -> u8 {
+        let Some((x, y)) = self.place(x, y) else {
+            return 0;
+        };
+        let (t, i) = split(x, y);
+        self.tiles.get(&t).map_or(0, |tile| tile.cells[i])
+    }
+
+    fn set(&mut self, x: i64, y: i64, state: u8) {
+        let Some((x, y)) = self.place(x, y) else {
+            return;
+        };
+        let (t, i) = split(x, y);
+        let tile = self.tiles.entry(t).or_insert_with(|| Tile {
+            cells: Box::new([0; 4096]),
+            live: 0,
+        });
+        let old = tile.cells[i];
+        if old == state {
+            return;
+        }
+        tile.cells[i] = state;
+        tile.live = tile.live + (state != 0) as u32 - (old != 0) as u32;
+        if tile.live == 0 {
+            self.tiles.remove(&t);
+        }
+        self.changed.insert(t);
+    }
+
+    /// The padded input of tile `t`: its cells and a ring of its neighbours' (wrapped on a
+    /// torus, dead beyond a bounded plane's edge).
+    fn gather(&self, t: (i64, i64), pad: &mut [u8; P * P]) {
+        pad.fill(0);
+        if let Some(tile) = self.tiles.get(&t) {
+            for r in 0..T {
+                pad[(r + 1) * P + 1..(r + 1) * P + 1 + T]
+                    .copy_from_slice(&tile.cells[r * T..r * T + T]);
+            }
+        }
+        if self.whole_tiles() {
+            // The ring comes from the eight neighbours, which line up with this tile.
+            let at = |dx: i64, dy: i64| {
+                self.tile_key(t.0 + dx, t.1 + dy)
+                    .and_then(|k| self.tiles.get(&k))
+            };
+            let last = T - 1;
+            if let Some(n) = at(0, -1) {
+                pad[1..=T].copy_from_slice(&n.cells[last * T..]);
+            }
+            if let Some(s) = at(0, 1) {
+                pad[(P - 1) * P + 1..(P - 1) * P + 1 + T].copy_from_slice(&s.cells[..T]);
+            }
+            if let Some(w) = at(-1, 0) {
+                for r in 0..T {
+                    pad[(r + 1) * P] = w.cells[r * T + last];
+                }
+            }
+            if let Some(e) = at(1, 0) {
+                for r in 0..T {
+                    pad[(r + 1) * P + P - 1] = e.cells[r * T];
+                }
+            }
+            let corner = |dx, dy, i: usize, p: usize, pad: &mut [u8; P * P]| {
+                if let Some(c) = at(dx, dy) {
+                    pad[p] = c.cells[i];
+                }
+            };
+            corner(-1, -1, T * T - 1, 0, pad);
+            corner(1, -1, last * T, P - 1, pad);
+            corner(-1, 1, last, (P - 1) * P, pad);
+            corner(1, 1, 0, P * P - 1, pad);
+            return;
+        }
+        let (x0, y0) = (t.0 * TILE, t.1 * TILE);
+        // On a torus whose side is not a multiple of 64 the last tile is partial, and its
+        // east or south ring is the first column or row: read the ring cell by cell.
+        let (cols, rows) = self.valid(t);
+        let mut ring = |px: usize, py: usize| {
+            let (x, y) = (x0 + px as i64 - 1, y0 + py as i64 - 1);
+            pad[py * P + px] = self.get(x, y);
+        };
+        for px in 0..=cols + 1 {
+            ring(px, 0);
+            ring(px, rows + 1);
+        }
+        for py in 1..=rows {
+            ring(0, py);
+            ring(cols + 1, py);
+        }
+    }
+
+    /// Whether every tile is whole: the plane, or a universe whose sides are multiples of 64.
+    fn whole_tiles(&self) -> bool {
+        self.universe
+            .size()
+            .is_none_or(|(w, h)| w % 64 == 0 && h % 64 == 0)
+    }
+
+    /// Columns and rows of tile `t` inside the universe (64 on the plane).
+    fn valid(&self, t: (i64, i64)) -> (usize, usize) {
+        match self.universe.size() {
+            Some((w, h)) => (
+                ((w as i64 - t.0 * TILE).clamp(0, TILE)) as usize,
+                ((h as i64 - t.1 * TILE).clamp(0, TILE)) as usize,
+            ),
+            None => (T, T),
+        }
+    }
+
+    fn step_once(&mut self) {
+        let mut todo: HashSet<(i64, i64)> = HashSet::with_capacity(self.changed.len() * 3);
+        for &(tx, ty) in &self.changed {
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    if let Some(k) = self.tile_key(tx + dx, ty + dy) {
+                        todo.insert(k);
+                    }
+                }
+            }
+        }
+        let todo: Vec<(i64, i64)> = todo.into_iter().collect();
+        let tree = &self.def.tree;
+        let offsets = &self.offsets;
+        let empty = tree.next(&vec![0; offsets.len()]);
+        let this = &*self;
+        let results: Vec<((i64, i64), Option<Tile>, bool)> = todo
+            .par_iter()
+            .map_init(
+                || Box::new([0u8; P * P]),
+                |pad, &t| {
+                    this.gather(t, pad);
+                    let (cols, rows) = this.valid(t);
+                    let mut cells = Box::new([0u8; 4096]);
+                    let mut live = 0;
+                    // A cell whose 3x3 block is all dead comes out as a dead block does: only
+                    // the cells next to a live one walk the tree.
+                    let mut occupied = [0u128; P];
+                    for (py, o) in occupied.iter_mut().enumerate() {
+                        for (px, &s) in pad[py * P..py * P + P].iter().enumerate() {
+                            *o |= ((s != 0) as u128) << px;
+                        }
+                    }
+                    let valid = (1u128 << cols) - 1;
+                    for r in 0..rows {
+                        let m = occupied[r] | occupied[r + 1] | occupied[r + 2];
+                        // Bit c: the cell of column c has a live cell in its block.
+                        let mut near = ((m | m << 1 | m >> 1) >> 1) & valid;
+                        if empty != 0 {
+                            cells[r * T..r * T + cols].fill(empty);
+                            live += cols as u32;
+                        }
+                        while near != 0 {
+                            let c = near.trailing_zeros() as usize;
+                            near &= near - 1;
+                            let s = next(tree, offsets, pad, (r + 1) * P + c + 1);
+                            live = live + (s != 0) as u32 - (empty != 0) as u32;
+                            cells[r * T + c] = s;
+                        }
+                    }
+                    let old = this.tiles.get(&t);
+                    let changed = match old {
+                        Some(o) => o.cells[..] != cells[..],
+                        None => live != 0,
+                    };
+                    (t, (live != 0).then_some(Tile { cells, live }), changed)
+                },
+            )
+            .collect();
+        self.changed.clear();
+        for (t, tile, changed) in results {
+            if !changed {
+                continue;
+            }
+            self.changed.insert(t);
+            match tile {
+                Some(tile) => {
+                    self.tiles.insert(t, tile);
+                }
+                None => {
+                    self.tiles.remove(&t);
+                }
+            }
+        }
+        self.core.generation += 1;
+    }
+
+    fn to_tiles(&self) -> TileMap {
+        let mut map = TileMap::new();
+        for (&(tx, ty), tile) in &self.tiles {
+            map.insert_states(tx, ty, &tile.cells);
+        }
+        map
+    }
+}
+
+/// The tile and the cell's index in it.
+#[inline]
+fn split(x: i64, y: i64) -> ((i64, i64), usize) {
+    (
+        (x.div_euclid(TILE), y.div_euclid(TILE)),
+        y.rem_euclid(TILE) as usize * T + x.rem_euclid(TILE) as usize,
+    )
+}
+
+/// The tree's next state for the padded cell `i`.
+#[inline(always)]
+fn next(tree: &RuleTree, offsets: &[isize], pad: &[u8; P * P], i: usize) -> u8 {
+    let nodes = &tree.nodes[..];
+    let mut at = tree.root as usize;
+    let (centre, path) = offsets.split_last().expect("a tree reads the cell");
+    for &o in path {
+        at = nodes[at + pad[(i as isize + o) as usize] as usize] as usize;
+    }
+    nodes[at + pad[(i as isize + centre) as usize] as usize] as u8
+}
+
+impl Engine for RuleTreeEngine {
+    fn core(&self) -> &Core {
+        &self.core
+    }
+
+    fn core_mut(&mut self) -> &mut Core {
+        &mut self.core
+    }
+
+    fn universe(&self) -> Universe {
+        self.universe
+    }
+
+    fn step(&mut self, generations: u64) -> EngineResult<()> {
+        for _ in 0..generations {
+            self.step_once();
+        }
+        Ok(())
+    }
+
+    fn step_piece(&self) -> u64 {
+        // About four million cells per piece.
+        ((1 << 10) / (self.changed.len() as u64 * 9).max(1)).clamp(1, 1024)
+    }
+
+    /// Cells that are not state 0, as Golly counts them.
+    fn population(&mut self) -> EngineResult<u64> {
+        Ok(self.tiles.values().map(|t| t.live as u64).sum())
+    }
+
+    fn census(&mut self) -> EngineResult<Census> {
+        Ok(census_of_tiles(self.universe, &self.to_tiles()))
+    }
+
+    fn cell(&mut self, x: i64, y: i64) -> EngineResult<bool> {
+        Ok(self.get(x, y) != 0)
+    }
+
+    fn state(&mut self, x: i64, y: i64) -> EngineResult<u8> {
+        Ok(self.get(x, y))
+    }
+
+    fn set_cell(&mut self, x: i64, y: i64, alive: bool) -> EngineResult<()> {
+        self.set(x, y, alive as u8);
+        Ok(())
+    }
+
+    /// A live cell of the bitmap is state 1; an erased one is 0.
+    fn put(&mut self, cells: &Grid, at: (i64, i64), how: Put) -> EngineResult<()> {
+        for y in 0..cells.height() {
+            for x in 0..cells.width() {
+                let alive = cells.get(x, y);
+                let (cx, cy) = (at.0 + x as i64, at.1 + y as i64);
+                match how {
+                    Put::Or if alive => self.set(cx, cy, 1),
+                    Put::Erase if alive => self.set(cx, cy, 0),
+                    Put::Replace => self.set(cx, cy, alive as u8),
+                    _ => {}
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn clear(&mut self) -> EngineResult<()> {
+        self.tiles.clear();
+        self.touch_all();
+        Ok(())
+    }
+
+    fn bounds(&mut self) -> EngineResult<Option<Bounds>> {
+        let mut b: Option<Bounds> = None;
+        for (&(tx, ty), tile) in &self.tiles {
+            for (i, _) in tile.cells.iter().enumerate().filter(|(_, s)| **s != 0) {
+                let (x, y) = (tx * TILE + (i % T) as i64, ty * TILE + (i / T) as i64);
+                let cb = Bounds {
+                    left: x,
+                    right: x,
+                    top: y,
+                    bottom: y,
+                };
+                b = Some(b.map_or(cb, |b| b.union(cb)));
+            }
+        }
+        Ok(b)
+    }
+
+    fn cells_in(&mut self, rect: CellRect) -> EngineResult<Grid> {
+        let mut g = Grid::try_new_bitmap(rect.width, rect.height)?;
+        for y in 0..rect.height {
+            for x in 0..rect.width {
+                if self.get(rect.x + x as i64, rect.y + y as i64) != 0 {
+                    g.set(x, y, true);
+                }
+            }
+        }
+        Ok(g)
+    }
+
+    fn states_in(&mut self, rect: CellRect) -> EngineResult<Vec<u8>> {
+        crate::memory::check(
+            || format!("the states of a {}x{} rectangle", rect.width, rect.height),
+            rect.width as u64 * rect.height as u64,
+        )?;
+        Ok((0..rect.height as i64)
+            .flat_map(|y| (0..rect.width as i64).map(move |x| (x, y)))
+            .map(|(x, y)| self.get(rect.x + x, rect.y + y))
+            .collect())
+    }
+
+    fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {
+        let tiles = self.to_tiles();
+        match sample_tiles(tiles.iter(), self.universe, rect, block) {
+            Some(s) => Ok(s),
+            None => crate::engine::sample_by_bands(self, rect, block),
+        }
+    }
+
+    fn export(&mut self) -> EngineResult<TileMap> {
+        Ok(self.to_tiles())
+    }
+
+    fn import(&mut self, tiles: &TileMap) -> EngineResult<()> {
+        check_states(&self.core.rule, tiles)?;
+        self.tiles.clear();
+        for ((tx, ty), _) in tiles.iter() {
+            let Some(states) = tiles.tile_states(tx, ty) else {
+                continue;
+            };
+            if self.universe.is_plane() {
+                // Tiles line up with the map's: take each whole.
+                let live = states.iter().filter(|&&s| s != 0).count() as u32;
+                if live > 0 {
+                    self.tiles.insert(
+                        (tx, ty),
+                        Tile {
+                            cells: states,
+                            live,
+                        },
+                    );
+                }
+                continue;
+            }
+            for (i, &s) in states.iter().enumerate().filter(|(_, s)| **s != 0) {
+                self.set(tx * TILE + (i % T) as i64, ty * TILE + (i / T) as i64, s);
+            }
+        }
+        self.touch_all();
+        Ok(())
+    }
+}

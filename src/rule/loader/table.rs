@@ -1,0 +1,610 @@
+//! Golly's `@TABLE` rule tables, read as Golly 3.3's RuleTable algorithm reads them and
+//! compiled into a reduced [`RuleTree`].
+//!
+//! A table lists transitions `C,N,E,S,W,C'` (von Neumann), `C,N,NE,E,SE,S,SW,W,NW,C'` (Moore),
+//! `C,N,E,SE,S,W,NW,C'` (hexagonal) or `C,W,E,C'` (one-dimensional); an entry is a state or a
+//! variable (a set of states), and a variable named twice in one transition is bound: it takes
+//! the same state each time, and can be the output. The first transition that matches decides;
+//! a cell no transition matches stays as it is. Symmetries add the transition's rotations and
+//! reflections, or every permutation of its neighbours.
+//!
+//! The tree is built a cell at a time in the tree's order: a node stands for the set of
+//! transitions that still match, kept as bits, so equal sets share one node.
+
+use std::collections::HashMap;
+
+use super::FileError;
+use super::tree::{RuleTree, Shape, TreeBuilder};
+
+/// The most nodes a compiled table may have before it is refused as too large.
+const MAX_NODES: usize = 1 << 22;
+
+/// The table's cell order for each shape (the centre first), as positions in the tree's
+/// order: `TREE_FROM_TABLE[shape][k]` is the table index of the tree's k-th cell.
+fn tree_from_table(shape: Shape) -> &'static [usize] {
+    match shape {
+        // Tree N W E S C; table C N E S W.
+        Shape::VonNeumann => &[1, 4, 2, 3, 0],
+        // Tree NW NE SW SE N W E S C; table C N NE E SE S SW W NW.
+        Shape::Moore => &[8, 2, 6, 4, 1, 7, 3, 5, 0],
+        // Tree NW SE N W E S C; table C N E SE S W NW.
+        Shape::Hexagonal => &[6, 3, 1, 5, 2, 4, 0],
+        // Tree W E C; table C W E.
+        Shape::OneDimensional => &[1, 2, 0],
+    }
+}
+
+fn inputs_of(shape: Shape) -> usize {
+    shape.order().len()
+}
+
+/// The symmetries Golly 3.3 offers for each neighbourhood.
+fn symmetries_of(shape: Shape) -> &'static [&'static str] {
+    match shape {
+        Shape::VonNeumann => &[
+            "none",
+            "rotate4",
+            "rotate4reflect",
+            "reflect_horizontal",
+            "permute",
+        ],
+        Shape::Moore => &[
+            "none",
+            "rotate4",
+            "rotate8",
+            "rotate4reflect",
+            "rotate8reflect",
+            "reflect_horizontal",
+            "permute",
+        ],
+        Shape::Hexagonal => &[
+            "none",
+            "rotate2",
+            "rotate3",
+            "rotate6",
+            "rotate6reflect",
+            "permute",
+        ],
+        Shape::OneDimensional => &["none", "reflect", "permute"],
+    }
+}
+
+/// The images of a transition under a symmetry, as maps of table positions: image position
+/// i takes the original's entry at `map[i]`. The neighbours (positions 1..) form a ring in
+/// the table's order, so rotations are shifts of the ring and reflections `q -> c - q`.
+fn remaps(shape: Shape, symmetry: &str) -> Vec<Vec<usize>> {
+    let n = inputs_of(shape);
+    let ring = n - 1;
+    let make = |f: &dyn Fn(usize) -> usize| -> Vec<usize> {
+        std::iter::once(0)
+            .chain((0..ring).map(|q| 1 + f(q)))
+            .collect()
+    };
+    let rotations = |count: usize| -> Vec<Vec<usize>> {
+        let step = ring / count;
+        (0..count)
+            .map(|j| make(&|q| (q + j * step) % ring))
+            .collect()
+    };
+    let reflections = |count: usize| -> Vec<Vec<usize>> {
+        let step = ring / count;
+        (0..count)
+            .map(|j| make(&|q| (j * step + ring - q) % ring))
+            .collect()
+    };
+    match (shape, symmetry) {
+        (_, "none") => vec![make(&|q| q)],
+        (Shape::OneDimensional, "reflect") => vec![make(&|q| q), make(&|q| 1 - q)],
+        (_, "reflect_horizontal") => vec![make(&|q| q), make(&|q| (ring - q) % ring)],
+        (_, s) => {
+            let (count, reflect) = match s {
+                "rotate2" => (2, false),
+                "rotate3" => (3, false),
+                "rotate4" => (4, false),
+                "rotate6" => (6, false),
+                "rotate8" => (8, false),
+                "rotate4reflect" => (4, true),
+                "rotate6reflect" => (6, true),
+                "rotate8reflect" => (8, true),
+                _ => unreachable!("symmetries are checked against the neighbourhood's list"),
+            };
+            let mut all = rotations(count);
+            if reflect {
+                all.extend(reflections(count));
+            }
+            all
+        }
+    }
+}
+
+/// One transition after its bound variables are expanded: a set of states per position (in
+/// the table's order) and the output.
+struct Transition {
+    inputs: Vec<Vec<u8>>,
+    output: u8,
+    line: usize,
+}
+
+/// A token of a line and its 1-based column.
+fn tokens<'a>(line: &'a str, delimiters: &[char]) -> Vec<(&'a str, usize)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in line.char_indices() {
+        if delimiters.contains(&c) {
+            if let Some(s) = start.take() {
+                out.push((&line[s..i], s + 1));
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+    }
+    if let Some(s) = start {
+        out.push((&line[s..], s + 1));
+    }
+    out
+}
+
+/// Reads an `@TABLE` section (or a `.table` file) and compiles it. `first_line` is the file's
+/// line number of the section's first line.
+pub fn parse(text: &str, first_line: usize, file: &str) -> Result<RuleTree, FileError> {
+    let err = |line: usize, column: usize, m: String| FileError::new(file, line, column, m);
+    let mut states: Option<u16> = None;
+    let mut shape: Option<Shape> = None;
+    let mut symmetry: Option<String> = None;
+    let mut variables: HashMap<String, Vec<u8>> = HashMap::new();
+    let mut transitions: Vec<Transition> = Vec::new();
+    let mut last_line = first_line;
+    for (i, raw) in text.lines().enumerate() {
+        let n = first_line + i;
+        last_line = n;
+        let line = raw.split('#').next().unwrap_or("");
+        // Columns count from the raw line's start, so the trim keeps the offset.
+        let lead = line.len() - line.trim_start().len();
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let lower = line.to_ascii_lowercase();
+        if let Some(rest) = lower.strip_prefix("n_states:") {
+            let v: u32 = rest.trim().parse().map_err(|_| {
+                err(
+                    n,
+                    lead + 10,
+                    format!("n_states '{}' is not a whole number", rest.trim()),
+                )
+            })?;
+            if !(2..=256).contains(&v) {
+                return Err(err(
+                    n,
+                    lead + 10,
+                    format!("n_states {v}: a rule has 2 to 256 states"),
+                ));
+            }
+            states = Some(v as u16);
+        } else if lower.starts_with("neighborhood:") {
+            let value = line["neighborhood:".len()..].trim();
+            shape = Some(match value {
+                "vonNeumann" => Shape::VonNeumann,
+                "Moore" => Shape::Moore,
+                "hexagonal" => Shape::Hexagonal,
+                "oneDimensional" => Shape::OneDimensional,
+                other => {
+                    return Err(err(
+                        n,
+                        lead + 14,
+                        format!(
+                            "neighborhood '{other}' is not one Golly's rule tables have (vonNeumann, Moore, hexagonal, oneDimensional); Golly emulates others, such as Margolus, with a Moore table"
+                        ),
+                    ));
+                }
+            });
+        } else if lower.starts_with("symmetries:") {
+            let Some(shape) = shape else {
+                return Err(err(
+                    n,
+                    lead + 1,
+                    "the neighborhood must be declared before the symmetries".into(),
+                ));
+            };
+            let value = line["symmetries:".len()..].trim();
+            if !symmetries_of(shape).contains(&value) {
+                return Err(err(
+                    n,
+                    lead + 12,
+                    format!(
+                        "symmetries '{value}' is not one the {} neighbourhood has ({})",
+                        shape.name(),
+                        symmetries_of(shape).join(", ")
+                    ),
+                ));
+            }
+            symmetry = Some(value.to_string());
+        } else {
+            let (Some(states), Some(shape), Some(symmetry)) = (states, shape, symmetry.as_deref())
+            else {
+                return Err(err(
+                    n,
+                    lead + 1,
+                    "n_states, neighborhood and symmetries must all come before the first variable or transition".into(),
+                ));
+            };
+            let _ = symmetry;
+            if lower.starts_with("var ") || lower.starts_with("var\t") {
+                let parts = tokens(line, &['=', ' ', '{', ',', '}', '\t']);
+                let Some(&(name, _)) = parts.get(1) else {
+                    return Err(err(
+                        n,
+                        lead + 1,
+                        "a variable line is 'var name={states}'".into(),
+                    ));
+                };
+                let named = tokens(line, &['=', ' ', '\t']);
+                if named.get(1).map(|t| t.0) != Some(name) {
+                    return Err(err(
+                        n,
+                        lead + 5,
+                        format!(
+                            "'{}' is not a variable name (it holds a delimiter)",
+                            named.get(1).map_or("", |t| t.0)
+                        ),
+                    ));
+                }
+                if parts.len() < 3 {
+                    return Err(err(
+                        n,
+                        lead + 1,
+                        format!("the variable '{name}' has no states"),
+                    ));
+                }
+                let mut set = Vec::new();
+                for &(t, c) in &parts[2..] {
+                    set.extend(
+                        state_or_variable(t, &variables, states)
+                            .map_err(|m| err(n, lead + c, m))?,
+                    );
+                }
+                variables.insert(name.to_string(), set);
+            } else {
+                read_transition(line, n, lead, states, shape, &variables, &mut transitions)
+                    .map_err(|(c, m)| err(n, c, m))?;
+            }
+        }
+    }
+    let (Some(states), Some(shape), Some(symmetry)) = (states, shape, symmetry) else {
+        return Err(err(
+            last_line,
+            1,
+            "the table needs n_states, neighborhood and symmetries".into(),
+        ));
+    };
+    let expanded = expand(&transitions, shape, &symmetry);
+    check_contradictions(&expanded, file)?;
+    compile(&expanded, states, shape).map_err(|m| err(first_line, 1, m))
+}
+
+/// A state number, or the states of a variable defined above.
+fn state_or_variable(
+    t: &str,
+    variables: &HashMap<String, Vec<u8>>,
+    states: u16,
+) -> Result<Vec<u8>, String> {
+    if let Some(v) = variables.get(t) {
+        return Ok(v.clone());
+    }
+    match t.parse::<u32>() {
+        Ok(s) if s < states as u32 => Ok(vec![s as u8]),
+        Ok(s) => Err(format!("state {s} is out of range (n_states is {states})")),
+        Err(_) => Err(format!(
+            "'{t}' is neither a state nor a variable defined above"
+        )),
+    }
+}
+
+/// One transition line, its bound variables expanded into a transition per combination.
+fn read_transition(
+    line: &str,
+    n: usize,
+    lead: usize,
+    states: u16,
+    shape: Shape,
+    variables: &HashMap<String, Vec<u8>>,
+    out: &mut Vec<Transition>,
+) -> Result<(), (usize, String)> {
+    let inputs = inputs_of(shape);
+    if states <= 10 && variables.is_empty() && !line.contains(',') {
+        // Golly's comma-free form: one digit per entry.
+        let digits: Vec<char> = line.chars().collect();
+        if digits.len() < inputs + 1 {
+            return Err((
+                lead + 1,
+                format!(
+                    "'{line}' has too few entries: a transition has {} and an output",
+                    inputs
+                ),
+            ));
+        }
+        let mut entries = Vec::new();
+        for (k, &c) in digits[..=inputs].iter().enumerate() {
+            let Some(d) = c.to_digit(10).filter(|&d| d < states as u32) else {
+                return Err((
+                    lead + k + 1,
+                    format!("'{c}' is not a state (n_states is {states})"),
+                ));
+            };
+            entries.push(d as u8);
+        }
+        out.push(Transition {
+            inputs: entries[..inputs].iter().map(|&s| vec![s]).collect(),
+            output: entries[inputs],
+            line: n,
+        });
+        return Ok(());
+    }
+    let parts = tokens(line, &[',', ' ', '\t']);
+    if parts.len() < inputs + 1 {
+        return Err((
+            lead + 1,
+            format!(
+                "a transition has {} entries and an output, this one has {}",
+                inputs,
+                parts.len()
+            ),
+        ));
+    }
+    let entries = &parts[..=inputs];
+    // Variables named more than once are bound; collect them in order of appearance.
+    let mut bound: Vec<&str> = Vec::new();
+    for &(t, _) in entries {
+        if variables.contains_key(t)
+            && !bound.contains(&t)
+            && entries.iter().filter(|e| e.0 == t).count() > 1
+        {
+            bound.push(t);
+        }
+    }
+    let mut choice = vec![0usize; bound.len()];
+    loop {
+        let mut set = Vec::with_capacity(inputs);
+        for &(t, c) in &entries[..inputs] {
+            set.push(match bound.iter().position(|b| *b == t) {
+                Some(k) => vec![variables[t][choice[k]]],
+                None => state_or_variable(t, variables, states).map_err(|m| (lead + c, m))?,
+            });
+        }
+        let (t, c) = entries[inputs];
+        let output = match bound.iter().position(|b| *b == t) {
+            Some(k) => variables[t][choice[k]],
+            None => match variables.get(t) {
+                Some(v) if v.len() == 1 => v[0],
+                Some(_) => {
+                    return Err((
+                        lead + c,
+                        format!(
+                            "the output '{t}' is a variable of several states that is not bound (named only once), so it has no one value"
+                        ),
+                    ));
+                }
+                None => state_or_variable(t, variables, states).map_err(|m| (lead + c, m))?[0],
+            },
+        };
+        out.push(Transition {
+            inputs: set,
+            output,
+            line: n,
+        });
+        // The next combination of the bound variables, the first changing fastest.
+        let mut k = 0;
+        while k < bound.len() {
+            choice[k] += 1;
+            if choice[k] < variables[bound[k]].len() {
+                break;
+            }
+            choice[k] = 0;
+            k += 1;
+        }
+        if k == bound.len() {
+            return Ok(());
+        }
+    }
+}
+
+/// Every transition with its images under the table's symmetry, in order.
+fn expand(transitions: &[Transition], shape: Shape, symmetry: &str) -> Vec<Transition> {
+    let mut out = Vec::new();
+    for t in transitions {
+        if symmetry == "permute" {
+            let mut rest: Vec<Vec<u8>> = t.inputs[1..].to_vec();
+            rest.sort();
+            loop {
+                let mut inputs = vec![t.inputs[0].clone()];
+                inputs.extend(rest.iter().cloned());
+                out.push(Transition {
+                    inputs,
+                    output: t.output,
+                    line: t.line,
+                });
+                if !next_permutation(&mut rest) {
+                    break;
+                }
+            }
+        } else {
+            for map in remaps(shape, symmetry) {
+                out.push(Transition {
+                    inputs: map.iter().map(|&j| t.inputs[j].clone()).collect(),
+                    output: t.output,
+                    line: t.line,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The next lexicographic permutation, as C++'s `next_permutation` (equal items are not
+/// swapped, so each distinct arrangement comes once); false after the last.
+fn next_permutation<T: Ord>(v: &mut [T]) -> bool {
+    if v.len() < 2 {
+        return false;
+    }
+    let Some(i) = (0..v.len() - 1).rev().find(|&i| v[i] < v[i + 1]) else {
+        v.reverse();
+        return false;
+    };
+    let j = (i + 1..v.len())
+        .rev()
+        .find(|&j| v[i] < v[j])
+        .expect("v[i + 1] is larger");
+    v.swap(i, j);
+    v[i + 1..].reverse();
+    true
+}
+
+/// Two transitions of single states for the same cells that give different outputs, written
+/// on different lines: the second can never apply, which is a mistake in the table.
+fn check_contradictions(transitions: &[Transition], file: &str) -> Result<(), FileError> {
+    let mut seen: HashMap<Vec<u8>, (u8, usize)> = HashMap::new();
+    for t in transitions {
+        if t.inputs.iter().any(|s| s.len() != 1) {
+            continue;
+        }
+        let key: Vec<u8> = t.inputs.iter().map(|s| s[0]).collect();
+        match seen.get(&key) {
+            Some(&(output, line)) if output != t.output && line != t.line => {
+                return Err(FileError::new(
+                    file,
+                    t.line,
+                    1,
+                    format!(
+                        "this transition gives {} for the cells {:?}, which line {line} already sends to {output}: the two contradict each other",
+                        t.output, key
+                    ),
+                ));
+            }
+            Some(_) => {}
+            None => {
+                seen.insert(key, (t.output, t.line));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The table as a reduced tree: a node is the set of transitions that still match after the
+/// cells above it, so equal sets are one node.
+fn compile(transitions: &[Transition], states: u16, shape: Shape) -> Result<RuleTree, String> {
+    let words = transitions.len().div_ceil(64).max(1);
+    let order = tree_from_table(shape);
+    // lut[k][s]: the transitions whose entry for the tree's k-th cell holds state s.
+    let mut lut = vec![vec![vec![0u64; words]; states as usize]; order.len()];
+    for (i, t) in transitions.iter().enumerate() {
+        for (k, &j) in order.iter().enumerate() {
+            for &s in &t.inputs[j] {
+                lut[k][s as usize][i / 64] |= 1 << (i % 64);
+            }
+        }
+    }
+    let outputs: Vec<u8> = transitions.iter().map(|t| t.output).collect();
+    let mut c = Compiler {
+        lut,
+        outputs,
+        states,
+        builder: TreeBuilder::new(states),
+        memo: vec![HashMap::new(); order.len()],
+    };
+    let all: Vec<u64> = (0..words)
+        .map(|w| {
+            let bits = transitions.len().saturating_sub(w * 64).min(64);
+            if bits == 64 {
+                u64::MAX
+            } else {
+                (1u64 << bits) - 1
+            }
+        })
+        .collect();
+    let root = c.build(0, &all)?;
+    Ok(c.builder.finish(shape, root))
+}
+
+struct Compiler {
+    lut: Vec<Vec<Vec<u64>>>,
+    outputs: Vec<u8>,
+    states: u16,
+    builder: TreeBuilder,
+    memo: Vec<HashMap<Vec<u64>, u32>>,
+}
+
+impl Compiler {
+    fn build(&mut self, depth: usize, matching: &[u64]) -> Result<u32, String> {
+        if let Some(&base) = self.memo[depth].get(matching) {
+            return Ok(base);
+        }
+        let last = depth + 1 == self.lut.len();
+        let mut entries = Vec::with_capacity(self.states as usize);
+        let mut next = vec![0u64; matching.len()];
+        for s in 0..self.states as usize {
+            let lut = &self.lut[depth][s];
+            for (n, (&m, &l)) in next.iter_mut().zip(matching.iter().zip(lut)) {
+                *n = m & l;
+            }
+            entries.push(if last {
+                // The first transition that matches, or the cell as it is.
+                match next.iter().position(|&w| w != 0) {
+                    Some(w) => self.outputs[w * 64 + next[w].trailing_zeros() as usize] as u32,
+                    None => s as u32,
+                }
+            } else {
+                self.build(depth + 1, &next)?
+            });
+        }
+        let base = self.builder.node(entries);
+        if self.builder.len() > MAX_NODES {
+            return Err(format!(
+                "the table compiles to more than {MAX_NODES} tree nodes, more than lifelab takes"
+            ));
+        }
+        self.memo[depth].insert(matching.to_vec(), base);
+        Ok(base)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remaps_are_golly_s_symmetry_groups() {
+        // Golly's vonNeumann rotate4 list, as a set.
+        let mut r = remaps(Shape::VonNeumann, "rotate4");
+        r.sort();
+        assert_eq!(
+            r,
+            vec![
+                vec![0, 1, 2, 3, 4],
+                vec![0, 2, 3, 4, 1],
+                vec![0, 3, 4, 1, 2],
+                vec![0, 4, 1, 2, 3]
+            ]
+        );
+        assert_eq!(
+            remaps(Shape::Moore, "reflect_horizontal")[1],
+            vec![0, 1, 8, 7, 6, 5, 4, 3, 2]
+        );
+        assert_eq!(remaps(Shape::Moore, "rotate8reflect").len(), 16);
+        let mut hex = remaps(Shape::Hexagonal, "rotate6reflect");
+        hex.sort();
+        hex.dedup();
+        assert_eq!(hex.len(), 12);
+        assert!(hex.contains(&vec![0, 6, 5, 4, 3, 2, 1]));
+        assert_eq!(remaps(Shape::OneDimensional, "reflect")[1], vec![0, 2, 1]);
+    }
+
+    #[test]
+    fn next_permutation_skips_equal_items() {
+        let mut v = vec![1, 1, 2];
+        let mut all = vec![v.clone()];
+        while next_permutation(&mut v) {
+            all.push(v.clone());
+        }
+        assert_eq!(all, vec![vec![1, 1, 2], vec![1, 2, 1], vec![2, 1, 1]]);
+    }
+}

@@ -1,0 +1,310 @@
+//! A rule tree: the complete transition function of an N-state rule as a decision diagram,
+//! Golly's `@TREE` format. Each node has one child per state of the next cell in a fixed order;
+//! the last cell is the centre, and its node's entries are the next states. Golly's order is
+//! N, W, E, S, C for four neighbours and NW, NE, SW, SE, N, W, E, S, C for eight; the tables
+//! compiled here use the same orders (and their own for the hexagonal and one-dimensional
+//! neighbourhoods).
+
+use super::FileError;
+
+/// The neighbourhood a tree reads, which fixes the order of its cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    VonNeumann,
+    Moore,
+    /// Golly's hexagonal grid: Moore without NE and SW.
+    Hexagonal,
+    /// West and east only: each row is its own one-dimensional automaton.
+    OneDimensional,
+}
+
+impl Shape {
+    /// Offsets (dx, dy) of the cells in the tree's order, the cell itself last; y grows down.
+    pub fn order(self) -> &'static [(i32, i32)] {
+        match self {
+            Shape::VonNeumann => &[(0, -1), (-1, 0), (1, 0), (0, 1), (0, 0)],
+            Shape::Moore => &[
+                (-1, -1),
+                (1, -1),
+                (-1, 1),
+                (1, 1),
+                (0, -1),
+                (-1, 0),
+                (1, 0),
+                (0, 1),
+                (0, 0),
+            ],
+            Shape::Hexagonal => &[(-1, -1), (1, 1), (0, -1), (-1, 0), (1, 0), (0, 1), (0, 0)],
+            Shape::OneDimensional => &[(-1, 0), (1, 0), (0, 0)],
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Shape::VonNeumann => "vonNeumann",
+            Shape::Moore => "Moore",
+            Shape::Hexagonal => "hexagonal",
+            Shape::OneDimensional => "oneDimensional",
+        }
+    }
+}
+
+/// A reduced rule tree, its nodes flat: node k's entries are `nodes[base..base + states]`,
+/// where an inner node's entry is its child's base and a last-level node's is a state.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RuleTree {
+    pub states: u16,
+    pub shape: Shape,
+    pub nodes: Vec<u32>,
+    pub root: u32,
+}
+
+impl RuleTree {
+    /// The next state, given the cells in [`Shape::order`]'s order (each below `states`).
+    #[inline]
+    pub fn next(&self, cells: &[u8]) -> u8 {
+        let mut at = self.root as usize;
+        let (last, path) = cells.split_last().expect("a tree reads at least the cell");
+        for &s in path {
+            at = self.nodes[at + s as usize] as usize;
+        }
+        self.nodes[at + *last as usize] as u8
+    }
+
+    /// The next state of a cell whose neighbour at (dx, dy) is `cell(dx, dy)`.
+    #[inline]
+    pub fn next_with(&self, mut cell: impl FnMut(i32, i32) -> u8) -> u8 {
+        let order = self.shape.order();
+        let mut at = self.root as usize;
+        for &(dx, dy) in &order[..order.len() - 1] {
+            at = self.nodes[at + cell(dx, dy) as usize] as usize;
+        }
+        self.nodes[at + cell(0, 0) as usize] as u8
+    }
+
+    /// Whether empty space comes alive: a dead cell among dead cells does not stay dead.
+    pub fn births_from_nothing(&self) -> bool {
+        self.next(&vec![0; self.shape.order().len()]) != 0
+    }
+
+    /// Reads Golly's `@TREE` section (or a `.tree` file). `first_line` is the file's line
+    /// number of the section's first line, so that errors name the file's lines.
+    pub fn parse(text: &str, first_line: usize, file: &str) -> Result<RuleTree, FileError> {
+        let err = |line: usize, column: usize, m: String| FileError::new(file, line, column, m);
+        let (mut states, mut neighbours, mut count) = (None, None, None);
+        let mut nodes: Vec<u32> = Vec::new();
+        let mut depths: Vec<u8> = Vec::new();
+        let mut last_line = first_line;
+        for (i, raw) in text.lines().enumerate() {
+            let n = first_line + i;
+            last_line = n;
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            if let Some((key, value)) = line.split_once('=') {
+                let column = raw.find('=').map_or(1, |c| c + 2);
+                let value = value.trim();
+                let v: u32 = value
+                    .parse()
+                    .map_err(|_| err(n, column, format!("'{value}' is not a whole number")))?;
+                match key.trim() {
+                    "num_states" if (2..=256).contains(&v) => states = Some(v as u16),
+                    "num_states" => {
+                        return Err(err(
+                            n,
+                            column,
+                            format!("num_states={v}: a rule has 2 to 256 states"),
+                        ));
+                    }
+                    "num_neighbors" if v == 4 || v == 8 => neighbours = Some(v),
+                    "num_neighbors" => {
+                        return Err(err(
+                            n,
+                            column,
+                            format!("num_neighbors={v}: a rule tree has 4 or 8 neighbours"),
+                        ));
+                    }
+                    "num_nodes" => count = Some(v as usize),
+                    other => {
+                        return Err(err(
+                            n,
+                            1,
+                            format!(
+                                "unknown parameter '{other}' (num_states, num_neighbors or num_nodes)"
+                            ),
+                        ));
+                    }
+                }
+                continue;
+            }
+            let (Some(states), Some(neighbours), Some(count)) = (states, neighbours, count) else {
+                return Err(err(
+                    n,
+                    1,
+                    "num_states, num_neighbors and num_nodes must come before the first node"
+                        .into(),
+                ));
+            };
+            if depths.len() >= count {
+                return Err(err(n, 1, format!("more node lines than num_nodes={count}")));
+            }
+            let mut fields = Vec::with_capacity(states as usize + 1);
+            let mut column = 1;
+            for part in raw.split([' ', '\t']) {
+                if !part.is_empty() {
+                    let v: u32 = part
+                        .parse()
+                        .map_err(|_| err(n, column, format!("'{part}' is not a whole number")))?;
+                    fields.push((v, column));
+                }
+                column += part.chars().count() + 1;
+            }
+            if fields.len() != states as usize + 1 {
+                return Err(err(
+                    n,
+                    1,
+                    format!(
+                        "a node line has its depth and {states} entries, this one has {} numbers",
+                        fields.len()
+                    ),
+                ));
+            }
+            let (depth, depth_column) = fields[0];
+            if depth < 1 || depth > neighbours + 1 {
+                return Err(err(
+                    n,
+                    depth_column,
+                    format!("depth {depth}: nodes are depths 1 to {}", neighbours + 1),
+                ));
+            }
+            for &(v, c) in &fields[1..] {
+                let entry = if depth == 1 {
+                    if v >= states as u32 {
+                        return Err(err(
+                            n,
+                            c,
+                            format!("state {v} is not below num_states={states}"),
+                        ));
+                    }
+                    v
+                } else {
+                    let Some(&d) = depths.get(v as usize) else {
+                        return Err(err(
+                            n,
+                            c,
+                            format!(
+                                "node {v} is not defined yet (nodes are numbered from 0 in order; this is node {})",
+                                depths.len()
+                            ),
+                        ));
+                    };
+                    if d as u32 != depth - 1 {
+                        return Err(err(
+                            n,
+                            c,
+                            format!(
+                                "node {v} has depth {d}, but a node of depth {depth} points to nodes of depth {}",
+                                depth - 1
+                            ),
+                        ));
+                    }
+                    v * states as u32
+                };
+                nodes.push(entry);
+            }
+            depths.push(depth as u8);
+        }
+        let (Some(states), Some(neighbours), Some(count)) = (states, neighbours, count) else {
+            return Err(err(
+                last_line,
+                1,
+                "the tree needs num_states, num_neighbors and num_nodes".into(),
+            ));
+        };
+        if depths.len() != count {
+            return Err(err(
+                last_line,
+                1,
+                format!(
+                    "num_nodes={count}, but the tree has {} node lines",
+                    depths.len()
+                ),
+            ));
+        }
+        if depths.last() != Some(&(neighbours as u8 + 1)) {
+            return Err(err(
+                last_line,
+                1,
+                format!("the last node is the root and has depth {}", neighbours + 1),
+            ));
+        }
+        if depths
+            .iter()
+            .filter(|&&d| d as u32 == neighbours + 1)
+            .count()
+            != 1
+        {
+            return Err(err(
+                last_line,
+                1,
+                format!(
+                    "a tree has one root, the one node of depth {}",
+                    neighbours + 1
+                ),
+            ));
+        }
+        Ok(RuleTree {
+            states,
+            shape: if neighbours == 4 {
+                Shape::VonNeumann
+            } else {
+                Shape::Moore
+            },
+            root: (count as u32 - 1) * states as u32,
+            nodes,
+        })
+    }
+}
+
+/// Builds a reduced tree bottom-up: equal nodes are shared, so a node is its entries.
+pub(super) struct TreeBuilder {
+    states: u16,
+    nodes: Vec<u32>,
+    index: std::collections::HashMap<Vec<u32>, u32>,
+}
+
+impl TreeBuilder {
+    pub fn new(states: u16) -> Self {
+        Self {
+            states,
+            nodes: Vec::new(),
+            index: Default::default(),
+        }
+    }
+
+    /// The base of the node with these entries, made if it is new.
+    pub fn node(&mut self, entries: Vec<u32>) -> u32 {
+        debug_assert_eq!(entries.len(), self.states as usize);
+        if let Some(&base) = self.index.get(&entries) {
+            return base;
+        }
+        let base = self.nodes.len() as u32;
+        self.nodes.extend_from_slice(&entries);
+        self.index.insert(entries, base);
+        base
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len() / self.states as usize
+    }
+
+    pub fn finish(self, shape: Shape, root: u32) -> RuleTree {
+        RuleTree {
+            states: self.states,
+            shape,
+            nodes: self.nodes,
+            root,
+        }
+    }
+}

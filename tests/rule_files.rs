@@ -1,0 +1,435 @@
+//! Golly's rule files (`.rule`, with `@TABLE` or `@TREE`): how they are read, where they are
+//! found, and that every engine that takes them runs them as Golly does. Expected values come
+//! from `bgolly` (Golly 3.3's RuleLoader) and from transitions worked out by hand.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::cli::{json, json_error, lifelab};
+use common::in_ci;
+use lifelab::engine::Universe;
+use lifelab::rule::Rule;
+use lifelab::rule::loader;
+use lifelab::tiles::TileMap;
+
+const GOLLY_RULES: &str = "/usr/share/golly/Rules";
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+fn bgolly_found() -> bool {
+    let found =
+        Command::new("bgolly").arg("-h").output().is_ok() && Path::new(GOLLY_RULES).is_dir();
+    assert!(
+        found || !in_ci(),
+        "bgolly and Golly's rules are needed in CI (apt-get install golly)"
+    );
+    if !found {
+        eprintln!("skipped: bgolly is not installed");
+    }
+    found
+}
+
+/// bgolly's population at generation `gens`, with rule files from `rules`.
+fn golly(file: &Path, rules: &Path, gens: u64) -> u64 {
+    let out = Command::new("bgolly")
+        .args(["-a", "RuleLoader", "-s"])
+        .arg(format!("{}/", rules.display()))
+        .args(["-m", &gens.to_string()])
+        .arg(file)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text.lines().last().unwrap_or("");
+    let (g, p) = last
+        .split_once(':')
+        .unwrap_or_else(|| panic!("bgolly: {text}"));
+    assert_eq!(
+        g.trim().replace(',', ""),
+        gens.to_string(),
+        "bgolly: {text}"
+    );
+    p.trim().replace(',', "").parse().unwrap()
+}
+
+fn population(args: &[&str]) -> u64 {
+    json(args)["population"].as_u64().unwrap()
+}
+
+/// A random multi-state soup as RLE: states 1.. as Golly's letters.
+fn soup_rle(w: u32, h: u32, states: u16, rule: &str, seed: u64) -> String {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut rows = Vec::new();
+    for _ in 0..h {
+        let mut row = String::new();
+        for _ in 0..w {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let s = if x.is_multiple_of(2) {
+                0
+            } else {
+                1 + (x >> 8) % (states as u64 - 1)
+            };
+            row.push(if s == 0 {
+                '.'
+            } else {
+                (b'A' + s as u8 - 1) as char
+            });
+        }
+        rows.push(row);
+    }
+    format!("x = {w}, y = {h}, rule = {rule}\n{}!\n", rows.join("$"))
+}
+
+#[test]
+fn golly_s_table_example_binds_variables_and_rotates() {
+    // The example of Golly's help (formats.html): signals 2 and 3 pass alongside a wire 1.
+    // `a,0,b,1,c,b` with a, b, c in {2,3}: a cell in state 2 or 3 whose north is 0, whose
+    // south is 1 and whose west is 2 or 3 takes its east's state; and so in each rotation.
+    let text = "@RULE SignalsTest\n@TABLE\nn_states:4\nneighborhood:vonNeumann\nsymmetries:rotate4\nvar a={2,3}\nvar b={2,3}\nvar c={2,3}\na,0,b,1,c,b\n";
+    let rule = loader::load_text(text, "signals.rule").unwrap();
+    let tree = &rule.def().tree;
+    // The tree's order is N, W, E, S, C.
+    let next = |n: u8, w: u8, e: u8, s: u8, c: u8| tree.next(&[n, w, e, s, c]);
+    assert_eq!(next(0, 2, 3, 1, 2), 3);
+    assert_eq!(next(0, 3, 2, 1, 3), 2);
+    // Rotated a quarter turn: north 1... the wire is now to the west, the empty side east.
+    // Table C,N,E,S,W = a,0,b,1,c rotated: N<-W, E<-N, S<-E, W<-S gives C=a N=c E=0 S=b W=1.
+    assert_eq!(next(2, 1, 0, 3, 2), 3);
+    // Not matched: the cell stays as it is.
+    assert_eq!(next(0, 2, 3, 0, 2), 2);
+    assert_eq!(next(1, 1, 1, 1, 0), 0);
+}
+
+#[test]
+fn malformed_rule_files_are_refused_with_file_line_and_column() {
+    let cases: &[(&str, &str, (usize, usize))] = &[
+        (
+            "@RULE A\n@TABLE\nn_states:3\nneighborhood:Moore\nsymmetries:none\n0,1,x,0,0,0,0,0,0,1\n",
+            "'x' is neither a state nor a variable",
+            (6, 5),
+        ),
+        (
+            "@RULE A\n@TABLE\nn_states:3\nneighborhood:vonNeumann\nsymmetries:none\n0,1,0,0,7,1\n",
+            "state 7 is out of range",
+            (6, 9),
+        ),
+        (
+            "@RULE A\n@TABLE\nn_states:300\n",
+            "2 to 256 states",
+            (3, 10),
+        ),
+        (
+            "@RULE A\n@TABLE\nn_states:3\nneighborhood:vonNeumann\nsymmetries:none\n0,1,0,0,0,1\n0,1,0,0,0,2\n",
+            "contradict",
+            (7, 1),
+        ),
+        (
+            "@RULE A\n@TABLE\nn_states:3\nneighborhood:Margolus\n",
+            "neighborhood 'Margolus'",
+            (4, 14),
+        ),
+        (
+            "@RULE A\n@TABLE\nn_states:3\nneighborhood:vonNeumann\nsymmetries:none\nvar a={1,2}\n0,1,0,0,0,a\n",
+            "not bound",
+            (7, 11),
+        ),
+        (
+            "@RULE A\n@TREE\nnum_states=2\nnum_neighbors=4\nnum_nodes=2\n1 0 1\n2 0 5\n",
+            "node 5 is not defined yet",
+            (7, 5),
+        ),
+        (
+            "@RULE A\n@TREE\nnum_states=2\nnum_neighbors=4\nnum_nodes=2\n1 0 1\n3 0 0\n",
+            "has depth 1",
+            (7, 3),
+        ),
+        (
+            "@RULE A\n@COLORS\n1 0 0 255\n",
+            "no @TABLE or @TREE",
+            (1, 1),
+        ),
+    ];
+    for (text, words, (line, column)) in cases {
+        let e = loader::load_text(text, "bad.rule").expect_err(text);
+        assert!(e.message.contains(words), "{text}: {e}");
+        assert_eq!((e.line, e.column), (*line, *column), "{text}: {e}");
+        assert_eq!(e.file, "bad.rule");
+    }
+    // On the command line the error names the file on disk.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("Broken.rule"), "@RULE Broken\n@TABLE\nn_states:2\nneighborhood:Moore\nsymmetries:none\n0,1,1,1,0,0,0,0,0,9\n").unwrap();
+    let pattern = dir.path().join("p.rle");
+    std::fs::write(&pattern, "x = 1, y = 1, rule = Broken\no!\n").unwrap();
+    let e = json_error(&[
+        "run",
+        "--json",
+        "--gens",
+        "1",
+        "--pattern",
+        pattern.to_str().unwrap(),
+    ]);
+    assert!(
+        e.contains("Broken.rule:6:19") && e.contains("state 9"),
+        "{e}"
+    );
+}
+
+/// Random multi-state soups on odd tori, stepped side by side on the reference and the
+/// rule-tree engine, compared state for state every generation.
+fn engines_agree(rule: Rule, seed: u64) {
+    let states = rule.states();
+    for (w, h) in [(67, 45), (130, 70)] {
+        let mut tiles = TileMap::new();
+        let mut x = seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1;
+        for cy in 0..h as i64 {
+            for cx in 0..w as i64 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                if x.is_multiple_of(3) {
+                    tiles.set_state(cx, cy, (1 + (x >> 8) % (states as u64 - 1)) as u8);
+                }
+            }
+        }
+        let request = lifelab::registry::Request::new(rule, Universe::torus(w, h));
+        let (mut oracle, _) = lifelab::registry::create("reference", &request).unwrap();
+        let (mut fast, _) = lifelab::registry::create("rule-tree", &request).unwrap();
+        oracle.import(&tiles).unwrap();
+        fast.import(&tiles).unwrap();
+        for g in 1..=24 {
+            oracle.step(1).unwrap();
+            fast.step(1).unwrap();
+            assert!(
+                oracle.export().unwrap() == fast.export().unwrap(),
+                "rule {rule} on {w}x{h}: the rule-tree engine differs from the reference at generation {g}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_rule_tree_engine_matches_the_reference_on_every_rule_file() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(data("rules"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    if Path::new(GOLLY_RULES).is_dir() {
+        files.extend(
+            std::fs::read_dir(GOLLY_RULES)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|e| e == "rule")),
+        );
+    } else {
+        assert!(
+            !in_ci(),
+            "Golly's rules folder is needed in CI (apt-get install golly)"
+        );
+    }
+    files.sort();
+    assert!(files.len() >= 2);
+    for (i, path) in files.iter().enumerate() {
+        let name = path.file_stem().unwrap().to_str().unwrap();
+        let rule = loader::load_path(path, name).unwrap_or_else(|e| panic!("{e}"));
+        engines_agree(
+            Rule {
+                kind: lifelab::rule::RuleKind::Loaded(rule),
+                torus: None,
+                bounded: None,
+            },
+            i as u64 + 1,
+        );
+    }
+}
+
+#[test]
+fn hexagonal_and_one_dimensional_tables_run_as_in_golly() {
+    if !bgolly_found() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let rules = data("rules");
+    for (rule, w, h, seed) in [
+        ("HexParity", 37, 23, 1),
+        ("Rule110Rows", 41, 13, 2),
+        ("HexParity:T40,30", 37, 23, 3),
+        ("Rule110Rows:T45,9", 41, 9, 4),
+    ] {
+        let file = dir.path().join(format!("soup{seed}.rle"));
+        std::fs::write(&file, soup_rle(w, h, 3, rule, seed)).unwrap();
+        for gens in [50, 300] {
+            let ours = population(&[
+                "run",
+                "--json",
+                "--rules",
+                rules.to_str().unwrap(),
+                "--gens",
+                &gens.to_string(),
+                "--pattern",
+                file.to_str().unwrap(),
+            ]);
+            assert_eq!(ours, golly(&file, &rules, gens), "{rule} at {gens}");
+        }
+    }
+}
+
+#[test]
+fn a_rule_embedded_after_the_cells_runs_as_golly_runs_its_file() {
+    if !bgolly_found() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let rule = "@RULE MyWire\n\n@TABLE\nn_states:4\nneighborhood:Moore\nsymmetries:rotate8\nvar a={0,1,2,3}\nvar b=a\nvar c=a\nvar d=a\nvar e=a\nvar f=a\nvar g=a\nvar h=a\n0,1,a,b,c,d,e,f,g,2\n0,2,2,a,b,c,d,e,f,3\n1,a,b,c,d,e,f,g,h,3\n3,a,b,c,d,e,f,g,h,0\n2,2,a,b,c,d,e,f,g,1\n";
+    let cells = "x = 5, y = 3, rule = MyWire\n.A2B$\nA.C.A$\n.3A!\n";
+    let embedded = dir.path().join("embedded.rle");
+    std::fs::write(&embedded, format!("{cells}{rule}")).unwrap();
+    // Golly's bgolly reads the same rule from a rules folder.
+    let rules = dir.path().join("rules");
+    std::fs::create_dir(&rules).unwrap();
+    std::fs::write(rules.join("MyWire.rule"), rule).unwrap();
+    let plain = dir.path().join("plain.rle");
+    std::fs::write(&plain, cells).unwrap();
+    for gens in [10, 37] {
+        let ours = population(&[
+            "run",
+            "--json",
+            "--gens",
+            &gens.to_string(),
+            "--pattern",
+            embedded.to_str().unwrap(),
+        ]);
+        assert_eq!(ours, golly(&plain, &rules, gens), "at {gens}");
+    }
+}
+
+#[test]
+fn rule_files_are_found_in_the_pattern_s_folder_then_the_user_s_then_golly_s() {
+    // A lone WireWorld electron head (state 1) becomes a tail (2), then wire (3), then stays
+    // wire: population 1 at every generation. A "WireWorld" whose heads stay heads gives 1
+    // too, so the test rule sends a head to state 0 instead: population 0.
+    let vanish = "@RULE WireWorld\n@TABLE\nn_states:4\nneighborhood:Moore\nsymmetries:none\n1,0,0,0,0,0,0,0,0,0\n";
+    let dir = tempfile::tempdir().unwrap();
+    let pattern = dir.path().join("head.rle");
+    std::fs::write(&pattern, "x = 1, y = 1, rule = WireWorld\nA!\n").unwrap();
+    let run = |extra: &[&str], env: Option<&Path>| -> Result<u64, String> {
+        let mut args = vec!["run", "--json", "--gens", "3"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--pattern", pattern.to_str().unwrap()]);
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_lifelab"));
+        cmd.args(&args).env_remove("LIFELAB_RULES");
+        if let Some(e) = env {
+            cmd.env("LIFELAB_RULES", e);
+        }
+        let out = cmd.output().unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["population"]
+            .as_u64()
+            .ok_or_else(|| v["error"].to_string())
+    };
+    let user = tempfile::tempdir().unwrap();
+    std::fs::write(user.path().join("WireWorld.rule"), vanish).unwrap();
+    let user_dir = user.path().to_str().unwrap();
+    // --rules and LIFELAB_RULES both come before Golly's folder.
+    assert_eq!(run(&["--rules", user_dir], None), Ok(0));
+    assert_eq!(run(&[], Some(user.path())), Ok(0));
+    if Path::new(GOLLY_RULES).join("WireWorld.rule").is_file() {
+        assert_eq!(run(&[], None), Ok(1), "Golly's WireWorld.rule");
+    }
+    // The pattern's own folder comes first of all.
+    std::fs::write(
+        dir.path().join("WireWorld.rule"),
+        vanish.replace("1,0,0,0,0,0,0,0,0,0", "1,0,0,0,0,0,0,0,0,3"),
+    )
+    .unwrap();
+    assert_eq!(run(&["--rules", user_dir], None), Ok(1));
+    // A name found nowhere is refused with the folders searched.
+    std::fs::write(&pattern, "x = 1, y = 1, rule = NoSuchRuleAnywhere\nA!\n").unwrap();
+    let e = run(&["--rules", user_dir], None).unwrap_err();
+    assert!(
+        e.contains("NoSuchRuleAnywhere.rule") && e.contains(user_dir),
+        "{e}"
+    );
+}
+
+#[test]
+fn multi_state_macrocell_files_go_both_ways_with_bgolly() {
+    if !bgolly_found() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let loops = Path::new("/usr/share/golly/Patterns/Loops/Langtons-Loops.rle");
+    let rules = Path::new(GOLLY_RULES);
+    // Golly writes a macrocell file at generation 100; lifelab reads it and runs 100 more.
+    let theirs = dir.path().join("golly.mc");
+    let out = Command::new("bgolly")
+        .args([
+            "-a",
+            "RuleLoader",
+            "-s",
+            "/usr/share/golly/Rules/",
+            "-m",
+            "100",
+            "-o",
+        ])
+        .arg(&theirs)
+        .arg(loops)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let at_200 = golly(loops, rules, 200);
+    assert_eq!(
+        population(&[
+            "run",
+            "--json",
+            "--gens",
+            "100",
+            "--pattern",
+            theirs.to_str().unwrap()
+        ]),
+        at_200
+    );
+    // lifelab writes one at generation 100; Golly reads it and runs to 200.
+    let ours = dir.path().join("lifelab.mc");
+    let out = lifelab(&[
+        "run",
+        "--json",
+        "--gens",
+        "100",
+        "--out",
+        ours.to_str().unwrap(),
+        "--pattern",
+        loops.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&ours).unwrap();
+    assert!(
+        text.lines().any(|l| l.starts_with("1 ")),
+        "written in the multi-state form:\n{text}"
+    );
+    assert_eq!(golly(&ours, rules, 200), at_200);
+    // And an RLE with states, the same way (an RLE starts again at generation 0).
+    let rle = dir.path().join("lifelab.rle");
+    let out = lifelab(&[
+        "run",
+        "--json",
+        "--gens",
+        "100",
+        "--out",
+        rle.to_str().unwrap(),
+        "--pattern",
+        loops.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    assert_eq!(golly(&rle, rules, 100), at_200);
+}
