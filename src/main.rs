@@ -17,7 +17,7 @@ fn desktop(cli: lifelab::cli::Cli) -> ExitCode {
     if cli.adapter.is_some() {
         lifelab::gpu::select_adapter(cli.adapter.as_deref());
     }
-    lifelab::rule::loader::set_user_dirs(cli.rules.clone());
+    lifelab::rule::loader::set_user_dirs(cli.rule_dirs.clone());
     let a = cli.app;
     let options = lifelab::app::AppOptions {
         pattern: a.pattern,

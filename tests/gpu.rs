@@ -733,3 +733,77 @@ fn generations_rules_on_the_gpu_match_the_reference_state_for_state() {
         }
     }
 }
+
+#[test]
+fn rule_files_on_the_gpu_match_the_reference_state_for_state() {
+    if !gpu_available() {
+        return;
+    }
+    // Every neighbourhood: Golly's von Neumann and Moore tables and trees where Golly's rules
+    // folder is there, and the hexagonal and one-dimensional tables of tests/data; random
+    // states on odd tori, compared cell for cell every few generations.
+    use lifelab::engine::{CellRect, Universe};
+    use lifelab::registry::{self, Request};
+    use lifelab::rule::{Rule, RuleKind, loader};
+    use lifelab::tiles::TileMap;
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/rules");
+    let mut files = vec![data.join("HexParity.rule"), data.join("Rule110Rows.rule")];
+    let golly = std::path::Path::new("/usr/share/golly/Rules");
+    for name in [
+        "Langtons-Loops",
+        "WireWorld",
+        "Codd",
+        "Evoloop",
+        "BBM-Margolus-emulated",
+        "Turmite_121181121020",
+    ] {
+        if golly.join(format!("{name}.rule")).is_file() {
+            files.push(golly.join(format!("{name}.rule")));
+        } else {
+            assert!(
+                !common::in_ci(),
+                "Golly's rules are needed in CI (apt-get install golly)"
+            );
+        }
+    }
+    for (k, path) in files.iter().enumerate() {
+        let name = path.file_stem().unwrap().to_str().unwrap();
+        let loaded = loader::load_path(path, name).unwrap();
+        let rule = Rule {
+            kind: RuleKind::Loaded(loaded),
+            torus: None,
+            bounded: None,
+        };
+        let (w, h) = (37u32 + k as u32, 29u32);
+        let mut tiles = TileMap::new();
+        let mut v: u64 = 0x9E37_79B9_7F4A_7C15 ^ k as u64;
+        for y in 0..h as i64 {
+            for x in 0..w as i64 {
+                v ^= v << 13;
+                v ^= v >> 7;
+                v ^= v << 17;
+                if v.is_multiple_of(3) {
+                    tiles.set_state(x, y, (1 + (v >> 8) % (rule.states() as u64 - 1)) as u8);
+                }
+            }
+        }
+        let universe = Universe::torus(w, h);
+        let engine = |engine: &str| {
+            let (mut e, _) = registry::create(engine, &Request::new(rule, universe)).unwrap();
+            e.import(&tiles).unwrap();
+            e
+        };
+        let (mut reference, mut gpu) = (engine("reference"), engine(GPU));
+        let rect = CellRect::new(0, 0, w, h);
+        for _ in 0..8 {
+            reference.step(3).unwrap();
+            gpu.step(3).unwrap();
+            assert_eq!(
+                reference.states_in(rect).unwrap(),
+                gpu.states_in(rect).unwrap(),
+                "{name} at generation {}",
+                reference.generation()
+            );
+        }
+    }
+}

@@ -47,10 +47,10 @@ const CASES: &[Case] = &[
         args: &["run", "--rule", "Lfie"],
         env: &[],
         code: 1,
-        expected: "error: --rule: Lfie: unknown rule name 'Lfie' (named rules: Life, HighLife, \
-            Seeds, Day & Night, Replicator, Maze, Fredkin, 2x2, Life without death, Diamoeba, \
-            Morley, Anneal); if it is one of Golly's rule tables (a .rule file, such as \
-            Langtons-Loops), those are not supported yet\n",
+        expected: "error: --rule: Lfie: unknown rule name 'Lfie': it is not a named rule (Life, \
+            HighLife, Seeds, Day & Night, Replicator, Maze, Fredkin, 2x2, Life without death, \
+            Diamoeba, Morley, Anneal), and no rule file Lfie.rule is in the pattern's folder, a \
+            --rules folder, LIFELAB_RULES or Golly's rules folder (/usr/share/golly/Rules)\n",
         needs_gpu_budget: false,
     },
     Case {

@@ -353,7 +353,7 @@ fn rule_files_are_found_in_the_pattern_s_folder_then_the_user_s_then_golly_s() {
     std::fs::write(&pattern, "x = 1, y = 1, rule = NoSuchRuleAnywhere\nA!\n").unwrap();
     let e = run(&["--rules", user_dir], None).unwrap_err();
     assert!(
-        e.contains("NoSuchRuleAnywhere.rule") && e.contains(user_dir),
+        e.contains("NoSuchRuleAnywhere.rule") && e.contains("--rules"),
         "{e}"
     );
 }

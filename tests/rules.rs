@@ -239,10 +239,10 @@ fn bad_rules_name_the_part_and_the_range() {
         ),
         (
             "Lfie",
-            "Lfie: unknown rule name 'Lfie' (named rules: Life, HighLife, Seeds, Day & Night, \
-             Replicator, Maze, Fredkin, 2x2, Life without death, Diamoeba, Morley, Anneal); if \
-             it is one of Golly's rule tables (a .rule file, such as Langtons-Loops), those are \
-             not supported yet",
+            "Lfie: unknown rule name 'Lfie': it is not a named rule (Life, HighLife, Seeds, \
+             Day & Night, Replicator, Maze, Fredkin, 2x2, Life without death, Diamoeba, Morley, \
+             Anneal), and no rule file Lfie.rule is in the pattern's folder, a --rules folder, \
+             LIFELAB_RULES or Golly's rules folder (/usr/share/golly/Rules)",
         ),
         (
             "B3/S23:T0,5",
@@ -457,8 +457,19 @@ fn map_rules_read_and_print_as_golly_has_them() {
 #[test]
 fn other_families_are_named_in_their_errors() {
     assert!(err("R5,C0,M1,S34..58,B34..45,NM").contains("Larger than Life"));
-    assert!(err("LifeHistory").contains("multi-state"));
-    assert!(err("Langtons-Loops").contains("rule tables"));
+    assert!(err("JvN29").contains("von Neumann"));
+    // Golly's rule files are found in its rules folder when it is there, and named when not.
+    let golly = std::path::Path::new("/usr/share/golly/Rules");
+    for (name, states) in [("LifeHistory", 7), ("Langtons-Loops", 8)] {
+        match Rule::parse(name) {
+            Ok(rule) => {
+                assert!(golly.join(format!("{name}.rule")).is_file(), "{name}");
+                assert_eq!(rule.states(), states, "{name}");
+                assert_eq!(rule.to_string(), name);
+            }
+            Err(e) => assert!(e.to_string().contains(&format!("{name}.rule")), "{e}"),
+        }
+    }
     assert!(err("B2-a/S12H").contains("hexagonal"));
     assert!(err("B2q/S").contains("not one of count 2's letters (ceaikn)"));
     assert!(err("B0c/S").contains("count 0 has no letters"));

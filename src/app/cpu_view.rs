@@ -208,6 +208,23 @@ pub fn render_cells(
     egui::ColorImage::new(size, pixels)
 }
 
+/// Every state's colour under `rule`, state 0 first: a rule file's own (its `@COLORS`, or
+/// Golly's red-to-yellow gradient), else the Generations palette below. The legend shows it.
+pub fn palette(rule: &crate::rule::Rule) -> Vec<egui::Color32> {
+    match rule.loaded() {
+        Some(l) => {
+            let def = l.def();
+            def.colours
+                .iter()
+                .map(|&[r, g, b]| egui::Color32::from_rgb(r, g, b))
+                .collect()
+        }
+        None => (0..rule.states())
+            .map(|s| colour(state_colour(s as u8, rule.states())))
+            .collect(),
+    }
+}
+
 /// A state's colour under a rule of `states` states: live cells as always, and the dying
 /// states each their own, from a bright orange for a cell that has just died to a dark red
 /// near the end, so that a trail shows its age (Golly grades its Generations colours too).

@@ -28,7 +28,8 @@ pub struct AppArgs {
     #[arg(long)]
     pub plane: bool,
 
-    /// The engine: auto (chosen by the work), or one of reference, cpu, tiles, hashlife, gpu.
+    /// The engine: auto (chosen by the work), or one of reference, cpu, tiles, hashlife,
+    /// generations, rule-tree, gpu.
     #[arg(long, value_name = "ENGINE", default_value = "auto", value_parser = super::setup::engine_name)]
     pub engine: String,
 

@@ -52,8 +52,8 @@ pub struct Cli {
 
     /// A folder of Golly rule files (`<name>.rule`), searched after the pattern's own folder
     /// and before LIFELAB_RULES and Golly's rules folder; may be given more than once.
-    #[arg(long = "rules", global = true, value_name = "DIR")]
-    pub rules: Vec<std::path::PathBuf>,
+    #[arg(long = "rules", id = "rule_dirs", global = true, value_name = "DIR")]
+    pub rule_dirs: Vec<std::path::PathBuf>,
 
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -104,7 +104,7 @@ pub fn main_with(cli: Cli) -> ExitCode {
     if cli.adapter.is_some() {
         crate::gpu::select_adapter(cli.adapter.as_deref());
     }
-    crate::rule::loader::set_user_dirs(cli.rules.clone());
+    crate::rule::loader::set_user_dirs(cli.rule_dirs.clone());
     let Some(command) = cli.command else {
         eprintln!(
             "error: no subcommand (the desktop app is `lifelab` with none; see `lifelab --help`)"

@@ -1,6 +1,8 @@
-//! The GPU engine for Golly's Generations rules on a torus: one state per cell, one invocation
-//! per cell (`shaders/generations.wgsl`), two buffers in turn. The CPU keeps a copy of the
-//! states, read back once after the generations asked for, for edits and reads.
+//! The GPU engine for rules whose cells hold states, on a torus: Golly's Generations rules
+//! (`shaders/generations.wgsl`) and rule files' trees (`shaders/rule_tree.wgsl`, the tree in a
+//! storage buffer, walked per cell as on the CPU). One state per cell, one invocation per cell,
+//! two buffers in turn. The CPU keeps a copy of the states, read back once after the
+//! generations asked for, for edits and reads.
 
 use bytemuck::{Pod, Zeroable};
 
@@ -14,6 +16,7 @@ use crate::rule::Rule;
 use crate::tiles::TileMap;
 
 const GENERATIONS_WGSL: &str = include_str!("../../shaders/generations.wgsl");
+const RULE_TREE_WGSL: &str = include_str!("../../shaders/rule_tree.wgsl");
 
 #[repr(C)]
 #[derive(Clone, Copy, Pod, Zeroable)]
@@ -24,8 +27,34 @@ struct Params {
     pad: u32,
 }
 
+/// `shaders/rule_tree.wgsl`'s parameters: written as [`Params`], whose words they share.
+#[repr(C)]
+struct TreeParams {
+    width: u32,
+    height: u32,
+    root: u32,
+    shape: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<TreeParams>() == std::mem::size_of::<Params>());
+
 pub fn source() -> String {
     GENERATIONS_WGSL.to_string()
+}
+
+pub fn tree_source() -> String {
+    RULE_TREE_WGSL.to_string()
+}
+
+/// The Rust side of `struct Params` in `shaders/rule_tree.wgsl`: the same four words, the
+/// third the root's base and the fourth the neighbourhood.
+pub fn tree_layout() -> super::layout::StructLayout {
+    super::layout::StructLayout {
+        shader: "rule_tree.wgsl",
+        wgsl_struct: "Params",
+        fields: super::layout::fields!(TreeParams, width, height, root, shape,),
+        size: std::mem::size_of::<TreeParams>(),
+    }
 }
 
 /// The Rust side of `struct Params` in `shaders/generations.wgsl`.
@@ -58,15 +87,46 @@ pub struct GpuGenerationsEngine {
 
 impl GpuGenerationsEngine {
     pub fn new(ctx: &GpuContext, rule: Rule, width: u32, height: u32) -> EngineResult<Self> {
-        let Some(g) = rule.generations() else {
-            return Err(EngineError::Unsupported(format!(
-                "{rule} is not a Generations rule"
-            )));
-        };
+        // What the shader reads: the Generations table, or the rule file's tree.
+        let (name, shader, table_words, third, fourth): (&str, &str, Vec<u32>, u32, u32) =
+            match (rule.generations(), rule.loaded()) {
+                (Some(g), _) => (
+                    "generations",
+                    GENERATIONS_WGSL,
+                    g.table
+                        .table()
+                        .iter()
+                        .flat_map(|&w| [w as u32, (w >> 32) as u32])
+                        .collect(),
+                    g.states as u32,
+                    0,
+                ),
+                (None, Some(l)) => {
+                    let def = l.def();
+                    let shape = match def.tree.shape {
+                        crate::rule::loader::Shape::VonNeumann => 0,
+                        crate::rule::loader::Shape::Moore => 1,
+                        crate::rule::loader::Shape::Hexagonal => 2,
+                        crate::rule::loader::Shape::OneDimensional => 3,
+                    };
+                    (
+                        "rule tree",
+                        RULE_TREE_WGSL,
+                        def.tree.nodes.clone(),
+                        def.tree.root,
+                        shape,
+                    )
+                }
+                _ => {
+                    return Err(EngineError::Unsupported(format!(
+                        "{rule} is neither a Generations rule nor a rule file's"
+                    )));
+                }
+            };
         let (pipeline, layout) = pipeline_cache::with_layout(
             ctx,
-            "generations",
-            GENERATIONS_WGSL,
+            name,
+            shader,
             &[
                 pipeline_cache::uniform(0, false),
                 pipeline_cache::storage(1, true),
@@ -106,15 +166,18 @@ impl GpuGenerationsEngine {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let table_words: Vec<u32> = g
-            .table
-            .table()
-            .iter()
-            .flat_map(|&w| [w as u32, (w >> 32) as u32])
-            .collect();
+        let table_bytes = table_words.len() as u64 * 4;
+        if table_bytes > binding {
+            return Err(EngineError::Unavailable(format!(
+                "rule {rule}'s tree takes {}, more than the largest storage binding of {} ({})",
+                human_bytes(table_bytes),
+                ctx.name(),
+                human_bytes(binding)
+            )));
+        }
         let table = ctx.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("generations table"),
-            size: 64,
+            size: table_bytes.max(4),
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
@@ -131,8 +194,8 @@ impl GpuGenerationsEngine {
             bytemuck::bytes_of(&Params {
                 width,
                 height,
-                states: g.states as u32,
-                pad: 0,
+                states: third,
+                pad: fourth,
             }),
         );
         ctx.queue

@@ -655,11 +655,12 @@ fn gpu_spec() -> EngineSpec {
                 r.options.gpu.kernel,
                 crate::gpu::LifeKernel::Tiles | crate::gpu::LifeKernel::Sparse
             ) && !r.rule.births_from_nothing()
-                && r.rule.states() <= 2;
+                && r.rule.states() <= 2
+                && r.rule.loaded().is_none();
             // A Generations rule runs a cell per invocation: some ten times the bit-packed cost.
             let (area, latency) = if tiles {
                 (active_area(r), 40e-6)
-            } else if r.rule.states() > 2 {
+            } else if r.rule.states() > 2 || r.rule.loaded().is_some() {
                 (r.cells() * 10.0, 20e-6)
             } else {
                 (r.cells(), 20e-6)
@@ -686,7 +687,7 @@ fn gpu_spec() -> EngineSpec {
         // The host keeps one copy (what edits and reads go through); the device checks its own.
         // A Generations rule's copy is a byte per cell.
         memory: |r| {
-            if r.rule.states() > 2 {
+            if r.rule.states() > 2 || r.rule.loaded().is_some() {
                 r.universe.cells().unwrap_or(0)
             } else {
                 dense_bytes(r, 1)

@@ -623,20 +623,12 @@ fn parse_kind(input: &str, body: &str) -> Result<RuleKind, RuleError> {
             .map(|(n, _)| *n)
             .filter(|n| !n.starts_with('B'))
             .collect();
-        let dirs: Vec<String> = loader::search_dirs()
-            .iter()
-            .map(|d| d.display().to_string())
-            .collect();
         return Err(RuleError::new(
             input,
             format!(
-                "unknown rule name '{body}': it is not a named rule ({}), and no rule file {body}.rule is in the pattern's folder or in {} (add a folder with --rules DIR or LIFELAB_RULES)",
+                "unknown rule name '{body}': it is not a named rule ({}), and no rule file {body}.rule is in the pattern's folder, a --rules folder, LIFELAB_RULES or Golly's rules folder ({})",
                 known.join(", "),
-                if dirs.is_empty() {
-                    "any rules folder".to_string()
-                } else {
-                    dirs.join(", ")
-                }
+                loader::SYSTEM_DIRS[0]
             ),
         ));
     }

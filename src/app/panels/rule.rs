@@ -51,5 +51,30 @@ impl RulePanel {
         if let Some(e) = &self.error {
             ui.colored_label(egui::Color32::LIGHT_RED, e);
         }
+        if status.rule.states() > 2 || status.rule.loaded().is_some() {
+            legend(ui, &status.rule);
+        }
     }
+}
+
+/// The states of a multi-state rule and their colours, as the view draws them.
+fn legend(ui: &mut egui::Ui, rule: &Rule) {
+    let colours = crate::app::cpu_view::palette(rule);
+    if let Some(l) = rule.loaded() {
+        ui.label(format!("{} states, from {}", colours.len(), l.def().source));
+    }
+    ui.horizontal_wrapped(|ui| {
+        ui.spacing_mut().item_spacing.x = 6.0;
+        for (state, colour) in colours.iter().enumerate() {
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
+            ui.painter().rect_filled(rect, 2.0, *colour);
+            ui.painter().rect_stroke(
+                rect,
+                2.0,
+                egui::Stroke::new(1.0, egui::Color32::GRAY),
+                egui::StrokeKind::Inside,
+            );
+            ui.label(state.to_string());
+        }
+    });
 }

@@ -18,11 +18,14 @@ pub fn ui(ui: &mut egui::Ui, s: &Status) {
             _ => {
                 ui.label(format!("generation {}", s.generation));
                 ui.separator();
-                // Under a Generations rule Golly's population counts the dying cells too.
-                let counted = if s.rule.states() > 2 {
-                    " (live and dying)"
+                // Under a Generations rule Golly's population counts the dying cells too; under
+                // a rule file's, every cell that is not in state 0.
+                let counted = if s.rule.loaded().is_some() {
+                    format!(" (states 1 to {})", s.rule.states() - 1)
+                } else if s.rule.states() > 2 {
+                    " (live and dying)".to_string()
                 } else {
-                    ""
+                    String::new()
                 };
                 match s.population {
                     Some(p) => ui.label(format!("population {p}{counted}")),

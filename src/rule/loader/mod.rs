@@ -235,8 +235,17 @@ pub fn load_path(path: &Path, name: &str) -> Result<LoadedRule, FileError> {
         ));
     }
     let bytes = std::fs::read(path).map_err(|e| FileError::new(&label, 1, 1, e.to_string()))?;
-    let text = crate::pattern::utf8(&bytes)
-        .map_err(|e| FileError::new(&label, e.line, e.column, e.message))?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        let good = &bytes[..e.valid_up_to()];
+        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+        let column = good.len() - good.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
+        FileError::new(
+            &label,
+            line,
+            column,
+            format!("byte 0x{:02x} is not UTF-8 text", bytes[e.valid_up_to()]),
+        )
+    })?;
     let def = file::parse(text, &label, 1, name)?;
     let rule = register(def, Some(name));
     let mut store = STORE.write().unwrap_or_else(|e| e.into_inner());
