@@ -183,6 +183,12 @@ impl TileMap {
         Some(out)
     }
 
+    /// A tile's bytes of states, if it has a cell above state 1 (a set bit without them is
+    /// state 1; a byte under a clear bit means nothing).
+    pub fn tile_state_bytes(&self, tx: i64, ty: i64) -> Option<&TileStates> {
+        self.states.get(&(tx, ty)).map(|b| &**b)
+    }
+
     /// Stores a whole tile of states (an empty one is dropped).
     pub fn insert_states(&mut self, tx: i64, ty: i64, cells: &TileStates) {
         let mut bits = [0u64; 64];

@@ -37,14 +37,6 @@ const FOLDERS: [&str; 12] = [
 ];
 const GENERATIONS: [u64; 2] = [100, 1000];
 
-/// Files that run for 100 generations only: their 1000 take the rule-tree engine minutes (a
-/// constructor whose whole tape moves every generation), which HashLife over N states, still to
-/// come (issue 22), would not.
-const ONLY_100: &[&str] = &[
-    "Self-Rep/Banks/Banks-IV-constructor.rle.gz",
-    "Self-Rep/Codd/golly-constructor.rle.gz",
-];
-
 /// Files lifelab refuses for now, each with a piece of the error it must give (the family or
 /// the part it lacks). Paths are relative to the Patterns folder.
 const REFUSED: &[(&str, &str)] = &[
@@ -198,10 +190,6 @@ fn every_file_of_golly_s_collection_runs_as_in_golly_or_is_refused_plainly() {
                         .find(|(f, _)| *f == relative)
                         .map(|(_, w)| *w);
                     for gens in GENERATIONS {
-                        if gens > 100 && ONLY_100.contains(&relative.as_str()) {
-                            eprintln!("left out: {relative} at {gens} (minutes on the rule-tree engine; N-state HashLife is still to come)");
-                            continue;
-                        }
                         let golly = golly_population(file, gens);
                         let ours = lifelab_population(file, gens);
                         let fail = |m: String| failures.lock().unwrap().push(m);

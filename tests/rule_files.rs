@@ -433,3 +433,68 @@ fn multi_state_macrocell_files_go_both_ways_with_bgolly() {
     assert!(out.status.success());
     assert_eq!(golly(&rle, rules, 100), at_200);
 }
+
+#[test]
+fn n_state_hashlife_matches_the_rule_tree_engine_on_the_plane() {
+    // The rule-tree engine is held to the reference above; HashLife's jumps of every size
+    // (one generation, odd counts, powers of two) must give its cells state for state.
+    let mut files: Vec<PathBuf> = std::fs::read_dir(data("rules"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    if Path::new(GOLLY_RULES).is_dir() {
+        files.extend(
+            std::fs::read_dir(GOLLY_RULES)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|e| e == "rule")),
+        );
+    }
+    files.sort();
+    for (i, path) in files.iter().enumerate() {
+        let name = path.file_stem().unwrap().to_str().unwrap();
+        let loaded = loader::load_path(path, name).unwrap_or_else(|e| panic!("{e}"));
+        let rule = Rule {
+            kind: lifelab::rule::RuleKind::Loaded(loaded),
+            torus: None,
+            bounded: None,
+        };
+        if rule.births_from_nothing() {
+            continue; // neither engine runs it on the plane
+        }
+        let mut tiles = TileMap::new();
+        let mut x = (i as u64 + 7).wrapping_mul(0x2545_F491_4F6C_DD1D) | 1;
+        for cy in -20..20i64 {
+            for cx in -25..25i64 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                if x.is_multiple_of(4) {
+                    tiles.set_state(cx, cy, (1 + (x >> 8) % (rule.states() as u64 - 1)) as u8);
+                }
+            }
+        }
+        let request = lifelab::registry::Request::new(rule, Universe::Plane);
+        let (mut tree, _) = lifelab::registry::create("rule-tree", &request).unwrap();
+        let (mut hash, _) = lifelab::registry::create("rule-hashlife", &request).unwrap();
+        tree.import(&tiles).unwrap();
+        hash.import(&tiles).unwrap();
+        for step in [1, 1, 3, 8, 21, 64] {
+            tree.step(step).unwrap();
+            hash.step(step).unwrap();
+            assert_eq!(tree.generation(), hash.generation());
+            assert_eq!(
+                tree.population().unwrap(),
+                hash.population().unwrap(),
+                "{name} at {}",
+                tree.generation()
+            );
+            assert!(
+                tree.export().unwrap() == hash.export().unwrap(),
+                "{name}: HashLife differs from the rule-tree engine at generation {}",
+                tree.generation()
+            );
+            assert_eq!(tree.bounds().unwrap(), hash.bounds().unwrap(), "{name}");
+        }
+    }
+}

@@ -7,6 +7,7 @@ pub mod generations;
 pub mod hashlife;
 pub mod kernel;
 pub mod reference;
+pub mod rule_hashlife;
 pub mod rule_tree;
 pub mod tiles;
 
@@ -14,5 +15,6 @@ pub use fast::FastEngine;
 pub use generations::GenerationsEngine;
 pub use hashlife::HashLifeEngine;
 pub use reference::ReferenceEngine;
+pub use rule_hashlife::RuleHashLifeEngine;
 pub use rule_tree::RuleTreeEngine;
 pub use tiles::TileEngine;

@@ -14,8 +14,6 @@
 //! is numbers. The root of level L covers `-2^(L-1) .. 2^(L-1)` on both axes
 //! (Golly's coordinates; y grows downwards).
 
-use std::collections::{HashMap, HashSet};
-
 use super::ParseError;
 use crate::rule::Rule;
 use crate::tiles::TileMap;
@@ -281,9 +279,9 @@ impl Macrocell {
 #[derive(Default)]
 struct Builder {
     nodes: Vec<McNode>,
-    index: HashMap<McNode, u32>,
+    index: rustc_hash::FxHashMap<McNode, u32>,
     /// Per level from 6 (a 64x64 tile) up: the blocks of that level holding a tile.
-    occupied: Vec<HashSet<(i64, i64)>>,
+    occupied: Vec<rustc_hash::FxHashSet<(i64, i64)>>,
     /// Golly's multi-state form: 2x2 blocks of states for leaves.
     states: bool,
 }
@@ -299,6 +297,54 @@ impl Builder {
         i
     }
 
+    /// The node of `level` (at most 6) at (x, y) of one tile's states.
+    fn build_states(
+        &mut self,
+        tile: (&crate::tiles::TileBits, Option<&crate::tiles::TileStates>),
+        x: usize,
+        y: usize,
+        level: u8,
+    ) -> u32 {
+        let (bits, bytes) = tile;
+        let size = 1usize << level;
+        let mask = if size == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << size) - 1) << x
+        };
+        if bits[y..y + size].iter().all(|&r| r & mask == 0) {
+            return 0;
+        }
+        if level == 1 {
+            let state = |cx: usize, cy: usize| {
+                if bits[cy] >> cx & 1 == 0 {
+                    0
+                } else {
+                    bytes.map_or(1, |b| b[cy * 64 + cx].max(1))
+                }
+            };
+            let s = [
+                state(x, y),
+                state(x + 1, y),
+                state(x, y + 1),
+                state(x + 1, y + 1),
+            ];
+            return self.intern(McNode::States(s));
+        }
+        let h = size / 2;
+        let children = [
+            self.build_states(tile, x, y, level - 1),
+            self.build_states(tile, x + h, y, level - 1),
+            self.build_states(tile, x, y + h, level - 1),
+            self.build_states(tile, x + h, y + h, level - 1),
+        ];
+        if children == [0; 4] {
+            0
+        } else {
+            self.intern(McNode::Inner { level, children })
+        }
+    }
+
     /// The node of `level` whose top-left corner is (x, y) (in `i128`: a level-64 root's corner
     /// is -2^63 and its size 2^64).
     fn build(&mut self, tiles: &TileMap, x: i128, y: i128, level: u8) -> u32 {
@@ -312,16 +358,17 @@ impl Builder {
                 self.intern(McNode::States(s))
             };
         }
-        // A node aligned to its size and no larger than a tile lies in one tile.
+        // A node aligned to its size and no larger than a tile lies in one tile: a whole tile
+        // is built from its states, read once.
         let aligned = x.rem_euclid(1 << level) == 0 && y.rem_euclid(1 << level) == 0;
-        if self.states
-            && level <= 6
-            && aligned
-            && tiles
-                .tile(x.div_euclid(64) as i64, y.div_euclid(64) as i64)
-                .is_none()
-        {
-            return 0;
+        if self.states && level <= 6 && aligned {
+            let (tx, ty) = (x.div_euclid(64) as i64, y.div_euclid(64) as i64);
+            let Some(bits) = tiles.tile(tx, ty) else {
+                return 0;
+            };
+            let tile = (bits, tiles.tile_state_bytes(tx, ty));
+            let (bx, by) = (x.rem_euclid(64) as usize, y.rem_euclid(64) as usize);
+            return self.build_states(tile, bx, by, level);
         }
         if !self.states && level == 3 {
             let mut bits = 0u64;

@@ -512,6 +512,63 @@ fn builtin() -> Vec<EngineSpec> {
             },
         },
         EngineSpec {
+            name: "rule-hashlife",
+            kind: EngineKind::HashLife,
+            summary: "HashLife over N states (Golly's RuleLoader): rule files' rules as a memoised quadtree of 2x2 blocks of states that jumps 2^k generations; the plane",
+            supports: |r| {
+                if r.rule.loaded().is_none() {
+                    return Err("it runs rule files' rules only".into());
+                }
+                if !r.universe.is_plane() {
+                    return Err("it runs on the unbounded plane only".into());
+                }
+                if r.rule.births_from_nothing() {
+                    return Err(
+                        "the rule turns empty cells live, which fills the unbounded plane at once"
+                            .into(),
+                    );
+                }
+                Ok(())
+            },
+            cost: |r| {
+                let gens = r.workload.generations.max(1);
+                let jump = match r.workload.stride {
+                    0 => gens,
+                    s => s.min(gens),
+                };
+                // Measured on Golly's rule-file patterns at 1000 generations (BENCHMARKS.md):
+                // it wins for a long jump, as Golly's RuleLoader (which is HashLife) does, and
+                // at any length for a quadtree file or a huge constructor, whose tape repeats
+                // (Codd's golly-constructor: 0.2 s against 129 s); a gas or a chaotic pattern
+                // churns it (Ed-rep: 75 s against 7 s), and so a short run of a pattern that is
+                // not huge stays on the rule-tree engine.
+                let per = gens as f64 * active_area(r) / (0.02 * dense_rate());
+                let repeats =
+                    jump >= 1024 || r.workload.from_quadtree || r.workload.population >= 1 << 19;
+                let seconds = if repeats { per / 10.0 } else { per * 4.0 };
+                Some(Cost {
+                    seconds,
+                    why: format!(
+                        "a long jump of {gens} generations of a rule file's rule: HashLife over {} states skips what repeats",
+                        r.rule.states()
+                    ),
+                })
+            },
+            memory: |r| {
+                r.options
+                    .memory
+                    .unwrap_or_else(|| crate::memory::limit().bytes / 4)
+            },
+            startup: 0.0,
+            create: |r| {
+                Ok(Box::new(crate::cpu::RuleHashLifeEngine::new(
+                    r.rule,
+                    r.universe,
+                    r.options.memory,
+                )?))
+            },
+        },
+        EngineSpec {
             name: "hashlife",
             kind: EngineKind::HashLife,
             summary: "Gosper's HashLife: a memoised quadtree that jumps 2^k generations; the plane or a power-of-two torus",

@@ -1,0 +1,608 @@
+//! HashLife over N states (Golly's `ghashbase`, which its RuleLoader runs on): a rule file's
+//! rule on the unbounded plane, as a quadtree of shared nodes whose futures are memoised, so a
+//! self-replicator's millions of generations cost what its new configurations cost.
+//!
+//! A node of level 1 is a 2x2 block of states; a node of level k > 1 has four children of
+//! level k - 1 (nw, ne, sw, se). The root of level L covers -2^(L-1) .. 2^(L-1) on both axes,
+//! as a macrocell file's root does. A node of level k >= 2 knows its centre (level k - 1)
+//! 2^j generations on, for any j <= k - 2: the result of level 2 is one generation of the rule's
+//! tree; a larger one is assembled from nine overlapping children's results, as Gosper's
+//! algorithm has it (twice for a full jump, once then the centres for a shorter one).
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use crate::engine::{
+    Bounds, CellRect, Census, Core, Engine, EngineError, EngineKind, EngineResult, Put, Sampled,
+    Universe, census_of_tiles, check_states, sample_tiles,
+};
+use crate::grid::Grid;
+use crate::pattern::macrocell::{Macrocell, McNode};
+use crate::rule::Rule;
+use crate::rule::loader::RuleDef;
+use crate::tiles::TileMap;
+
+/// Bytes one node takes with its share of the tables.
+const NODE_BYTES: u64 = 96;
+
+#[derive(Clone, Copy)]
+struct Node {
+    /// Children (level > 1) or the four states nw, ne, sw, se (level 1).
+    kids: [u32; 4],
+    level: u8,
+    population: u64,
+}
+
+pub struct RuleHashLifeEngine {
+    core: Core,
+    def: Arc<RuleDef>,
+    nodes: Vec<Node>,
+    index: FxHashMap<(u8, [u32; 4]), u32>,
+    /// `results[(node, j)]`: the node's centre 2^j generations on.
+    results: FxHashMap<(u32, u8), u32>,
+    /// The empty node of each level.
+    empty: Vec<u32>,
+    root: u32,
+    /// Nodes held before the unreachable ones are dropped.
+    max_nodes: usize,
+}
+
+impl RuleHashLifeEngine {
+    pub fn new(rule: Rule, universe: Universe, memory: Option<u64>) -> EngineResult<Self> {
+        let Some(loaded) = rule.loaded() else {
+            return Err(EngineError::Unsupported(format!(
+                "N-state HashLife runs rule files' rules; {rule} is not one"
+            )));
+        };
+        if !universe.is_plane() {
+            return Err(EngineError::Unsupported(
+                "N-state HashLife runs on the unbounded plane only (the rule-tree engine runs tori and bounded planes)".into(),
+            ));
+        }
+        let def = loaded.def();
+        if def.tree.births_from_nothing() {
+            return Err(EngineError::Unsupported(format!(
+                "{rule} turns empty cells into live ones, which fills the unbounded plane at once"
+            )));
+        }
+        let bytes = memory.unwrap_or_else(|| crate::memory::limit().bytes / 4);
+        let mut engine = Self {
+            core: Core::new(EngineKind::HashLife, "rule-hashlife", rule),
+            def,
+            nodes: Vec::new(),
+            index: FxHashMap::default(),
+            results: FxHashMap::default(),
+            empty: Vec::new(),
+            root: 0,
+            max_nodes: (bytes / NODE_BYTES).max(1 << 16) as usize,
+        };
+        engine.reset();
+        Ok(engine)
+    }
+
+    fn reset(&mut self) {
+        self.nodes.clear();
+        self.index.clear();
+        self.results.clear();
+        self.empty.clear();
+        let mut e = self.node(1, [0; 4]);
+        self.empty.push(e); // level 1 at index 0
+        for level in 2..=64u8 {
+            e = self.node(level, [e; 4]);
+            self.empty.push(e);
+        }
+        self.root = self.empty_of(3);
+    }
+
+    fn empty_of(&self, level: u8) -> u32 {
+        self.empty[level as usize - 1]
+    }
+
+    fn node(&mut self, level: u8, kids: [u32; 4]) -> u32 {
+        if let Some(&id) = self.index.get(&(level, kids)) {
+            return id;
+        }
+        let population = if level == 1 {
+            kids.iter().filter(|&&s| s != 0).count() as u64
+        } else {
+            kids.iter().fold(0u64, |a, &k| {
+                a.saturating_add(self.nodes[k as usize].population)
+            })
+        };
+        let id = self.nodes.len() as u32;
+        self.nodes.push(Node {
+            kids,
+            level,
+            population,
+        });
+        self.index.insert((level, kids), id);
+        id
+    }
+
+    fn kids(&self, id: u32) -> [u32; 4] {
+        self.nodes[id as usize].kids
+    }
+
+    fn level(&self, id: u32) -> u8 {
+        self.nodes[id as usize].level
+    }
+
+    fn population_of(&self, id: u32) -> u64 {
+        self.nodes[id as usize].population
+    }
+
+    /// The centre of a node of level >= 2, one level down.
+    fn centre(&mut self, id: u32) -> u32 {
+        let [nw, ne, sw, se] = self.kids(id);
+        let level = self.level(id) - 1;
+        let k = |s: &Self, n: u32, i: usize| s.kids(n)[i];
+        let kids = [
+            k(self, nw, 3),
+            k(self, ne, 2),
+            k(self, sw, 1),
+            k(self, se, 0),
+        ];
+        self.node(level, kids)
+    }
+
+    /// The four children of the four children: the 4x4 grid of grandchildren, row by row.
+    fn grandchildren(&self, id: u32) -> [u32; 16] {
+        let k = self.kids(id);
+        let g: Vec<[u32; 4]> = k.iter().map(|&c| self.kids(c)).collect();
+        [
+            g[0][0], g[0][1], g[1][0], g[1][1], g[0][2], g[0][3], g[1][2], g[1][3], g[2][0],
+            g[2][1], g[3][0], g[3][1], g[2][2], g[2][3], g[3][2], g[3][3],
+        ]
+    }
+
+    /// The centre of node `id` (level k >= 2) 2^j generations on, j <= k - 2.
+    fn result(&mut self, id: u32, j: u8) -> u32 {
+        let level = self.level(id);
+        debug_assert!(j + 2 <= level);
+        if self.population_of(id) == 0 {
+            return self.empty_of(level - 1);
+        }
+        if let Some(&r) = self.results.get(&(id, j)) {
+            return r;
+        }
+        let r = if level == 2 {
+            self.leaf_result(id)
+        } else {
+            let g = self.grandchildren(id);
+            let lv = level - 1;
+            // The nine overlapping nodes of level k - 1, row by row.
+            let sub = |s: &mut Self, r: usize, c: usize| {
+                s.node(
+                    lv,
+                    [
+                        g[r * 4 + c],
+                        g[r * 4 + c + 1],
+                        g[(r + 1) * 4 + c],
+                        g[(r + 1) * 4 + c + 1],
+                    ],
+                )
+            };
+            let mut nine = [0u32; 9];
+            for r in 0..3 {
+                for c in 0..3 {
+                    let n = sub(self, r, c);
+                    nine[r * 3 + c] = if j + 2 == level {
+                        self.result(n, j - 1)
+                    } else {
+                        self.result(n, j)
+                    };
+                }
+            }
+            let four = |s: &mut Self, r: usize, c: usize| {
+                let kids = [
+                    nine[r * 3 + c],
+                    nine[r * 3 + c + 1],
+                    nine[(r + 1) * 3 + c],
+                    nine[(r + 1) * 3 + c + 1],
+                ];
+                s.node(lv, kids)
+            };
+            let mut out = [0u32; 4];
+            for (i, (r, c)) in [(0, 0), (0, 1), (1, 0), (1, 1)].into_iter().enumerate() {
+                let n = four(self, r, c);
+                out[i] = if j + 2 == level {
+                    self.result(n, j - 1)
+                } else {
+                    self.centre(n)
+                };
+            }
+            self.node(level - 1, out)
+        };
+        self.results.insert((id, j), r);
+        r
+    }
+
+    /// One generation of the centre 2x2 of a 4x4 node.
+    fn leaf_result(&mut self, id: u32) -> u32 {
+        // The children are level-1 nodes, whose kids are states.
+        let mut cells = [[0u8; 4]; 4];
+        let k = self.kids(id);
+        for (q, &leaf) in k.iter().enumerate() {
+            let s = self.kids(leaf);
+            let (oy, ox) = ((q / 2) * 2, (q % 2) * 2);
+            cells[oy][ox] = s[0] as u8;
+            cells[oy][ox + 1] = s[1] as u8;
+            cells[oy + 1][ox] = s[2] as u8;
+            cells[oy + 1][ox + 1] = s[3] as u8;
+        }
+        let tree = &self.def.tree;
+        let next = |y: usize, x: usize| {
+            tree.next_with(|dx, dy| cells[(y as i32 + dy) as usize][(x as i32 + dx) as usize])
+                as u32
+        };
+        let kids = [next(1, 1), next(1, 2), next(2, 1), next(2, 2)];
+        self.node(1, kids)
+    }
+
+    /// A node of one level more with `id` in its centre.
+    fn expand(&mut self, id: u32) -> u32 {
+        let level = self.level(id);
+        let e = self.empty_of(level - 1);
+        let [nw, ne, sw, se] = self.kids(id);
+        let a = self.node(level, [e, e, e, nw]);
+        let b = self.node(level, [e, e, ne, e]);
+        let c = self.node(level, [e, sw, e, e]);
+        let d = self.node(level, [se, e, e, e]);
+        self.node(level + 1, [a, b, c, d])
+    }
+
+    /// Whether the root's cells all lie in its centre quarter (a level L - 2 square).
+    fn centred(&self) -> bool {
+        let root = self.root;
+        if self.level(root) < 4 {
+            return false;
+        }
+        let [nw, ne, sw, se] = self.kids(root);
+        let inner = |q: u32, i: usize| {
+            let c = self.kids(q)[i];
+            self.population_of(self.kids(c)[i])
+        };
+        let held = inner(nw, 3)
+            .saturating_add(inner(ne, 2))
+            .saturating_add(inner(sw, 1))
+            .saturating_add(inner(se, 0));
+        held == self.population_of(root)
+    }
+
+    /// 2^j generations.
+    fn step_power(&mut self, j: u8) -> EngineResult<()> {
+        while self.level(self.root) < j + 3 || !self.centred() {
+            if self.level(self.root) >= 63 {
+                return Err(EngineError::Unsupported(
+                    "the pattern has grown past the 2^62 cells across N-state HashLife's quadtree holds".into(),
+                ));
+            }
+            self.root = self.expand(self.root);
+        }
+        self.root = self.result(self.root, j);
+        self.core.generation += 1u64 << j;
+        if self.nodes.len() > self.max_nodes {
+            self.collect();
+        }
+        Ok(())
+    }
+
+    /// Drops every node the root does not reach, and every memoised result.
+    fn collect(&mut self) {
+        let mc = self.to_macrocell();
+        self.reset();
+        self.root = self.from_macrocell(&mc);
+    }
+
+    fn to_macrocell(&self) -> Macrocell {
+        // Ids in the file are 1-based in order of appearance; 0 is any empty node.
+        let mut ids: FxHashMap<u32, u32> = FxHashMap::default();
+        let mut nodes: Vec<McNode> = Vec::new();
+        let mut stack = vec![(self.root, false)];
+        while let Some((id, done)) = stack.pop() {
+            if self.population_of(id) == 0 || ids.contains_key(&id) {
+                continue;
+            }
+            let n = self.nodes[id as usize];
+            if n.level == 1 {
+                nodes.push(McNode::States(n.kids.map(|s| s as u8)));
+                ids.insert(id, nodes.len() as u32);
+                continue;
+            }
+            if done {
+                let kids = n.kids.map(|k| ids.get(&k).copied().unwrap_or(0));
+                nodes.push(McNode::Inner {
+                    level: n.level,
+                    children: kids,
+                });
+                ids.insert(id, nodes.len() as u32);
+            } else {
+                stack.push((id, true));
+                for &k in n.kids.iter().rev() {
+                    stack.push((k, false));
+                }
+            }
+        }
+        let root = ids.get(&self.root).copied().unwrap_or(0);
+        Macrocell {
+            nodes,
+            root,
+            rule: Some(self.core.rule),
+            generation: 0,
+            comments: Vec::new(),
+        }
+    }
+
+    /// The engine's node for a file's root (its levels kept: the root stays origin-centred).
+    fn from_macrocell(&mut self, mc: &Macrocell) -> u32 {
+        if mc.root == 0 {
+            return self.empty_of(3);
+        }
+        let mut ids = vec![0u32; mc.nodes.len() + 1];
+        for (i, n) in mc.nodes.iter().enumerate() {
+            ids[i + 1] = match *n {
+                McNode::States(s) => self.node(1, s.map(|v| v as u32)),
+                McNode::Inner { level, children } => {
+                    let kids = children.map(|c| {
+                        if c == 0 {
+                            self.empty_of(level - 1)
+                        } else {
+                            ids[c as usize]
+                        }
+                    });
+                    self.node(level, kids)
+                }
+                McNode::Leaf(bits) => {
+                    // An 8x8 leaf of a two-state file: level 3 of 2x2 blocks.
+                    let cell = |x: usize, y: usize| (bits >> (y * 8 + x) & 1) as u32;
+                    let block = |s: &mut Self, x: usize, y: usize| {
+                        s.node(
+                            1,
+                            [
+                                cell(x, y),
+                                cell(x + 1, y),
+                                cell(x, y + 1),
+                                cell(x + 1, y + 1),
+                            ],
+                        )
+                    };
+                    let quad = |s: &mut Self, x: usize, y: usize| {
+                        let k = [
+                            block(s, x, y),
+                            block(s, x + 2, y),
+                            block(s, x, y + 2),
+                            block(s, x + 2, y + 2),
+                        ];
+                        s.node(2, k)
+                    };
+                    let k = [
+                        quad(self, 0, 0),
+                        quad(self, 4, 0),
+                        quad(self, 0, 4),
+                        quad(self, 4, 4),
+                    ];
+                    self.node(3, k)
+                }
+            };
+        }
+        let mut root = ids[mc.root as usize];
+        while self.level(root) < 3 {
+            root = self.expand(root);
+        }
+        root
+    }
+
+    fn to_tiles(&self) -> EngineResult<TileMap> {
+        let limit = crate::memory::limit().bytes / 4;
+        self.to_macrocell().to_tiles(limit).map_err(|e| {
+            EngineError::OutOfMemory(format!("{e}, more than a quarter of lifelab's memory"))
+        })
+    }
+
+    fn get(&self, x: i64, y: i64) -> u8 {
+        let mut id = self.root;
+        let mut half = 1i128 << (self.level(id) - 1);
+        let (mut x, mut y) = (x as i128 + half, y as i128 + half);
+        if !(0..2 * half).contains(&x) || !(0..2 * half).contains(&y) {
+            return 0;
+        }
+        loop {
+            let n = self.nodes[id as usize];
+            if n.population == 0 {
+                return 0;
+            }
+            let q = ((y >= half) as usize) * 2 + (x >= half) as usize;
+            if n.level == 1 {
+                return n.kids[q] as u8;
+            }
+            id = n.kids[q];
+            if x >= half {
+                x -= half;
+            }
+            if y >= half {
+                y -= half;
+            }
+            half /= 2;
+        }
+    }
+
+    fn set(&mut self, x: i64, y: i64, state: u8) {
+        loop {
+            let half = 1i128 << (self.level(self.root) - 1);
+            if (-half..half).contains(&(x as i128)) && (-half..half).contains(&(y as i128)) {
+                break;
+            }
+            self.root = self.expand(self.root);
+        }
+        let half = 1i128 << (self.level(self.root) - 1);
+        self.root = self.set_in(self.root, x as i128 + half, y as i128 + half, state);
+        self.results.clear();
+    }
+
+    fn set_in(&mut self, id: u32, x: i128, y: i128, state: u8) -> u32 {
+        let n = self.nodes[id as usize];
+        let half = 1i128 << (n.level - 1);
+        let q = ((y >= half) as usize) * 2 + (x >= half) as usize;
+        let mut kids = n.kids;
+        if n.level == 1 {
+            kids[q] = state as u32;
+        } else {
+            kids[q] = self.set_in(kids[q], x % half, y % half, state);
+        }
+        self.node(n.level, kids)
+    }
+
+    fn bounds_of(&self, id: u32, x: i128, y: i128, out: &mut Option<(i128, i128, i128, i128)>) {
+        let n = self.nodes[id as usize];
+        if n.population == 0 {
+            return;
+        }
+        let half = 1i128 << (n.level - 1);
+        if let Some((l, r, t, b)) = *out {
+            // Nothing inside the box found so far can widen it.
+            if x >= l && x + 2 * half - 1 <= r && y >= t && y + 2 * half - 1 <= b {
+                return;
+            }
+        }
+        for q in 0..4 {
+            let (cx, cy) = (x + (q as i128 % 2) * half, y + (q as i128 / 2) * half);
+            if n.level == 1 {
+                if n.kids[q] != 0 {
+                    let b = out.get_or_insert((cx, cx, cy, cy));
+                    *b = (b.0.min(cx), b.1.max(cx), b.2.min(cy), b.3.max(cy));
+                }
+            } else {
+                self.bounds_of(n.kids[q], cx, cy, out);
+            }
+        }
+    }
+}
+
+impl Engine for RuleHashLifeEngine {
+    fn core(&self) -> &Core {
+        &self.core
+    }
+
+    fn core_mut(&mut self) -> &mut Core {
+        &mut self.core
+    }
+
+    fn universe(&self) -> Universe {
+        Universe::Plane
+    }
+
+    fn jumps(&self) -> bool {
+        true
+    }
+
+    fn step(&mut self, generations: u64) -> EngineResult<()> {
+        for j in 0..64u8 {
+            if generations >> j & 1 == 1 {
+                self.step_power(j)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn step_piece(&self) -> u64 {
+        u64::MAX
+    }
+
+    fn population(&mut self) -> EngineResult<u64> {
+        Ok(self.population_of(self.root))
+    }
+
+    fn census(&mut self) -> EngineResult<Census> {
+        Ok(census_of_tiles(Universe::Plane, &self.to_tiles()?))
+    }
+
+    fn cell(&mut self, x: i64, y: i64) -> EngineResult<bool> {
+        Ok(self.get(x, y) != 0)
+    }
+
+    fn state(&mut self, x: i64, y: i64) -> EngineResult<u8> {
+        Ok(self.get(x, y))
+    }
+
+    fn set_cell(&mut self, x: i64, y: i64, alive: bool) -> EngineResult<()> {
+        self.set(x, y, alive as u8);
+        Ok(())
+    }
+
+    fn put(&mut self, cells: &Grid, at: (i64, i64), how: Put) -> EngineResult<()> {
+        for y in 0..cells.height() {
+            for x in 0..cells.width() {
+                let alive = cells.get(x, y);
+                let (cx, cy) = (at.0 + x as i64, at.1 + y as i64);
+                match how {
+                    Put::Or if alive => self.set(cx, cy, 1),
+                    Put::Erase if alive => self.set(cx, cy, 0),
+                    Put::Replace => self.set(cx, cy, alive as u8),
+                    _ => {}
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn clear(&mut self) -> EngineResult<()> {
+        self.reset();
+        Ok(())
+    }
+
+    fn bounds(&mut self) -> EngineResult<Option<Bounds>> {
+        let half = 1i128 << (self.level(self.root) - 1);
+        let mut out = None;
+        self.bounds_of(self.root, -half, -half, &mut out);
+        Ok(out.map(|(l, r, t, b)| Bounds {
+            left: l as i64,
+            right: r as i64,
+            top: t as i64,
+            bottom: b as i64,
+        }))
+    }
+
+    fn cells_in(&mut self, rect: CellRect) -> EngineResult<Grid> {
+        let mut g = Grid::try_new_bitmap(rect.width, rect.height)?;
+        for y in 0..rect.height {
+            for x in 0..rect.width {
+                if self.get(rect.x + x as i64, rect.y + y as i64) != 0 {
+                    g.set(x, y, true);
+                }
+            }
+        }
+        Ok(g)
+    }
+
+    fn states_in(&mut self, rect: CellRect) -> EngineResult<Vec<u8>> {
+        crate::memory::check(
+            || format!("the states of a {}x{} rectangle", rect.width, rect.height),
+            rect.width as u64 * rect.height as u64,
+        )?;
+        Ok((0..rect.height as i64)
+            .flat_map(|y| (0..rect.width as i64).map(move |x| (x, y)))
+            .map(|(x, y)| self.get(rect.x + x, rect.y + y))
+            .collect())
+    }
+
+    fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {
+        let tiles = self.to_tiles()?;
+        match sample_tiles(tiles.iter(), Universe::Plane, rect, block) {
+            Some(s) => Ok(s),
+            None => crate::engine::sample_by_bands(self, rect, block),
+        }
+    }
+
+    fn export(&mut self) -> EngineResult<TileMap> {
+        self.to_tiles()
+    }
+
+    fn import(&mut self, tiles: &TileMap) -> EngineResult<()> {
+        check_states(&self.core.rule, tiles)?;
+        self.reset();
+        let mc = Macrocell::from_tiles_with_states(tiles);
+        self.root = self.from_macrocell(&mc);
+        Ok(())
+    }
+}
