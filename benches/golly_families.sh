@@ -16,9 +16,7 @@ P=/usr/share/golly/Patterns
 command -v bgolly >/dev/null || { echo "bgolly is not installed (apt-get install golly)"; exit 1; }
 case "${2:-non-totalistic}" in
     generations) files=("$P"/Generations/*) ;;
-    # The two constructors whose whole tape moves take the rule-tree engine minutes (HashLife
-    # over N states is still to come): left out, and said so in BENCHMARKS.md.
-    rule-files) files=("$P"/Loops/*.rle $(ls "$P"/Self-Rep/*/* | grep -v -e /JvN/ -e '\.zip$' -e Banks-IV-constructor -e Codd/golly-constructor)) ;;
+    rule-files) files=("$P"/Loops/*.rle $(ls "$P"/Self-Rep/*/* | grep -v -e /JvN/ -e '\.zip$')) ;;
     *) files=("$P"/Non-Totalistic/*.rle "$P"/Non-Totalistic/JustFriends/*.rle "$P"/HashLife/wolfram22.mc) ;;
 esac
 

@@ -29,7 +29,7 @@ pub struct AppArgs {
     pub plane: bool,
 
     /// The engine: auto (chosen by the work), or one of reference, cpu, tiles, hashlife,
-    /// generations, rule-tree, gpu.
+    /// generations, rule-tree, rule-hashlife, gpu.
     #[arg(long, value_name = "ENGINE", default_value = "auto", value_parser = super::setup::engine_name)]
     pub engine: String,
 

@@ -21,7 +21,7 @@ use crate::rule::Rule;
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
     /// Engines to measure (repeat the flag for several): reference, cpu, tiles, hashlife,
-    /// generations, rule-tree,
+    /// generations, rule-tree, rule-hashlife,
     /// gpu, or auto. Default: cpu.
     #[arg(long = "engine", value_name = "ENGINE", value_parser = engine_name)]
     pub engines: Vec<String>,

@@ -23,7 +23,7 @@ pub struct RunArgs {
     pub gens: u64,
 
     /// The engine: auto (the cheapest for the work, with the reason printed), or one of
-    /// reference, cpu, tiles, hashlife, generations, rule-tree, gpu.
+    /// reference, cpu, tiles, hashlife, generations, rule-tree, rule-hashlife, gpu.
     #[arg(long, default_value = "auto", value_parser = engine_name)]
     pub engine: String,
 

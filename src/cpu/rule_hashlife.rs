@@ -292,7 +292,7 @@ impl RuleHashLifeEngine {
     fn collect(&mut self) {
         let mc = self.to_macrocell();
         self.reset();
-        self.root = self.from_macrocell(&mc);
+        self.root = self.load_macrocell(&mc);
     }
 
     fn to_macrocell(&self) -> Macrocell {
@@ -335,7 +335,7 @@ impl RuleHashLifeEngine {
     }
 
     /// The engine's node for a file's root (its levels kept: the root stays origin-centred).
-    fn from_macrocell(&mut self, mc: &Macrocell) -> u32 {
+    fn load_macrocell(&mut self, mc: &Macrocell) -> u32 {
         if mc.root == 0 {
             return self.empty_of(3);
         }
@@ -602,7 +602,7 @@ impl Engine for RuleHashLifeEngine {
         check_states(&self.core.rule, tiles)?;
         self.reset();
         let mc = Macrocell::from_tiles_with_states(tiles);
-        self.root = self.from_macrocell(&mc);
+        self.root = self.load_macrocell(&mc);
         Ok(())
     }
 }

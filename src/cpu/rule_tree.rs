@@ -259,16 +259,17 @@ impl RuleTreeEngine {
                 |pad, &t| {
                     this.gather(t, pad);
                     let (cols, rows) = this.valid(t);
-                    let mut cells = Box::new([0u8; 4096]);
-                    let mut live = 0;
                     // A cell whose 3x3 block is all dead comes out as a dead block does: only
                     // the cells next to a live one walk the tree.
                     let mut occupied = [0u128; P];
                     for (py, o) in occupied.iter_mut().enumerate() {
-                        for (px, &s) in pad[py * P..py * P + P].iter().enumerate() {
-                            *o |= ((s != 0) as u128) << px;
-                        }
+                        *o = nonzero_bits(&pad[py * P..py * P + P]);
                     }
+                    if empty == 0 && occupied.iter().all(|&o| o == 0) {
+                        return (t, None, this.tiles.contains_key(&t));
+                    }
+                    let mut cells = Box::new([0u8; 4096]);
+                    let mut live = 0;
                     let valid = (1u128 << cols) - 1;
                     for r in 0..rows {
                         let m = occupied[r] | occupied[r + 1] | occupied[r + 2];
@@ -320,6 +321,27 @@ impl RuleTreeEngine {
         }
         map
     }
+}
+
+/// Bit i set where `bytes[i]` is not 0, eight bytes at a time.
+#[inline]
+fn nonzero_bits(bytes: &[u8]) -> u128 {
+    let mut out = 0u128;
+    let mut chunks = bytes.chunks_exact(8);
+    for (k, c) in chunks.by_ref().enumerate() {
+        let v = u64::from_le_bytes(c.try_into().expect("eight bytes"));
+        // Each byte to 0 or 1, then the eight gathered into the top byte (byte i to bit i).
+        let mut t = v | v >> 4;
+        t |= t >> 2;
+        t |= t >> 1;
+        let ones = t & 0x0101_0101_0101_0101;
+        out |= ((ones.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u128) << (8 * k);
+    }
+    let base = bytes.len() - chunks.remainder().len();
+    for (i, &b) in chunks.remainder().iter().enumerate() {
+        out |= ((b != 0) as u128) << (base + i);
+    }
+    out
 }
 
 /// The tile and the cell's index in it.
@@ -492,5 +514,31 @@ impl Engine for RuleTreeEngine {
         }
         self.touch_all();
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn nonzero_bits_marks_every_byte_that_is_not_zero() {
+        let mut bytes = [0u8; super::P];
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for round in 0..200 {
+            for b in bytes.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *b = if x.is_multiple_of(3) {
+                    (x >> 8) as u8 | (round % 2) as u8
+                } else {
+                    0
+                };
+            }
+            let want = bytes
+                .iter()
+                .enumerate()
+                .fold(0u128, |m, (i, &b)| m | ((b != 0) as u128) << i);
+            assert_eq!(super::nonzero_bits(&bytes), want);
+        }
     }
 }
