@@ -157,6 +157,9 @@ fn samples() -> Vec<Pattern> {
 fn rle_and_cells_round_trip_exactly() {
     for p in samples() {
         for format in [Format::Rle, Format::Cells] {
+            if p.states.is_some() && format == Format::Cells {
+                continue; // plaintext has two states; a multi-state pattern is RLE's
+            }
             let text = pattern::write(&p, format);
             let back = pattern::parse(&text, format).unwrap_or_else(|e| panic!("{e}\n{text}"));
             assert_eq!(back, p, "{format:?}\n{text}");

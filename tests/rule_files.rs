@@ -498,3 +498,48 @@ fn n_state_hashlife_matches_the_rule_tree_engine_on_the_plane() {
         }
     }
 }
+
+#[test]
+fn the_library_s_wireworld_diodes_pass_one_way_and_carry_their_rule() {
+    // Traced by hand (and by a separate simulator): the top electron, going right, is past the
+    // diode at generation 20 with its head at (21, 1); the bottom one, going left, has died
+    // at its diode, leaving only conductor on that wire.
+    let p = lifelab::pattern::library::get("wireworld-diodes").unwrap();
+    let rule = p.rule.unwrap();
+    assert_eq!(rule.to_string(), "WireWorld");
+    assert_eq!(rule.states(), 4);
+    let request = lifelab::registry::Request::new(rule, Universe::Plane);
+    let (mut e, _) = lifelab::registry::create("auto", &request).unwrap();
+    e.import(&p.to_tiles((0, 0))).unwrap();
+    e.step(20).unwrap();
+    assert_eq!(e.state(21, 1).unwrap(), 1);
+    assert_eq!(e.state(20, 1).unwrap(), 2);
+    for x in 0..24 {
+        assert_eq!(
+            e.state(x, 5).unwrap(),
+            if x == 11 { 0 } else { 3 },
+            "bottom wire at {x}"
+        );
+    }
+    // The embedded rule is Golly's WireWorld, on every one of the 4^9 neighbourhoods.
+    let golly = Path::new(GOLLY_RULES).join("WireWorld.rule");
+    if !golly.is_file() {
+        assert!(!in_ci(), "Golly's rules are needed in CI");
+        return;
+    }
+    let theirs = loader::load_path(&golly, "WireWorld").unwrap().def();
+    let ours = rule.loaded().unwrap().def();
+    let mut cells = [0u8; 9];
+    for i in 0..4u32.pow(9) {
+        let mut v = i;
+        for c in cells.iter_mut() {
+            *c = (v % 4) as u8;
+            v /= 4;
+        }
+        assert_eq!(
+            ours.tree.next(&cells),
+            theirs.tree.next(&cells),
+            "{cells:?}"
+        );
+    }
+}

@@ -91,6 +91,7 @@ library! {
     "daynight-plus" => OtherRules,
     "b3s3-flipper" => OtherRules,
     "b3s13-flipper" => OtherRules,
+    "wireworld-diodes" => OtherRules,
 }
 
 /// Other names users type for library patterns.
