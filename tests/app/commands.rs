@@ -1000,3 +1000,43 @@ fn a_generations_file_runs_with_its_states_and_undo_restores_them() {
     );
     assert_eq!(app.status().generation, 1);
 }
+
+/// A rule file's pattern (the library's WireWorld diodes, whose rule rides in the file): a
+/// long go-to jumps on HashLife over N states, a run goes back to the rule-tree engine. A
+/// WireWorld cell never turns empty nor comes from nothing, so the population stays the
+/// pattern's 54 cells of wire, however the electrons move.
+#[test]
+fn auto_takes_n_state_hashlife_for_a_long_go_to_of_a_rule_file() {
+    let mut o = options("wireworld-diodes", "64x64");
+    o.size = None;
+    o.plane = true;
+    o.data_dir = Some(data_dir("wireworld-auto-per-job"));
+    let Some((mut app, ctx)) = app(o) else {
+        return;
+    };
+    app.settle();
+    assert_eq!(app.status().engine, "rule-tree");
+    assert_eq!(app.status().population, Some(54));
+    app.command(&ctx, Command::GoTo(100_000));
+    app.settle();
+    let s = app.status();
+    assert_eq!((s.generation, s.population), (100_000, Some(54)));
+    assert_eq!(s.engine, "rule-hashlife");
+    app.command(&ctx, Command::SetStepExponent(0));
+    run_until(
+        &mut app,
+        &ctx,
+        lifelab::session::pace::Pace::Max,
+        100_010,
+        2000,
+        2,
+    );
+    app.settle();
+    assert_eq!(app.status().engine, "rule-tree");
+    app.command(&ctx, Command::Undo);
+    app.settle();
+    app.command(&ctx, Command::Undo);
+    app.settle();
+    assert_eq!(app.status().generation, 0);
+    assert_eq!(app.status().population, Some(54));
+}
