@@ -745,7 +745,6 @@ fn rule_files_on_the_gpu_match_the_reference_state_for_state() {
     use lifelab::engine::{CellRect, Universe};
     use lifelab::registry::{self, Request};
     use lifelab::rule::{Rule, RuleKind, loader};
-    use lifelab::tiles::TileMap;
     let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/rules");
     let mut files = vec![data.join("HexParity.rule"), data.join("Rule110Rows.rule")];
     let golly = std::path::Path::new("/usr/share/golly/Rules");
@@ -775,18 +774,7 @@ fn rule_files_on_the_gpu_match_the_reference_state_for_state() {
             bounded: None,
         };
         let (w, h) = (37u32 + k as u32, 29u32);
-        let mut tiles = TileMap::new();
-        let mut v: u64 = 0x9E37_79B9_7F4A_7C15 ^ k as u64;
-        for y in 0..h as i64 {
-            for x in 0..w as i64 {
-                v ^= v << 13;
-                v ^= v >> 7;
-                v ^= v << 17;
-                if v.is_multiple_of(3) {
-                    tiles.set_state(x, y, (1 + (v >> 8) % (rule.states() as u64 - 1)) as u8);
-                }
-            }
-        }
+        let tiles = common::state_soup((0, 0), (w, h), rule.states(), 3, k as u64 + 1);
         let universe = Universe::torus(w, h);
         let engine = |engine: &str| {
             let (mut e, _) = registry::create(engine, &Request::new(rule, universe)).unwrap();

@@ -12,7 +12,6 @@ use common::in_ci;
 use lifelab::engine::Universe;
 use lifelab::rule::Rule;
 use lifelab::rule::loader;
-use lifelab::tiles::TileMap;
 
 const GOLLY_RULES: &str = "/usr/share/golly/Rules";
 
@@ -184,20 +183,8 @@ fn malformed_rule_files_are_refused_with_file_line_and_column() {
 /// Random multi-state soups on odd tori, stepped side by side on the reference and the
 /// rule-tree engine, compared state for state every generation.
 fn engines_agree(rule: Rule, seed: u64) {
-    let states = rule.states();
     for (w, h) in [(67, 45), (130, 70)] {
-        let mut tiles = TileMap::new();
-        let mut x = seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1;
-        for cy in 0..h as i64 {
-            for cx in 0..w as i64 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                if x.is_multiple_of(3) {
-                    tiles.set_state(cx, cy, (1 + (x >> 8) % (states as u64 - 1)) as u8);
-                }
-            }
-        }
+        let tiles = common::state_soup((0, 0), (w, h), rule.states(), 3, seed);
         let request = lifelab::registry::Request::new(rule, Universe::torus(w, h));
         let (mut oracle, _) = lifelab::registry::create("reference", &request).unwrap();
         let (mut fast, _) = lifelab::registry::create("rule-tree", &request).unwrap();
@@ -462,18 +449,7 @@ fn n_state_hashlife_matches_the_rule_tree_engine_on_the_plane() {
         if rule.births_from_nothing() {
             continue; // neither engine runs it on the plane
         }
-        let mut tiles = TileMap::new();
-        let mut x = (i as u64 + 7).wrapping_mul(0x2545_F491_4F6C_DD1D) | 1;
-        for cy in -20..20i64 {
-            for cx in -25..25i64 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                if x.is_multiple_of(4) {
-                    tiles.set_state(cx, cy, (1 + (x >> 8) % (rule.states() as u64 - 1)) as u8);
-                }
-            }
-        }
+        let tiles = common::state_soup((-25, -20), (50, 40), rule.states(), 4, i as u64 + 7);
         let request = lifelab::registry::Request::new(rule, Universe::Plane);
         let (mut tree, _) = lifelab::registry::create("rule-tree", &request).unwrap();
         let (mut hash, _) = lifelab::registry::create("rule-hashlife", &request).unwrap();
@@ -495,6 +471,15 @@ fn n_state_hashlife_matches_the_rule_tree_engine_on_the_plane() {
                 tree.generation()
             );
             assert_eq!(tree.bounds().unwrap(), hash.bounds().unwrap(), "{name}");
+            // Zoomed out, the quadtree's own sampling and the tiles' agree.
+            let rect = lifelab::engine::CellRect::new(-64, -48, 128, 96);
+            for block in [2, 8] {
+                assert_eq!(
+                    tree.sample(rect, block).unwrap().values,
+                    hash.sample(rect, block).unwrap().values,
+                    "{name}: blocks of {block}"
+                );
+            }
         }
     }
 }

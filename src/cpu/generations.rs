@@ -14,7 +14,8 @@ use rayon::prelude::*;
 use super::kernel::{Kernel, Planes};
 use crate::engine::{
     Bounds, CellRect, Census, Core, Engine, EngineError, EngineKind, EngineResult, Put, Sampled,
-    Universe, census_of_tiles, check_states, sample_tiles,
+    Universe, cells_by_state, census_of_tiles, check_states, put_by_cell, sample_tiles,
+    states_by_cell,
 };
 use crate::grid::Grid;
 use crate::rule::{GenerationsRule, LifeRule, Rule, Transition};
@@ -529,18 +530,7 @@ impl Engine for GenerationsEngine {
             at.1,
             at.1 + cells.height() as i64 - 1,
         );
-        for y in 0..cells.height() {
-            for x in 0..cells.width() {
-                let alive = cells.get(x, y);
-                let (cx, cy) = (at.0 + x as i64, at.1 + y as i64);
-                match how {
-                    Put::Or if alive => self.put_state(cx, cy, 1),
-                    Put::Erase if alive => self.put_state(cx, cy, 0),
-                    Put::Replace => self.put_state(cx, cy, alive as u8),
-                    _ => {}
-                }
-            }
-        }
+        put_by_cell(cells, at, how, |x, y, s| self.put_state(x, y, s));
         Ok(())
     }
 
@@ -557,26 +547,11 @@ impl Engine for GenerationsEngine {
     }
 
     fn cells_in(&mut self, rect: CellRect) -> EngineResult<Grid> {
-        let mut g = Grid::try_new_bitmap(rect.width, rect.height)?;
-        for y in 0..rect.height {
-            for x in 0..rect.width {
-                if self.get_state(rect.x + x as i64, rect.y + y as i64) != 0 {
-                    g.set(x, y, true);
-                }
-            }
-        }
-        Ok(g)
+        cells_by_state(rect, |x, y| self.get_state(x, y))
     }
 
     fn states_in(&mut self, rect: CellRect) -> EngineResult<Vec<u8>> {
-        crate::memory::check(
-            || format!("the states of a {}x{} rectangle", rect.width, rect.height),
-            rect.width as u64 * rect.height as u64,
-        )?;
-        Ok((0..rect.height as i64)
-            .flat_map(|y| (0..rect.width as i64).map(move |x| (x, y)))
-            .map(|(x, y)| self.get_state(rect.x + x, rect.y + y))
-            .collect())
+        states_by_cell(rect, |x, y| self.get_state(x, y))
     }
 
     fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {

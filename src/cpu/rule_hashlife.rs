@@ -15,7 +15,7 @@ use rustc_hash::FxHashMap;
 
 use crate::engine::{
     Bounds, CellRect, Census, Core, Engine, EngineError, EngineKind, EngineResult, Put, Sampled,
-    Universe, census_of_tiles, check_states, sample_tiles,
+    Universe, cells_by_state, census_of_tiles, check_states, put_by_cell, states_by_cell,
 };
 use crate::grid::Grid;
 use crate::pattern::macrocell::{Macrocell, McNode};
@@ -530,19 +530,9 @@ impl Engine for RuleHashLifeEngine {
         Ok(())
     }
 
+    /// A live cell of the bitmap is state 1; an erased one is 0.
     fn put(&mut self, cells: &Grid, at: (i64, i64), how: Put) -> EngineResult<()> {
-        for y in 0..cells.height() {
-            for x in 0..cells.width() {
-                let alive = cells.get(x, y);
-                let (cx, cy) = (at.0 + x as i64, at.1 + y as i64);
-                match how {
-                    Put::Or if alive => self.set(cx, cy, 1),
-                    Put::Erase if alive => self.set(cx, cy, 0),
-                    Put::Replace => self.set(cx, cy, alive as u8),
-                    _ => {}
-                }
-            }
-        }
+        put_by_cell(cells, at, how, |x, y, s| self.set(x, y, s));
         Ok(())
     }
 
@@ -564,34 +554,58 @@ impl Engine for RuleHashLifeEngine {
     }
 
     fn cells_in(&mut self, rect: CellRect) -> EngineResult<Grid> {
-        let mut g = Grid::try_new_bitmap(rect.width, rect.height)?;
-        for y in 0..rect.height {
-            for x in 0..rect.width {
-                if self.get(rect.x + x as i64, rect.y + y as i64) != 0 {
-                    g.set(x, y, true);
-                }
-            }
-        }
-        Ok(g)
+        cells_by_state(rect, |x, y| self.get(x, y))
     }
 
     fn states_in(&mut self, rect: CellRect) -> EngineResult<Vec<u8>> {
-        crate::memory::check(
-            || format!("the states of a {}x{} rectangle", rect.width, rect.height),
-            rect.width as u64 * rect.height as u64,
-        )?;
-        Ok((0..rect.height as i64)
-            .flat_map(|y| (0..rect.width as i64).map(move |x| (x, y)))
-            .map(|(x, y)| self.get(rect.x + x, rect.y + y))
-            .collect())
+        states_by_cell(rect, |x, y| self.get(x, y))
     }
 
+    /// Zoomed out, the quadtree answers from its populations without expanding a cell: an
+    /// aligned block is a node, as in the two-state HashLife.
     fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {
-        let tiles = self.to_tiles()?;
-        match sample_tiles(tiles.iter(), Universe::Plane, rect, block) {
-            Some(s) => Ok(s),
-            None => crate::engine::sample_by_bands(self, rect, block),
+        let aligned = block >= 2
+            && block.is_power_of_two()
+            && rect.x.rem_euclid(block as i64) == 0
+            && rect.y.rem_euclid(block as i64) == 0;
+        if !aligned {
+            return crate::engine::sample_by_bands(self, rect, block);
         }
+        let level = block.trailing_zeros() as u8;
+        let (columns, rows) = (rect.width.div_ceil(block), rect.height.div_ceil(block));
+        let mut counts = vec![0u64; columns as usize * rows as usize];
+        let (left, top) = (rect.x as i128, rect.y as i128);
+        let (right, bottom) = (left + rect.width as i128, top + rect.height as i128);
+        let half = 1i128 << (self.level(self.root) - 1);
+        let mut todo = vec![(self.root, -half, -half)];
+        while let Some((id, x, y)) = todo.pop() {
+            let n = self.nodes[id as usize];
+            let size = 1i128 << n.level;
+            if n.population == 0 || x >= right || y >= bottom || x + size <= left || y + size <= top
+            {
+                continue;
+            }
+            if n.level <= level {
+                // Wholly in the block it starts in: blocks are aligned to their size.
+                let (bx, by) = ((x - left) / block as i128, (y - top) / block as i128);
+                counts[by as usize * columns as usize + bx as usize] += n.population;
+                continue;
+            }
+            let h = size / 2;
+            for (k, (dx, dy)) in [(0, 0), (h, 0), (0, h), (h, h)].into_iter().enumerate() {
+                todo.push((n.kids[k], x + dx, y + dy));
+            }
+        }
+        let area = block as u64 * block as u64;
+        Ok(Sampled {
+            columns,
+            rows,
+            block,
+            values: counts
+                .iter()
+                .map(|&c| crate::engine::sample_value(c, area))
+                .collect(),
+        })
     }
 
     fn export(&mut self) -> EngineResult<TileMap> {

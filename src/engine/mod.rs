@@ -703,6 +703,55 @@ pub fn check_states(rule: &Rule, tiles: &TileMap) -> EngineResult<()> {
     Ok(())
 }
 
+/// The cells of `rect` that are not dead, read one by one from an engine that keeps a state
+/// per cell (Generations, rule files).
+pub fn cells_by_state(rect: CellRect, mut state: impl FnMut(i64, i64) -> u8) -> EngineResult<Grid> {
+    let mut g = Grid::try_new_bitmap(rect.width, rect.height)?;
+    for y in 0..rect.height {
+        for x in 0..rect.width {
+            if state(rect.x + x as i64, rect.y + y as i64) != 0 {
+                g.set(x, y, true);
+            }
+        }
+    }
+    Ok(g)
+}
+
+/// The states of `rect`, row by row, read one by one (after a check that they fit).
+pub fn states_by_cell(
+    rect: CellRect,
+    mut state: impl FnMut(i64, i64) -> u8,
+) -> EngineResult<Vec<u8>> {
+    crate::memory::check(
+        || format!("the states of a {}x{} rectangle", rect.width, rect.height),
+        rect.width as u64 * rect.height as u64,
+    )?;
+    let mut out = Vec::with_capacity(rect.width as usize * rect.height as usize);
+    for y in 0..rect.height as i64 {
+        for x in 0..rect.width as i64 {
+            out.push(state(rect.x + x, rect.y + y));
+        }
+    }
+    Ok(out)
+}
+
+/// A bitmap put cell by cell into an engine of states: a live cell of it is state 1 (a paste,
+/// or the bitmap's rectangle with `Replace`), an erased one 0.
+pub fn put_by_cell(cells: &Grid, at: (i64, i64), how: Put, mut set: impl FnMut(i64, i64, u8)) {
+    for y in 0..cells.height() {
+        for x in 0..cells.width() {
+            let alive = cells.get(x, y);
+            let (cx, cy) = (at.0 + x as i64, at.1 + y as i64);
+            match how {
+                Put::Or if alive => set(cx, cy, 1),
+                Put::Erase if alive => set(cx, cy, 0),
+                Put::Replace => set(cx, cy, alive as u8),
+                _ => {}
+            }
+        }
+    }
+}
+
 /// Accumulates a [`Census`] from 32-bit words in any order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CensusSum {

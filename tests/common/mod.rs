@@ -98,3 +98,27 @@ pub fn gpu_available() -> bool {
         }
     }
 }
+
+/// A reproducible soup of states for a rule of `states` states: each cell of the rectangle at
+/// (x0, y0), `w` by `h`, is live one time in `one_in`, in a state from 1 to `states - 1`.
+pub fn state_soup(
+    (x0, y0): (i64, i64),
+    (w, h): (u32, u32),
+    states: u16,
+    one_in: u64,
+    seed: u64,
+) -> lifelab::tiles::TileMap {
+    let mut tiles = lifelab::tiles::TileMap::new();
+    let mut x = seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1;
+    for cy in 0..h as i64 {
+        for cx in 0..w as i64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            if x.is_multiple_of(one_in) {
+                tiles.set_state(x0 + cx, y0 + cy, (1 + (x >> 8) % (states as u64 - 1)) as u8);
+            }
+        }
+    }
+    tiles
+}
