@@ -623,15 +623,23 @@ impl Worker {
     }
 
     /// Waits until the worker has published its figures after everything asked of it so far
-    /// (tests; a window never waits). Gives up after two seconds.
+    /// (tests; a window never waits). Gives up after ten seconds.
     pub fn sync(&self) {
         let before = lock(&self.shared.status).version;
-        self.control().refresh = true;
+        let queued = {
+            let mut c = self.control();
+            c.refresh = true;
+            c.edits_queued
+        };
         self.poke();
         let t = Instant::now();
-        while t.elapsed() < Duration::from_secs(2) {
+        while t.elapsed() < Duration::from_secs(10) {
             let s = lock(&self.shared.status);
-            if s.version > before && s.busy.is_none() && !self.control().refresh {
+            if s.version > before
+                && s.busy.is_none()
+                && s.edits_applied >= queued
+                && !self.control().refresh
+            {
                 return;
             }
             drop(s);
@@ -680,16 +688,18 @@ fn worker_loop(shared: Arc<Shared>) {
         if c.quit {
             return;
         }
-        if c.refresh {
-            c.refresh = false;
-            drop(c);
-            shared.publish_figures(true);
-            continue;
-        }
+        // Edits before a refresh: figures published for a refresh asked after an edit
+        // must show it (an undo's import, read by `sync` on a loaded machine).
         if !c.edits.is_empty() {
             drop(c);
             let mut e = lock(&shared.engine);
             shared.apply_edits(e.as_mut());
+            continue;
+        }
+        if c.refresh {
+            c.refresh = false;
+            drop(c);
+            shared.publish_figures(true);
             continue;
         }
         if c.bounds_asked > c.bounds_answered {
