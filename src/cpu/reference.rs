@@ -8,7 +8,9 @@ use crate::engine::{
 };
 use crate::grid::{Grid, GridError};
 use crate::hash;
-use crate::rule::{ElementaryRule, GenerationsRule, LifeRule, MapRule, Rule, RuleKind, map};
+use crate::rule::{
+    ElementaryRule, GenerationsRule, LifeRule, LtlRule, MapRule, Rule, RuleKind, map,
+};
 use crate::tiles::TileMap;
 
 pub struct ReferenceEngine {
@@ -101,6 +103,7 @@ impl ReferenceEngine {
             RuleKind::Map(rule) => self.map_generation(&rule),
             RuleKind::Generations(rule) => self.generations_generation(&rule),
             RuleKind::Loaded(rule) => self.tree_generation(&rule.def().tree),
+            RuleKind::Ltl(rule) => self.ltl_generation(&rule),
         };
         self.cells = next;
         self.core.generation += 1;
@@ -161,6 +164,28 @@ impl ReferenceEngine {
                 let (xi, yi) = (x as i64, y as i64);
                 next[y * self.width + x] =
                     tree.next_with(|dx, dy| self.state_at(xi + dx as i64, yi + dy as i64));
+            }
+        }
+        next
+    }
+
+    /// Larger than Life, each cell's shape counted cell by cell (r^2 per cell: the oracle).
+    fn ltl_generation(&self, rule: &LtlRule) -> Vec<u8> {
+        let r = rule.range as i64;
+        let offsets: Vec<(i64, i64)> = (-r..=r)
+            .flat_map(|dy| (-r..=r).map(move |dx| (dx, dy)))
+            .filter(|&(dx, dy)| rule.shape.contains(r, dx, dy))
+            .collect();
+        let mut next = vec![0; self.cells.len()];
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let (xi, yi) = (x as i64, y as i64);
+                let count = offsets
+                    .iter()
+                    .filter(|&&(dx, dy)| self.cell(xi + dx, yi + dy))
+                    .count() as u32;
+                let i = y * self.width + x;
+                next[i] = rule.next(self.cells[i], count);
             }
         }
         next

@@ -266,6 +266,8 @@ pub enum EngineKind {
     Generations,
     /// A rule file's tree (Golly's RuleLoader), a byte per cell.
     RuleTree,
+    /// Larger than Life: a byte per cell, counts from prefix sums.
+    LargerThanLife,
     /// Any other (an engine registered at run time).
     Other,
 }

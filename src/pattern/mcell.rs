@@ -15,8 +15,7 @@ use crate::rule::Rule;
 /// MCell's games that Golly runs with its own algorithms, and what lifelab says of each.
 fn game_note(game: &str) -> Option<&'static str> {
     match game.to_ascii_lowercase().as_str() {
-        "life" | "generations" | "" => None,
-        "larger than life" => Some("Larger than Life rules are not supported yet"),
+        "life" | "generations" | "larger than life" | "" => None,
         "rules table" => Some(
             "MCell's own rule tables are not Golly's; Golly runs such a file only when a #GOLLY line names its rule file, and this one has none",
         ),
@@ -109,7 +108,8 @@ pub fn parse(text: &str) -> Result<Pattern, ParseError> {
             ..rule.unwrap_or_else(Rule::life)
         }),
         (None, _) => rule,
-    };
+    }
+    .map(Rule::with_ltl_minimum);
     let multi_state = rule.is_some_and(|r| r.states() > 2);
     let (cells_grid, states) = to_grid(&cells, multi_state)
         .map_err(|m| ParseError::new(first_cells_line.unwrap_or(1), 1, m))?;
@@ -285,11 +285,23 @@ mod tests {
 
     #[test]
     fn an_unsupported_game_is_refused_with_its_name_and_line() {
+        let text = "#MCell 2.0\n#GAME Vote for Life\n#RULE 1,2,3\n#L 3A\n";
+        let e = parse(text).unwrap_err();
+        assert_eq!(e.line, 3);
+        assert!(e.message.contains("Vote for Life"), "{}", e.message);
+        assert!(e.message.contains("1,2,3"), "{}", e.message);
+    }
+
+    #[test]
+    fn a_larger_than_life_rule_without_its_neighbourhood_is_refused_where_it_ends() {
         let text = "#MCell 2.0\n#GAME Larger than Life\n#RULE R5,C0,M1,S34..58,B34..45\n#L 3A\n";
         let e = parse(text).unwrap_err();
         assert_eq!(e.line, 3);
-        assert!(e.message.contains("Larger than Life"), "{}", e.message);
-        assert!(e.message.contains("R5,C0,M1"), "{}", e.message);
+        assert!(e.message.contains("expected ',' before N at column 23"), "{}", e.message);
+        // A board under twice the range is raised to it, as in Golly.
+        let text = "#MCell 2.0\n#GAME Larger than Life\n#RULE R5,C0,M1,S34..58,B34..45,NM\n#BOARD 6x30\n#WRAP 1\n#L 3A\n";
+        let p = parse(text).unwrap();
+        assert_eq!(p.rule.unwrap().torus, Some((10, 30)));
     }
 
     #[test]

@@ -303,6 +303,12 @@ fn active_area(r: &Request) -> f64 {
 /// Generations rules run on the Generations engine, rule files' on the rule-tree engine, and
 /// both on the reference engine.
 fn two_states(r: &Request) -> Result<(), String> {
+    if let Some(l) = r.rule.ltl() {
+        return Err(format!(
+            "it counts the 8 nearest cells, and {} is a Larger than Life rule of range {} (the ltl engine runs it)",
+            r.rule, l.range
+        ));
+    }
     if r.rule.states() > 2 || r.rule.loaded().is_some() {
         Err(format!(
             "it has two states, and {} has {} (the {} engine runs it)",
@@ -476,6 +482,38 @@ fn builtin() -> Vec<EngineSpec> {
                     r.rule, r.universe,
                 )?))
             },
+        },
+        EngineSpec {
+            name: "ltl",
+            kind: EngineKind::LargerThanLife,
+            summary: "Larger than Life (Golly's ltlalgo: ranges up to 500, 13 shapes, dying states): a byte per cell, each count from prefix sums of the live cells, on every core; plane, torus or bounded plane",
+            supports: |r| {
+                if r.rule.ltl().is_none() {
+                    return Err("it runs Larger than Life rules only".into());
+                }
+                if r.universe.is_plane() && r.rule.births_from_nothing() {
+                    return Err(
+                        "a B0 rule fills the unbounded plane at once (Golly refuses it too)".into(),
+                    );
+                }
+                Ok(())
+            },
+            cost: |r| {
+                let gens = r.workload.generations.max(1) as f64;
+                let area = r
+                    .universe
+                    .cells()
+                    .map_or(r.workload.span.max(4096) as f64 * 4.0, |c| c as f64);
+                Some(Cost {
+                    seconds: gens * area / (0.05 * dense_rate()),
+                    why: "a Larger than Life rule: the ltl engine".into(),
+                })
+            },
+            memory: |r| {
+                crate::cpu::LtlEngine::bytes(r.universe, r.rule.ltl().map_or(1, |l| l.range))
+            },
+            startup: 0.0,
+            create: |r| Ok(Box::new(crate::cpu::LtlEngine::new(r.rule, r.universe)?)),
         },
         EngineSpec {
             name: "rule-tree",
@@ -693,6 +731,9 @@ fn gpu_spec() -> EngineSpec {
         supports: |r| {
             if r.options.forbid_gpu {
                 return Err("the GPU is not to be used here".into());
+            }
+            if r.rule.ltl().is_some() {
+                return Err("Larger than Life rules do not run on the GPU yet".into());
             }
             torus_only(r)
         },

@@ -166,7 +166,10 @@ pub(super) fn parse(
         }
         RuleKind::Life(l) => counted(&l),
         RuleKind::Map(m) => m,
-        RuleKind::Elementary(_) | RuleKind::Generations(_) | RuleKind::Loaded(_) => {
+        RuleKind::Elementary(_)
+        | RuleKind::Generations(_)
+        | RuleKind::Loaded(_)
+        | RuleKind::Ltl(_) => {
             return Err("the birth and survival parts must be a two-dimensional rule".into());
         }
     };

@@ -20,6 +20,7 @@ mod formula;
 pub mod generations;
 mod lifelike;
 pub mod loader;
+pub mod ltl;
 pub mod map;
 pub mod named;
 mod table;
@@ -30,6 +31,7 @@ pub use circuit::Circuit;
 pub use formula::compile_formula;
 pub use generations::GenerationsRule;
 pub use loader::LoadedRule;
+pub use ltl::LtlRule;
 pub use map::{MapNotation, MapRule};
 pub use table::{CountTable, Outcome};
 
@@ -256,6 +258,8 @@ pub enum RuleKind {
     Generations(GenerationsRule),
     /// A rule file's `@TABLE` or `@TREE` (Golly's RuleLoader), up to 256 states.
     Loaded(LoadedRule),
+    /// Larger than Life: a range-r neighbourhood, ranges of counts, dying states.
+    Ltl(LtlRule),
 }
 
 /// A parsed rule string: the automaton, and the torus size when the string carried Golly's
@@ -404,6 +408,7 @@ impl Rule {
             RuleKind::Map(m) => m.births_from_nothing(),
             RuleKind::Generations(g) => g.table.births_from_nothing(),
             RuleKind::Loaded(l) => l.def().tree.births_from_nothing(),
+            RuleKind::Ltl(l) => l.births_from_nothing(),
             RuleKind::Elementary(_) => false,
         }
     }
@@ -413,7 +418,15 @@ impl Rule {
         match self.kind {
             RuleKind::Generations(g) => g.states,
             RuleKind::Loaded(l) => l.states,
+            RuleKind::Ltl(l) => l.states,
             _ => 2,
+        }
+    }
+
+    pub fn ltl(&self) -> Option<LtlRule> {
+        match self.kind {
+            RuleKind::Ltl(l) => Some(l),
+            _ => None,
         }
     }
 
@@ -446,7 +459,21 @@ impl Rule {
             RuleKind::Map(m) => m.neighbourhood == Neighbourhood::Hexagonal,
             RuleKind::Generations(g) => g.table.neighbourhood == Neighbourhood::Hexagonal,
             RuleKind::Loaded(l) => l.shape() == loader::Shape::Hexagonal,
-            RuleKind::Elementary(_) => false,
+            RuleKind::Elementary(_) | RuleKind::Ltl(_) => false,
+        }
+    }
+
+    /// Golly raises a Larger than Life grid's sides to twice the range.
+    pub fn with_ltl_minimum(self) -> Self {
+        let Some(l) = self.ltl() else {
+            return self;
+        };
+        let min = l.min_side();
+        let up = |s: Option<(u32, u32)>| s.map(|(w, h)| (w.max(min), h.max(min)));
+        Self {
+            torus: up(self.torus),
+            bounded: up(self.bounded),
+            ..self
         }
     }
 
@@ -503,6 +530,7 @@ impl fmt::Display for Rule {
             RuleKind::Map(r) => write!(f, "{r}")?,
             RuleKind::Generations(r) => write!(f, "{r}")?,
             RuleKind::Loaded(r) => write!(f, "{r}")?,
+            RuleKind::Ltl(r) => write!(f, "{r}")?,
         }
         match (self.torus, &self.kind) {
             // Golly writes a one-dimensional ring of width w as `:Tw,0`; a taller torus is the
@@ -560,7 +588,8 @@ impl std::str::FromStr for Rule {
             kind,
             torus,
             bounded,
-        })
+        }
+        .with_ltl_minimum())
     }
 }
 
@@ -592,6 +621,11 @@ fn parse_kind(input: &str, body: &str) -> Result<RuleKind, RuleError> {
         return map::parse_map(body)
             .map(RuleKind::Map)
             .map_err(|m| RuleError::new(input, m));
+    }
+    if ltl::looks_like_ltl(body) {
+        return ltl::parse(body)
+            .map(RuleKind::Ltl)
+            .map_err(|m| RuleError::new(input, format!("a Larger than Life rule: {m}")));
     }
     if let Some(family) = other_family(body) {
         return Err(RuleError::new(input, family));
@@ -683,11 +717,6 @@ fn has_hensel_letters(body: &str) -> bool {
 /// The rule families of Golly that lifelab does not run yet, named with the part it lacks.
 fn other_family(body: &str) -> Option<String> {
     let lower = body.to_ascii_lowercase();
-    if lower.starts_with('r') && lower.contains(",c") && lower.contains(",m") {
-        return Some(
-            "Larger than Life rules (Golly's Rr,Cc,Mm,Sa..b,Bc..d,Nn) are not supported yet".into(),
-        );
-    }
     if lower == "lifehistory" || lower == "lifesuper" || lower == "stateinvestigator" {
         return Some(format!(
             "{body} is one of Golly's multi-state Life variants, a rule file ({body}.rule) that is not in the pattern's folder or any rules folder (add one with --rules DIR or LIFELAB_RULES)"

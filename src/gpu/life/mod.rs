@@ -154,6 +154,11 @@ impl GpuLifeEngine {
                     "{rule} is a rule file's rule: the GPU rule-tree engine runs it"
                 )));
             }
+            RuleKind::Ltl(_) => {
+                return Err(EngineError::Unsupported(format!(
+                    "{rule} is a Larger than Life rule: the GPU Larger than Life engine runs it"
+                )));
+            }
         };
         let b0 = rule.births_from_nothing();
         let rows = options.rows_per_invocation.max(1);
