@@ -20,11 +20,12 @@ use common::in_ci;
 
 const PATTERNS: &str = "/usr/share/golly/Patterns";
 const RULES: &str = "/usr/share/golly/Rules/";
-const FOLDERS: [&str; 12] = [
+const FOLDERS: [&str; 13] = [
     "Life",
     "Life-Like",
     "Non-Totalistic",
     "Generations",
+    "Larger-than-Life",
     "HashLife",
     // Rule files (Golly's RuleLoader), found in Golly's rules folder.
     "Loops",
@@ -103,11 +104,12 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// Golly's population at generation `gens`, from the algorithm that takes the file: QuickLife
-/// (HashLife for macrocells), else Generations, else RuleLoader with Golly's rules.
+/// (HashLife for macrocells), else Generations, else Larger than Life, else RuleLoader with
+/// Golly's rules.
 fn golly_population(file: &Path, gens: u64) -> Option<u64> {
     let macrocell = file.to_string_lossy().contains(".mc");
     let first = if macrocell { "HashLife" } else { "QuickLife" };
-    for algo in [first, "Generations", "RuleLoader"] {
+    for algo in [first, "Generations", "Larger than Life", "RuleLoader"] {
         let out = Command::new("bgolly")
             .args(["-a", algo, "-s", RULES, "-m", &gens.to_string()])
             .arg(file)

@@ -456,7 +456,13 @@ fn map_rules_read_and_print_as_golly_has_them() {
 
 #[test]
 fn other_families_are_named_in_their_errors() {
-    assert!(err("R5,C0,M1,S34..58,B34..45,NM").contains("Larger than Life"));
+    // Larger than Life runs; its neighbourhoods that lifelab lacks are named.
+    assert!(Rule::parse("R5,C0,M1,S34..58,B34..45,NM").is_ok());
+    let weighted = err("R2,C0,S2-3,B3,NW111101111");
+    assert!(
+        weighted.contains("Larger than Life") && weighted.contains("weighted"),
+        "{weighted}"
+    );
     assert!(err("JvN29").contains("von Neumann"));
     // Golly's rule files are found in its rules folder when it is there, and named when not.
     let golly = std::path::Path::new("/usr/share/golly/Rules");

@@ -131,7 +131,10 @@ impl Logic {
                 panic!("the dense engine has two states; {g} has {}", g.states)
             }
             RuleKind::Loaded(l) => panic!("the dense engine has two states; {l} is a rule file"),
-            RuleKind::Ltl(l) => panic!("the dense engine counts 8 neighbours; {l} has range {}", l.range),
+            RuleKind::Ltl(l) => panic!(
+                "the dense engine counts 8 neighbours; {l} has range {}",
+                l.range
+            ),
         }
     }
 

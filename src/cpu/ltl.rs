@@ -20,8 +20,8 @@ use crate::engine::{
     states_by_cell,
 };
 use crate::grid::Grid;
-use crate::rule::ltl::{LtlRule, Shape};
 use crate::rule::Rule;
+use crate::rule::ltl::{LtlRule, Shape};
 use crate::tiles::{TILE, TileMap};
 
 /// Spare cells round the pattern when the plane's board grows, so it grows rarely.
@@ -41,6 +41,11 @@ pub struct LtlEngine {
     /// `None` outside: not known (after an edit).
     boxes: Option<(Option<Box2>, Option<Box2>)>,
     population: u64,
+    /// By count (the middle included): whether a dead cell is born, a live one survives.
+    born: Vec<bool>,
+    survives: Vec<bool>,
+    /// The last generation's live cells and sums, their buffers kept for the next.
+    sums: Sums,
 }
 
 /// An inclusive box of board cells.
@@ -90,6 +95,7 @@ fn union(a: Option<Box2>, b: Option<Box2>) -> Option<Box2> {
 
 /// The live cells of a box (the output box grown by the range), and the prefix sums of them
 /// that a shape needs. `E(i, j)` is 0 or 1.
+#[derive(Default)]
 struct Sums {
     ew: usize,
     live: Vec<u8>,
@@ -177,17 +183,21 @@ fn needs(shape: Shape) -> (bool, bool, bool) {
     }
 }
 
-fn build_sums(live: Vec<u8>, ew: usize, eh: usize, shape: Shape) -> Sums {
+/// Builds the sums of `live` (`ew` by `eh`) that `shape` needs, in the buffers of `spare` (a
+/// board's worth of them is not allocated and zeroed again every generation).
+fn build_sums(spare: Sums, live: Vec<u8>, ew: usize, eh: usize, shape: Shape) -> Sums {
     let stride = ew + 1;
-    let table = |even_only: bool| {
-        let mut sat = vec![0u32; stride * (eh + 1)];
+    let table = |mut sat: Vec<u32>, even_only: bool| {
+        sat.resize(stride * (eh + 1), 0);
+        sat[..stride].fill(0);
         // Rows' prefix sums on every core, then the rows added down.
-        sat[stride..]
+        sat[stride..stride * (eh + 1)]
             .par_chunks_mut(stride)
             .enumerate()
             .for_each(|(j, out)| {
                 let row = &live[j * ew..(j + 1) * ew];
                 let mut acc = 0u32;
+                out[0] = 0;
                 for (i, &v) in row.iter().enumerate() {
                     if !even_only || (i + j) % 2 == 0 {
                         acc += v as u32;
@@ -205,13 +215,16 @@ fn build_sums(live: Vec<u8>, ew: usize, eh: usize, shape: Shape) -> Sums {
         sat
     };
     let (even, diag, anti) = needs(shape);
-    let run = |step: i64| {
+    let run = |mut v: Vec<u32>, step: i64| {
         let s = ew + 2;
-        let mut v = vec![0u32; s * (eh + 1)];
+        v.resize(s * (eh + 1), 0);
+        v[..s].fill(0);
         for j in 0..eh {
             let (above, below) = v.split_at_mut((j + 1) * s);
             let prev = &above[j * s..];
             let row = &mut below[..s];
+            row[0] = 0;
+            row[s - 1] = 0;
             for i in 0..ew {
                 // The cell before on the run is (i - step, j - 1), stored at i - step + 1.
                 let from = (i as i64 - step + 1) as usize;
@@ -221,10 +234,18 @@ fn build_sums(live: Vec<u8>, ew: usize, eh: usize, shape: Shape) -> Sums {
         v
     };
     Sums {
-        sat: table(false),
-        even: if even { table(true) } else { Vec::new() },
-        diag: if diag { run(1) } else { Vec::new() },
-        anti: if anti { run(-1) } else { Vec::new() },
+        sat: table(spare.sat, false),
+        even: if even {
+            table(spare.even, true)
+        } else {
+            spare.even
+        },
+        diag: if diag { run(spare.diag, 1) } else { spare.diag },
+        anti: if anti {
+            run(spare.anti, -1)
+        } else {
+            spare.anti
+        },
         live,
         ew,
     }
@@ -234,6 +255,18 @@ fn build_sums(live: Vec<u8>, ew: usize, eh: usize, shape: Shape) -> Sums {
 fn count_row(s: &Sums, shape: Shape, r: i64, i0: i64, cj: i64, out: &mut [u32]) {
     let n = out.len();
     match shape {
+        Shape::Moore => {
+            // Two rows of the table, read as slices (the compiler vectorises it).
+            let stride = s.ew + 1;
+            let top = &s.sat[(cj - r) as usize * stride..][..stride];
+            let bottom = &s.sat[(cj + r + 1) as usize * stride..][..stride];
+            let (a, b) = ((i0 - r) as usize, (i0 + r + 1) as usize);
+            let (t0, t1) = (&top[a..a + n], &top[b..b + n]);
+            let (b0, b1) = (&bottom[a..a + n], &bottom[b..b + n]);
+            for k in 0..n {
+                out[k] = (b1[k] + t0[k]) - (b0[k] + t1[k]);
+            }
+        }
         Shape::VonNeumann | Shape::Hexagonal => {
             // The first by rows, the rest sliding.
             let mut count = 0;
@@ -246,7 +279,7 @@ fn count_row(s: &Sums, shape: Shape, r: i64, i0: i64, cj: i64, out: &mut [u32]) 
                 count += s.row(cj + dy, i0 + a, i0 + b);
             }
             out[0] = count;
-            for k in 1..n {
+            for (k, o) in out.iter_mut().enumerate().skip(1) {
                 let ci = i0 + k as i64 - 1;
                 let (added, removed) = if shape == Shape::VonNeumann {
                     (
@@ -260,7 +293,7 @@ fn count_row(s: &Sums, shape: Shape, r: i64, i0: i64, cj: i64, out: &mut [u32]) 
                     )
                 };
                 count = count + added - removed;
-                out[k] = count;
+                *o = count;
             }
         }
         _ => {
@@ -297,7 +330,10 @@ fn count_at(s: &Sums, shape: Shape, r: i64, ci: i64, cj: i64) -> u32 {
                 - 3 * c
         }
         Shape::Hash => {
-            let corners = s.e(ci - 1, cj - 1) + s.e(ci + 1, cj - 1) + s.e(ci - 1, cj + 1) + s.e(ci + 1, cj + 1);
+            let corners = s.e(ci - 1, cj - 1)
+                + s.e(ci + 1, cj - 1)
+                + s.e(ci - 1, cj + 1)
+                + s.e(ci + 1, cj + 1);
             s.row(cj - 1, ci - r, ci + r)
                 + s.row(cj + 1, ci - r, ci + r)
                 + s.col(ci - 1, cj - r, cj + r)
@@ -306,7 +342,9 @@ fn count_at(s: &Sums, shape: Shape, r: i64, ci: i64, cj: i64) -> u32 {
                 - corners
         }
         Shape::Asterisk => {
-            s.row(cj, ci - r, ci + r) + s.col(ci, cj - r, cj + r) + s.diag(ci - r, cj - r, 2 * r + 1)
+            s.row(cj, ci - r, ci + r)
+                + s.col(ci, cj - r, cj + r)
+                + s.diag(ci - r, cj - r, 2 * r + 1)
                 - 2 * c
         }
         Shape::Tripod => {
@@ -361,6 +399,13 @@ impl LtlEngine {
             cells: vec![0; w * h],
             boxes: Some((None, None)),
             population: 0,
+            born: (0..=l.neighbours() as u32 + 1)
+                .map(|n| l.next(0, n) == 1)
+                .collect(),
+            survives: (0..=l.neighbours() as u32 + 1)
+                .map(|n| l.next(1, n) == 1)
+                .collect(),
+            sums: Sums::default(),
         })
     }
 
@@ -410,9 +455,8 @@ impl LtlEngine {
             if old != state {
                 self.boxes = None;
             }
-        } else if state != 0 {
-            // Beyond a bounded plane's edge nothing lives (as Golly refuses the cell).
         }
+        // Beyond a bounded plane's edge nothing lives: Golly refuses the cell too.
     }
 
     /// Grows the plane's board to hold `want` (global cells), with a margin.
@@ -423,7 +467,12 @@ impl LtlEngine {
             x1: self.x0 + self.w as i64 - 1,
             y1: self.y0 + self.h as i64 - 1,
         };
-        if self.w > 0 && want.x0 >= have.x0 && want.y0 >= have.y0 && want.x1 <= have.x1 && want.y1 <= have.y1 {
+        if self.w > 0
+            && want.x0 >= have.x0
+            && want.y0 >= have.y0
+            && want.x1 <= have.x1
+            && want.y1 <= have.y1
+        {
             return;
         }
         let keep = self.boxes_now().1.map(|b| Box2 {
@@ -489,14 +538,9 @@ impl LtlEngine {
             x1: self.w as i64 - 1,
             y1: self.h as i64 - 1,
         };
-        let b0 = self.rule.births_from_nothing();
         // The cells that can change: near a live cell, or dying (B0: all of them).
-        let out = if self.wraps() || b0 {
-            if self.w == 0 {
-                None
-            } else {
-                Some(whole)
-            }
+        let out = if self.rule.births_from_nothing() {
+            (self.w > 0).then_some(whole)
         } else {
             union(live.map(|l| l.grown(r)), any)
         };
@@ -505,12 +549,7 @@ impl LtlEngine {
             return;
         };
         if self.universe.is_plane() {
-            let global = Box2 {
-                x0: out.x0 + self.x0,
-                y0: out.y0 + self.y0,
-                x1: out.x1 + self.x0,
-                y1: out.y1 + self.y0,
-            };
+            let global = self.global(out);
             self.cover(global);
             out = Box2 {
                 x0: global.x0 - self.x0,
@@ -518,6 +557,14 @@ impl LtlEngine {
                 x1: global.x1 - self.x0,
                 y1: global.y1 - self.y0,
             };
+        } else if self.wraps() {
+            // A box that crosses an edge of the torus takes the whole of that axis.
+            if out.x0 < 0 || out.x1 > whole.x1 {
+                (out.x0, out.x1) = (0, whole.x1);
+            }
+            if out.y0 < 0 || out.y1 > whole.y1 {
+                (out.y0, out.y1) = (0, whole.y1);
+            }
         } else {
             out = Box2 {
                 x0: out.x0.max(0),
@@ -529,7 +576,10 @@ impl LtlEngine {
         // The live cells of the box grown by the range (wrapped, or dead beyond the board).
         let e = out.grown(r);
         let (ew, eh) = (e.width(), e.height());
-        let mut grid = vec![0u8; ew * eh];
+        let spare = std::mem::take(&mut self.sums);
+        let mut grid = spare.live;
+        grid.clear();
+        grid.resize(ew * eh, 0);
         let (w, h, wraps) = (self.w as i64, self.h as i64, self.wraps());
         let cells = &self.cells;
         grid.par_chunks_mut(ew).enumerate().for_each(|(j, row)| {
@@ -540,17 +590,46 @@ impl LtlEngine {
                 return;
             }
             let src = &cells[by as usize * w as usize..(by as usize + 1) * w as usize];
-            for (i, v) in row.iter_mut().enumerate() {
-                let mut bx = e.x0 + i as i64;
-                if wraps {
-                    bx = bx.rem_euclid(w);
-                } else if !(0..w).contains(&bx) {
+            // Runs of the row that lie on the board, each copied whole.
+            let mut i = 0i64;
+            while i < ew as i64 {
+                let x = e.x0 + i;
+                let (bx, len) = if wraps {
+                    let bx = x.rem_euclid(w);
+                    (bx, (w - bx).min(ew as i64 - i))
+                } else if x < 0 {
+                    i += -x;
                     continue;
+                } else if x >= w {
+                    break;
+                } else {
+                    (x, (w - x).min(ew as i64 - i))
+                };
+                for (v, &c) in row[i as usize..(i + len) as usize]
+                    .iter_mut()
+                    .zip(&src[bx as usize..(bx + len) as usize])
+                {
+                    *v = (c == 1) as u8;
                 }
-                *v = (src[bx as usize] == 1) as u8;
+                i += len;
             }
         });
-        let sums = build_sums(grid, ew, eh, self.rule.shape);
+        let sums = build_sums(
+            Sums {
+                live: Vec::new(),
+                ..spare
+            },
+            grid,
+            ew,
+            eh,
+            self.rule.shape,
+        );
+        let (born, survives) = (&self.born, &self.survives);
+        let two: Vec<u8> = born
+            .iter()
+            .zip(survives)
+            .flat_map(|(&b, &s)| [b as u8, s as u8])
+            .collect();
         let rule = self.rule;
         let shape = rule.shape;
         let (ox0, ox1) = (out.x0 as usize, out.x1 as usize);
@@ -561,16 +640,40 @@ impl LtlEngine {
             .map(|(y, row)| {
                 let y = y as i64;
                 if y < out.y0 || y > out.y1 {
-                    return scan_row(row, y);
+                    // Outside the box every cell is dead, and stays so.
+                    return (None, None, 0);
                 }
                 let mut counts = vec![0u32; ox1 - ox0 + 1];
                 count_row(&sums, shape, r, r, y - e.y0, &mut counts);
-                for (cell, &n) in row[ox0..=ox1].iter_mut().zip(&counts) {
-                    *cell = rule.next(*cell, n);
+                let span = &mut row[ox0..=ox1];
+                if rule.states == 2 {
+                    // Without branches: the table by count and state.
+                    for (cell, &n) in span.iter_mut().zip(&counts) {
+                        *cell = two[(n as usize) << 1 | (*cell & 1) as usize];
+                    }
+                } else {
+                    for (cell, &n) in span.iter_mut().zip(&counts) {
+                        *cell = match *cell {
+                            0 => born[n as usize] as u8,
+                            1 if survives[n as usize] => 1,
+                            1 => 2,
+                            s if (s as u16) + 1 < rule.states => s + 1,
+                            _ => 0,
+                        };
+                    }
                 }
-                scan_row(row, y)
+                let (l, a, p) = scan_row(span, y);
+                let shift = |b: Option<Box2>| {
+                    b.map(|b| Box2 {
+                        x0: b.x0 + ox0 as i64,
+                        x1: b.x1 + ox0 as i64,
+                        ..b
+                    })
+                };
+                (shift(l), shift(a), p)
             })
             .collect();
+        self.sums = sums;
         let (mut live, mut any, mut pop) = (None, None, 0);
         for (l, a, p) in rows {
             live = union(live, l);
@@ -589,13 +692,13 @@ impl LtlEngine {
                     self.h = 0;
                     self.boxes = Some((None, None));
                 }
-                Some(a) if (a.width() + 2 * MARGIN as usize) * (a.height() + 2 * MARGIN as usize) * 4 < self.w * self.h => {
-                    let g = Box2 {
-                        x0: a.x0 + self.x0,
-                        y0: a.y0 + self.y0,
-                        x1: a.x1 + self.x0,
-                        y1: a.y1 + self.y0,
-                    };
+                Some(a)
+                    if (a.width() + 2 * MARGIN as usize)
+                        * (a.height() + 2 * MARGIN as usize)
+                        * 4
+                        < self.w * self.h =>
+                {
+                    let g = self.global(a);
                     self.rebase(g.grown(MARGIN));
                 }
                 _ => {}
@@ -603,7 +706,17 @@ impl LtlEngine {
         }
     }
 
-    fn to_tiles(&mut self) -> TileMap {
+    /// A board box in global cells.
+    fn global(&self, b: Box2) -> Box2 {
+        Box2 {
+            x0: b.x0 + self.x0,
+            y0: b.y0 + self.y0,
+            x1: b.x1 + self.x0,
+            y1: b.y1 + self.y0,
+        }
+    }
+
+    fn tiles_now(&mut self) -> TileMap {
         let mut map = TileMap::new();
         let Some(nz) = self.boxes_now().1 else {
             return map;
@@ -622,27 +735,27 @@ impl LtlEngine {
 
 /// The live and non-dead boxes of one board row, and its population.
 fn scan_row(row: &[u8], y: i64) -> (Option<Box2>, Option<Box2>, u64) {
-    let mut live: Option<(usize, usize)> = None;
-    let mut any: Option<(usize, usize)> = None;
-    let mut pop = 0;
-    for (x, &s) in row.iter().enumerate() {
-        if s != 0 {
-            pop += 1;
-            any = Some(any.map_or((x, x), |(a, _)| (a, x)));
-            if s == 1 {
-                live = Some(live.map_or((x, x), |(a, _)| (a, x)));
-            }
-        }
+    let pop = row.iter().filter(|&&s| s != 0).count() as u64;
+    if pop == 0 {
+        return (None, None, 0);
     }
-    let to = |v: Option<(usize, usize)>| {
-        v.map(|(a, b)| Box2 {
-            x0: a as i64,
+    let span = |first: Option<usize>, last: Option<usize>| {
+        Some(Box2 {
+            x0: first? as i64,
             y0: y,
-            x1: b as i64,
+            x1: last? as i64,
             y1: y,
         })
     };
-    (to(live), to(any), pop)
+    let any = span(
+        row.iter().position(|&s| s != 0),
+        row.iter().rposition(|&s| s != 0),
+    );
+    let live = span(
+        row.iter().position(|&s| s == 1),
+        row.iter().rposition(|&s| s == 1),
+    );
+    (live, any, pop)
 }
 
 impl Engine for LtlEngine {
@@ -678,7 +791,7 @@ impl Engine for LtlEngine {
     }
 
     fn census(&mut self) -> EngineResult<Census> {
-        Ok(census_of_tiles(self.universe, &self.to_tiles()))
+        Ok(census_of_tiles(self.universe, &self.tiles_now()))
     }
 
     fn cell(&mut self, x: i64, y: i64) -> EngineResult<bool> {
@@ -724,7 +837,7 @@ impl Engine for LtlEngine {
     }
 
     fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {
-        let tiles = self.to_tiles();
+        let tiles = self.tiles_now();
         match sample_tiles(tiles.iter(), self.universe, rect, block) {
             Some(s) => Ok(s),
             None => crate::engine::sample_by_bands(self, rect, block),
@@ -732,34 +845,38 @@ impl Engine for LtlEngine {
     }
 
     fn export(&mut self) -> EngineResult<TileMap> {
-        Ok(self.to_tiles())
+        Ok(self.tiles_now())
     }
 
     fn import(&mut self, tiles: &TileMap) -> EngineResult<()> {
         check_states(&self.core.rule, tiles)?;
         self.clear()?;
-        if self.universe.is_plane() {
-            if let Some(b) = tiles.bounds() {
-                self.cells.clear();
-                self.w = 0;
-                self.h = 0;
-                self.rebase(
-                    Box2 {
-                        x0: b.left,
-                        y0: b.top,
-                        x1: b.right,
-                        y1: b.bottom,
-                    }
-                    .grown(MARGIN),
-                );
-            }
+        if self.universe.is_plane()
+            && let Some(b) = tiles.bounds()
+        {
+            self.cells.clear();
+            self.w = 0;
+            self.h = 0;
+            self.rebase(
+                Box2 {
+                    x0: b.left,
+                    y0: b.top,
+                    x1: b.right,
+                    y1: b.bottom,
+                }
+                .grown(MARGIN),
+            );
         }
         for ((tx, ty), _) in tiles.iter() {
             let Some(states) = tiles.tile_states(tx, ty) else {
                 continue;
             };
             for (i, &s) in states.iter().enumerate().filter(|(_, s)| **s != 0) {
-                self.set(tx * TILE + (i % TILE as usize) as i64, ty * TILE + (i / TILE as usize) as i64, s);
+                self.set(
+                    tx * TILE + (i % TILE as usize) as i64,
+                    ty * TILE + (i / TILE as usize) as i64,
+                    s,
+                );
             }
         }
         self.boxes = None;

@@ -297,7 +297,11 @@ mod tests {
         let text = "#MCell 2.0\n#GAME Larger than Life\n#RULE R5,C0,M1,S34..58,B34..45\n#L 3A\n";
         let e = parse(text).unwrap_err();
         assert_eq!(e.line, 3);
-        assert!(e.message.contains("expected ',' before N at column 23"), "{}", e.message);
+        assert!(
+            e.message.contains("expected ',' before N at column 25"),
+            "{}",
+            e.message
+        );
         // A board under twice the range is raised to it, as in Golly.
         let text = "#MCell 2.0\n#GAME Larger than Life\n#RULE R5,C0,M1,S34..58,B34..45,NM\n#BOARD 6x30\n#WRAP 1\n#L 3A\n";
         let p = parse(text).unwrap();

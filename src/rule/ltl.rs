@@ -120,7 +120,11 @@ impl Shape {
 
     /// Half the width of a disc's row `dy` (`Circular`: r^2 + r, `L2`: r^2).
     pub fn disc_half_width(self, r: i64, dy: i64) -> i64 {
-        let limit = if self == Self::Circular { r * r + r } else { r * r };
+        let limit = if self == Self::Circular {
+            r * r + r
+        } else {
+            r * r
+        };
         let rest = limit - dy * dy;
         if rest < 0 {
             return -1;
@@ -255,8 +259,9 @@ impl LtlRule {
         match state {
             0 => self.birth.contains(count) as u8,
             1 => {
-                let n = count - (!self.middle) as u32;
-                if self.survival.contains(n) {
+                // Under M0 the middle cell is not its own neighbour.
+                let n = count.checked_sub((!self.middle) as u32);
+                if n.is_some_and(|n| self.survival.contains(n)) {
                     1
                 } else if self.states > 2 {
                     2
@@ -469,7 +474,9 @@ fn check_range(r: u32) -> Result<u16, String> {
 
 fn ordered(lo: u32, hi: u32, what: &str) -> Result<Counts, String> {
     if lo > hi {
-        return Err(format!("{what}{lo}..{hi}: the first count is above the last"));
+        return Err(format!(
+            "{what}{lo}..{hi}: the first count is above the last"
+        ));
     }
     Ok(Counts::span(lo, hi))
 }
@@ -494,9 +501,13 @@ fn hrot_list(c: &mut Cursor, what: &str) -> Result<Counts, String> {
             lo
         };
         if lo > hi {
-            return Err(c.error(format!("{what} {lo}-{hi}: the first count is above the last")));
+            return Err(c.error(format!(
+                "{what} {lo}-{hi}: the first count is above the last"
+            )));
         }
-        counts.add(lo, hi).map_err(|m| c.error(format!("{what}: {m}")))?;
+        counts
+            .add(lo, hi)
+            .map_err(|m| c.error(format!("{what}: {m}")))?;
         if c.peek() == Some(b',') {
             c.at += 1;
         } else {
@@ -514,7 +525,10 @@ fn shape(c: &mut Cursor) -> Result<Shape, String> {
         return Err(c.error("expected the neighbourhood's letter after N"));
     };
     let known: String = Shape::ALL.iter().map(|s| s.letter()).collect();
-    let listed: Vec<String> = Shape::ALL.iter().map(|s| format!("N{}", s.letter())).collect();
+    let listed: Vec<String> = Shape::ALL
+        .iter()
+        .map(|s| format!("N{}", s.letter()))
+        .collect();
     match Shape::from_letter(letter as char) {
         Some(s) => {
             c.at += 1;
@@ -546,11 +560,19 @@ fn finish(rule: LtlRule) -> Result<LtlRule, String> {
         if (lo as u64) < m || hi as u64 > n + m {
             return Err(format!(
                 "S{}: survival counts are {m} to {} for N{} at range {}{}",
-                if lo == hi { lo.to_string() } else { format!("{lo}..{hi}") },
+                if lo == hi {
+                    lo.to_string()
+                } else {
+                    format!("{lo}..{hi}")
+                },
                 n + m,
                 rule.shape.letter(),
                 rule.range,
-                if rule.middle { " with the middle cell" } else { "" }
+                if rule.middle {
+                    " with the middle cell"
+                } else {
+                    ""
+                }
             ));
         }
     }
@@ -558,7 +580,11 @@ fn finish(rule: LtlRule) -> Result<LtlRule, String> {
         if hi as u64 > n + m {
             return Err(format!(
                 "B{}: birth counts are 0 to {} for N{} at range {}",
-                if lo == hi { lo.to_string() } else { format!("{lo}..{hi}") },
+                if lo == hi {
+                    lo.to_string()
+                } else {
+                    format!("{lo}..{hi}")
+                },
                 n + m,
                 rule.shape.letter(),
                 rule.range
@@ -627,12 +653,15 @@ mod tests {
         for (text, want) in [
             ("R501,C0,M1,S1..2,B1..2,NM", "range is 1 to 500"),
             ("R1,C0,M1,S1..2,B1..2,NQ", "unknown neighbourhood"),
-            ("R1,C0,M1,S1..2,B1..2,N@1234", "custom neighbourhood is not supported"),
+            (
+                "R1,C0,M1,S1..2,B1..2,N@1234",
+                "custom neighbourhood is not supported",
+            ),
             ("R1,C0,M1,S1..20,B1..2,NM", "survival counts are 1 to 9"),
             ("R1,C0,M0,S3..2,B1..2,NM", "first count is above the last"),
             ("R1,C3,M0,S1..2,B0..2,NM", "B0 is not allowed"),
             ("R1,C257,M0,S1..2,B1..2,NM", "0 to 256"),
-            ("R1,C0,M1,S1..2,B1..2,NMx", "unexpected 'x' at column 23"),
+            ("R1,C0,M1,S1..2,B1..2,NMx", "unexpected 'x' at column 24"),
         ] {
             let e = parse(text).unwrap_err();
             assert!(e.contains(want), "{text}: {e}");
