@@ -795,3 +795,54 @@ fn rule_files_on_the_gpu_match_the_reference_state_for_state() {
         }
     }
 }
+
+#[test]
+fn larger_than_life_on_the_gpu_matches_the_reference_state_for_state() {
+    if !gpu_available() {
+        return;
+    }
+    // Every shape, with and without the middle cell and dying states, on odd tori (one of them
+    // Golly's smallest, twice the range wide, where a column is counted twice).
+    use lifelab::engine::{CellRect, Universe};
+    use lifelab::registry::{self, Request};
+    use lifelab::rule::Rule;
+    use lifelab::rule::ltl::Shape;
+    for (k, shape) in Shape::ALL.into_iter().enumerate() {
+        for (r, states, middle, (w, h)) in [
+            (1u16, 2u16, false, (37u32, 29u32)),
+            (3, 4, true, (31, 23)),
+            (2, 2, true, (4, 9)),
+        ] {
+            let n = shape.neighbours(r as i64) as u32;
+            let (lo, hi) = ((n / 5).max(1), (n / 3).max(2));
+            let text = format!(
+                "R{r},C{states},M{},S{lo}..{},B{}..{hi},N{}",
+                middle as u8,
+                hi + 1,
+                lo + 1,
+                shape.letter()
+            );
+            let rule: Rule = text.parse().unwrap();
+            let universe = Universe::torus(w, h);
+            let tiles = common::state_soup((0, 0), (w, h), states, 3, k as u64 + 7);
+            let engine = |engine: &str| {
+                let (mut e, _) = registry::create(engine, &Request::new(rule, universe))
+                    .unwrap_or_else(|e| panic!("{engine} {rule}: {e}"));
+                e.import(&tiles).unwrap();
+                e
+            };
+            let (mut reference, mut gpu) = (engine("reference"), engine(GPU));
+            let rect = CellRect::new(0, 0, w, h);
+            for _ in 0..4 {
+                reference.step(2).unwrap();
+                gpu.step(2).unwrap();
+                assert_eq!(
+                    reference.states_in(rect).unwrap(),
+                    gpu.states_in(rect).unwrap(),
+                    "{rule} on {w}x{h} at generation {}",
+                    reference.generation()
+                );
+            }
+        }
+    }
+}

@@ -1,6 +1,7 @@
 //! The GPU engine for rules whose cells hold states, on a torus: Golly's Generations rules
-//! (`shaders/generations.wgsl`) and rule files' trees (`shaders/rule_tree.wgsl`, the tree in a
-//! storage buffer, walked per cell as on the CPU). One state per cell, one invocation per cell,
+//! (`shaders/generations.wgsl`), rule files' trees (`shaders/rule_tree.wgsl`, the tree in a
+//! storage buffer, walked per cell as on the CPU) and Larger than Life (`shaders/ltl.wgsl`, a
+//! pass of each row's running counts before the cells' pass). One state per cell, one invocation per cell,
 //! two buffers in turn. The CPU keeps a copy of the states, read back once after the
 //! generations asked for, for edits and reads.
 
@@ -17,6 +18,71 @@ use crate::tiles::TileMap;
 
 const GENERATIONS_WGSL: &str = include_str!("../../shaders/generations.wgsl");
 const RULE_TREE_WGSL: &str = include_str!("../../shaders/rule_tree.wgsl");
+const LTL_WGSL: &str = include_str!("../../shaders/ltl.wgsl");
+
+/// `shaders/ltl.wgsl`'s parameters.
+#[repr(C)]
+#[derive(Clone, Copy, Pod, Zeroable)]
+struct LtlParams {
+    width: u32,
+    height: u32,
+    states: u32,
+    range: u32,
+    shape: u32,
+    survive_at: u32,
+    widths_at: u32,
+    pad: u32,
+}
+
+pub fn ltl_source() -> String {
+    LTL_WGSL.to_string()
+}
+
+/// The Rust side of `struct Params` in `shaders/ltl.wgsl`.
+pub fn ltl_layout() -> super::layout::StructLayout {
+    super::layout::StructLayout {
+        shader: "ltl.wgsl",
+        wgsl_struct: "Params",
+        fields: super::layout::fields!(
+            LtlParams, width, height, states, range, shape, survive_at, widths_at, pad,
+        ),
+        size: std::mem::size_of::<LtlParams>(),
+    }
+}
+
+/// A Larger than Life rule as `shaders/ltl.wgsl` reads it: its parameters (less the size) and
+/// its table (births by count, survivals by count, a disc's half widths).
+fn ltl_table(l: &crate::rule::LtlRule) -> (LtlParams, Vec<u32>) {
+    use crate::rule::ltl::Shape;
+    let counts = l.neighbours() as u32 + 2;
+    let words = counts.div_ceil(32) as usize;
+    let mut table = vec![0u32; 2 * words];
+    for n in 0..counts {
+        if l.next(0, n) == 1 {
+            table[(n / 32) as usize] |= 1 << (n % 32);
+        }
+        if l.next(1, n) == 1 {
+            table[words + (n / 32) as usize] |= 1 << (n % 32);
+        }
+    }
+    let r = l.range as i64;
+    table.extend((-r..=r).map(|dy| l.shape.disc_half_width(r, dy).max(0) as u32));
+    let shape = Shape::ALL
+        .iter()
+        .position(|&s| s == l.shape)
+        .expect("a shape of ALL") as u32;
+    let params = LtlParams {
+        width: 0,
+        height: 0,
+        states: l.states as u32,
+        range: l.range as u32,
+        shape,
+        survive_at: words as u32,
+        widths_at: 2 * words as u32,
+        pad: 0,
+    };
+    (params, table)
+}
 
 #[repr(C)]
 #[derive(Clone, Copy, Pod, Zeroable)]
@@ -79,6 +145,8 @@ pub struct GpuGenerationsEngine {
     /// `binds[i]` reads `cells[i]` and writes the other.
     binds: [wgpu::BindGroup; 2],
     pipeline: wgpu::ComputePipeline,
+    /// Larger than Life's first pass: each row's running count of live cells.
+    prefix: Option<wgpu::ComputePipeline>,
     /// Which buffer holds the current generation.
     current: usize,
     /// The current states on the CPU, row by row, once read back.
@@ -88,8 +156,24 @@ pub struct GpuGenerationsEngine {
 impl GpuGenerationsEngine {
     pub fn new(ctx: &GpuContext, rule: Rule, width: u32, height: u32) -> EngineResult<Self> {
         // What the shader reads: the Generations table, or the rule file's tree.
+        if let Some(l) = rule.ltl() {
+            let min = l.min_side();
+            if width < min || height < min {
+                return Err(EngineError::Unsupported(format!(
+                    "{rule} needs a torus of at least {min}x{min} (twice its range), not {width}x{height}"
+                )));
+            }
+        }
+        let ltl = rule.ltl().map(|l| ltl_table(&l));
         let (name, shader, table_words, third, fourth): (&str, &str, Vec<u32>, u32, u32) =
             match (rule.generations(), rule.loaded()) {
+                _ if ltl.is_some() => (
+                    "ltl",
+                    LTL_WGSL,
+                    ltl.as_ref().map(|(_, t)| t.clone()).unwrap_or_default(),
+                    0,
+                    0,
+                ),
                 (Some(g), _) => (
                     "generations",
                     GENERATIONS_WGSL,
@@ -123,18 +207,26 @@ impl GpuGenerationsEngine {
                     )));
                 }
             };
-        let (pipeline, layout) = pipeline_cache::with_layout(
-            ctx,
-            name,
-            shader,
-            &[
-                pipeline_cache::uniform(0, false),
-                pipeline_cache::storage(1, true),
-                pipeline_cache::storage(2, true),
-                pipeline_cache::storage(3, false),
-            ],
-            &[],
-        )?;
+        let ((pipeline, layout), prefix) = if ltl.is_some() {
+            (
+                pipeline_cache::ltl(ctx, shader, "main")?,
+                Some(pipeline_cache::ltl(ctx, shader, "prefix")?.0),
+            )
+        } else {
+            let entry = pipeline_cache::with_layout(
+                ctx,
+                name,
+                shader,
+                &[
+                    pipeline_cache::uniform(0, false),
+                    pipeline_cache::storage(1, true),
+                    pipeline_cache::storage(2, true),
+                    pipeline_cache::storage(3, false),
+                ],
+                &[],
+            )?;
+            (entry, None)
+        };
         let bytes = width as u64 * height as u64 * 4;
         let limits = ctx.limits();
         let binding = limits
@@ -144,6 +236,14 @@ impl GpuGenerationsEngine {
             return Err(EngineError::Unavailable(format!(
                 "a {width}x{height} torus of Generations states takes {} per copy, more than the largest storage binding of {} ({})",
                 human_bytes(bytes),
+                ctx.name(),
+                human_bytes(binding)
+            )));
+        }
+        if ltl.is_some() && (width as u64 + 1) * height as u64 * 4 > binding {
+            return Err(EngineError::Unavailable(format!(
+                "a {width}x{height} torus's running counts of Larger than Life take {}, more than the largest storage binding of {} ({})",
+                human_bytes((width as u64 + 1) * height as u64 * 4),
                 ctx.name(),
                 human_bytes(binding)
             )));
@@ -160,9 +260,18 @@ impl GpuGenerationsEngine {
             })
         };
         let cells = [buffer("generations a"), buffer("generations b")];
+        // Larger than Life's running counts of each row's live cells.
+        let runs = ltl.is_some().then(|| {
+            ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("ltl runs"),
+                size: (width as u64 + 1) * height as u64 * 4,
+                usage: wgpu::BufferUsages::STORAGE,
+                mapped_at_creation: false,
+            })
+        });
         let params = ctx.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("generations params"),
-            size: std::mem::size_of::<Params>() as u64,
+            size: std::mem::size_of::<LtlParams>() as u64,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
@@ -188,40 +297,58 @@ impl GpuGenerationsEngine {
                 human_bytes(2 * bytes)
             )));
         }
-        ctx.queue.write_buffer(
-            &params,
-            0,
-            bytemuck::bytes_of(&Params {
-                width,
-                height,
-                states: third,
-                pad: fourth,
-            }),
-        );
+        match &ltl {
+            Some((p, _)) => ctx.queue.write_buffer(
+                &params,
+                0,
+                bytemuck::bytes_of(&LtlParams {
+                    width,
+                    height,
+                    ..*p
+                }),
+            ),
+            None => ctx.queue.write_buffer(
+                &params,
+                0,
+                bytemuck::bytes_of(&Params {
+                    width,
+                    height,
+                    states: third,
+                    pad: fourth,
+                }),
+            ),
+        }
         ctx.queue
             .write_buffer(&table, 0, bytemuck::cast_slice(&table_words));
         let bind = |from: usize| {
+            let mut entries = vec![
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: params.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: table.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: cells[from].as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: cells[1 - from].as_entire_binding(),
+                },
+            ];
+            if let Some(runs) = &runs {
+                entries.push(wgpu::BindGroupEntry {
+                    binding: 4,
+                    resource: runs.as_entire_binding(),
+                });
+            }
             ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("generations"),
                 layout: &layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: params.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: table.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 2,
-                        resource: cells[from].as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 3,
-                        resource: cells[1 - from].as_entire_binding(),
-                    },
-                ],
+                entries: &entries,
             })
         };
         let binds = [bind(0), bind(1)];
@@ -233,6 +360,7 @@ impl GpuGenerationsEngine {
             cells,
             binds,
             pipeline,
+            prefix,
             current: 0,
             mirror: None,
         };
@@ -343,9 +471,13 @@ impl Engine for GpuGenerationsEngine {
                     label: Some("generations"),
                     timestamp_writes: None,
                 });
-                pass.set_pipeline(&self.pipeline);
                 for _ in 0..batch {
                     pass.set_bind_group(0, &self.binds[self.current], &[]);
+                    if let Some(prefix) = &self.prefix {
+                        pass.set_pipeline(prefix);
+                        pass.dispatch_workgroups(self.height.div_ceil(64), 1, 1);
+                    }
+                    pass.set_pipeline(&self.pipeline);
                     pass.dispatch_workgroups(self.width.div_ceil(64), y, z);
                     self.current = 1 - self.current;
                 }

@@ -59,7 +59,7 @@ pub fn create_engine(
         Ok(Box::new(elementary::GpuElementaryEngine::new(
             ctx, rule, grid,
         )?))
-    } else if rule.states() > 2 || rule.loaded().is_some() {
+    } else if rule.states() > 2 || rule.loaded().is_some() || rule.ltl().is_some() {
         let mut e = generations::GpuGenerationsEngine::new(ctx, rule, grid.width(), grid.height())?;
         e.put(grid, (0, 0), crate::engine::Put::Replace)?;
         Ok(Box::new(e))
@@ -82,6 +82,7 @@ pub fn shaders() -> Vec<(String, layout::StructLayout)> {
     out.push((elementary::source(), elementary::layout()));
     out.push((generations::source(), generations::layout()));
     out.push((generations::tree_source(), generations::tree_layout()));
+    out.push((generations::ltl_source(), generations::ltl_layout()));
     out.push((census::source(), census::layout()));
     out.push((tiles::compact_source(), tiles::layout()));
     out

@@ -157,6 +157,19 @@ pub fn tiles(ctx: &GpuContext, source: &str) -> EngineResult<Entry> {
 }
 
 /// `shaders/elementary.wgsl`.
+/// Larger than Life's two passes (`entry`: `prefix` or `main`), on one layout: the parameters,
+/// the table, the cells read and written, and the rows' running counts.
+pub fn ltl(ctx: &GpuContext, source: &str, entry: &str) -> EngineResult<Entry> {
+    let entries = [
+        uniform(0, false),
+        storage(1, true),
+        storage(2, true),
+        storage(3, false),
+        storage(4, false),
+    ];
+    get(ctx, "ltl", source, entry, &entries, &[])
+}
+
 pub fn elementary(ctx: &GpuContext, source: &str) -> EngineResult<Entry> {
     let entries = [uniform(0, true), storage(1, false)];
     get(ctx, "elementary", source, "main", &entries, &[])

@@ -732,9 +732,6 @@ fn gpu_spec() -> EngineSpec {
             if r.options.forbid_gpu {
                 return Err("the GPU is not to be used here".into());
             }
-            if r.rule.ltl().is_some() {
-                return Err("Larger than Life rules do not run on the GPU yet".into());
-            }
             torus_only(r)
         },
         cost: |r| {
@@ -754,10 +751,14 @@ fn gpu_spec() -> EngineSpec {
                 crate::gpu::LifeKernel::Tiles | crate::gpu::LifeKernel::Sparse
             ) && !r.rule.births_from_nothing()
                 && r.rule.states() <= 2
-                && r.rule.loaded().is_none();
+                && r.rule.loaded().is_none()
+                && r.rule.ltl().is_none();
             // A Generations rule runs a cell per invocation: some ten times the bit-packed cost.
             let (area, latency) = if tiles {
                 (active_area(r), 40e-6)
+            } else if let Some(l) = r.rule.ltl() {
+                // Two passes, and a read of each of the range's rows per cell.
+                (r.cells() * (10.0 + 2.0 * l.range as f64), 40e-6)
             } else if r.rule.states() > 2 || r.rule.loaded().is_some() {
                 (r.cells() * 10.0, 20e-6)
             } else {
