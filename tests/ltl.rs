@@ -288,3 +288,20 @@ fn golly_s_rule_strings_read_with_their_grids() {
     let e = "R5,C0,M1,S34..58,B34..45,NZ".parse::<Rule>().unwrap_err();
     assert!(e.to_string().contains("unknown neighbourhood"), "{e}");
 }
+
+#[test]
+fn a_board_too_big_for_memory_is_refused_up_front() {
+    // Two cells far apart on the plane would need a board between them: refused with what it
+    // needed, before anything is allocated (no abort), and the engine keeps what it had.
+    let rule: Rule = "R5,C0,M1,S34..58,B34..45,NM".parse().unwrap();
+    let (mut e, _) = registry::create("ltl", &Request::new(rule, Universe::Plane)).unwrap();
+    e.set_cell(0, 0, true).unwrap();
+    let err = e.set_cell(1 << 40, 0, true).unwrap_err().to_string();
+    assert!(err.contains("R5,C0,M1") && err.contains("cells"), "{err}");
+    assert_eq!(e.population().unwrap(), 1);
+    let mut far = TileMap::new();
+    far.set_state(-(1 << 30), 0, 1);
+    far.set_state(1 << 30, 1 << 30, 1);
+    assert!(e.import(&far).is_err());
+    e.step(3).unwrap();
+}

@@ -485,6 +485,29 @@ impl LtlEngine {
         // Beyond a bounded plane's edge nothing lives: Golly refuses the cell too.
     }
 
+    /// Refuses, before anything is allocated, a board that would hold `want` (global cells) and
+    /// every cell there now, with the sums a generation builds over it, beyond the memory limit
+    /// (two cells far apart on the plane, or a range that is too big for the pattern).
+    fn room(&mut self, want: Box2) -> EngineResult<()> {
+        let now = self.boxes_now().1.map(|b| self.global(b));
+        let b = union(Some(want), now).expect("want is a box");
+        let r = self.rule.range as f64;
+        let side = |a: i64, z: i64| (z as f64 - a as f64) + 1.0 + 2.0 * MARGIN as f64;
+        let (w, h) = (side(b.x0, b.x1), side(b.y0, b.y1));
+        // The board, the live cells grown by the range, and up to three tables of words.
+        let bytes = w * h + (w + 2.0 * r) * (h + 2.0 * r) * 13.0;
+        crate::memory::check(
+            || {
+                format!(
+                    "rule {} over a box of {}x{} cells",
+                    self.core.rule, w as u64, h as u64
+                )
+            },
+            bytes.min(u64::MAX as f64) as u64,
+        )?;
+        Ok(())
+    }
+
     /// Grows the plane's board to hold `want` (global cells), with a margin.
     fn cover(&mut self, want: Box2) {
         let have = Box2 {
@@ -555,7 +578,7 @@ impl LtlEngine {
         (live, any)
     }
 
-    fn step_once(&mut self) {
+    fn step_once(&mut self) -> EngineResult<()> {
         let r = self.rule.range as i64;
         let (live, any) = self.boxes_now();
         let whole = Box2 {
@@ -572,10 +595,11 @@ impl LtlEngine {
         };
         let Some(mut out) = out else {
             self.core.generation += 1;
-            return;
+            return Ok(());
         };
         if self.universe.is_plane() {
             let global = self.global(out);
+            self.room(global)?;
             self.cover(global);
             out = Box2 {
                 x0: global.x0 - self.x0,
@@ -725,6 +749,7 @@ impl LtlEngine {
                 _ => {}
             }
         }
+        Ok(())
     }
 
     /// A board box in global cells.
@@ -794,7 +819,7 @@ impl Engine for LtlEngine {
 
     fn step(&mut self, generations: u64) -> EngineResult<()> {
         for _ in 0..generations {
-            self.step_once();
+            self.step_once()?;
         }
         Ok(())
     }
@@ -824,11 +849,27 @@ impl Engine for LtlEngine {
     }
 
     fn set_cell(&mut self, x: i64, y: i64, alive: bool) -> EngineResult<()> {
+        if alive && self.universe.is_plane() {
+            self.room(Box2 {
+                x0: x,
+                y0: y,
+                x1: x,
+                y1: y,
+            })?;
+        }
         self.set(x, y, alive as u8);
         Ok(())
     }
 
     fn put(&mut self, cells: &Grid, at: (i64, i64), how: Put) -> EngineResult<()> {
+        if self.universe.is_plane() && cells.width() > 0 && cells.height() > 0 {
+            self.room(Box2 {
+                x0: at.0,
+                y0: at.1,
+                x1: at.0 + cells.width() as i64 - 1,
+                y1: at.1 + cells.height() as i64 - 1,
+            })?;
+        }
         put_by_cell(cells, at, how, |x, y, s| self.set(x, y, s));
         Ok(())
     }
@@ -875,6 +916,12 @@ impl Engine for LtlEngine {
         if self.universe.is_plane()
             && let Some(b) = tiles.bounds()
         {
+            self.room(Box2 {
+                x0: b.left,
+                y0: b.top,
+                x1: b.right,
+                y1: b.bottom,
+            })?;
             self.cells.clear();
             self.w = 0;
             self.h = 0;
