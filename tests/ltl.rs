@@ -303,5 +303,10 @@ fn a_board_too_big_for_memory_is_refused_up_front() {
     far.set_state(-(1 << 30), 0, 1);
     far.set_state(1 << 30, 1 << 30, 1);
     assert!(e.import(&far).is_err());
+    assert_eq!(
+        e.population().unwrap(),
+        1,
+        "a refused import keeps the cells"
+    );
     e.step(3).unwrap();
 }

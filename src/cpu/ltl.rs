@@ -16,7 +16,7 @@ use rayon::prelude::*;
 
 use crate::engine::{
     Bounds, CellRect, Census, Core, Engine, EngineError, EngineKind, EngineResult, Put, Sampled,
-    Universe, cells_by_state, census_of_tiles, check_states, put_by_cell, sample_tiles,
+    Universe, cells_by_state, census_of_tiles, check_states, put_by_cell, sample_states,
     states_by_cell,
 };
 use crate::grid::Grid;
@@ -490,7 +490,11 @@ impl LtlEngine {
     /// (two cells far apart on the plane, or a range that is too big for the pattern).
     fn room(&mut self, want: Box2) -> EngineResult<()> {
         let now = self.boxes_now().1.map(|b| self.global(b));
-        let b = union(Some(want), now).expect("want is a box");
+        self.room_for(union(Some(want), now).expect("want is a box"))
+    }
+
+    /// The same check for a board that holds `b` (global cells) alone.
+    fn room_for(&self, b: Box2) -> EngineResult<()> {
         let r = self.rule.range as f64;
         let side = |a: i64, z: i64| (z as f64 - a as f64) + 1.0 + 2.0 * MARGIN as f64;
         let (w, h) = (side(b.x0, b.x1), side(b.y0, b.y1));
@@ -524,12 +528,7 @@ impl LtlEngine {
         {
             return;
         }
-        let keep = self.boxes_now().1.map(|b| Box2 {
-            x0: b.x0 + self.x0,
-            y0: b.y0 + self.y0,
-            x1: b.x1 + self.x0,
-            y1: b.y1 + self.y0,
-        });
+        let keep = self.boxes_now().1.map(|b| self.global(b));
         let target = union(Some(want), keep).unwrap().grown(MARGIN);
         self.rebase(target);
     }
@@ -900,10 +899,7 @@ impl Engine for LtlEngine {
 
     fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {
         let tiles = self.tiles_now();
-        match sample_tiles(tiles.iter(), self.universe, rect, block) {
-            Some(s) => Ok(s),
-            None => crate::engine::sample_by_bands(self, rect, block),
-        }
+        sample_states(self, &tiles, rect, block)
     }
 
     fn export(&mut self) -> EngineResult<TileMap> {
@@ -912,16 +908,21 @@ impl Engine for LtlEngine {
 
     fn import(&mut self, tiles: &TileMap) -> EngineResult<()> {
         check_states(&self.core.rule, tiles)?;
-        self.clear()?;
+        // Checked before the cells go: a refused import keeps what the engine had.
         if self.universe.is_plane()
             && let Some(b) = tiles.bounds()
         {
-            self.room(Box2 {
+            self.room_for(Box2 {
                 x0: b.left,
                 y0: b.top,
                 x1: b.right,
                 y1: b.bottom,
             })?;
+        }
+        self.clear()?;
+        if self.universe.is_plane()
+            && let Some(b) = tiles.bounds()
+        {
             self.cells.clear();
             self.w = 0;
             self.h = 0;

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use crate::engine::{
     Bounds, CellRect, Census, Core, Engine, EngineError, EngineKind, EngineResult, Put, Sampled,
-    Universe, cells_by_state, census_of_tiles, check_states, put_by_cell, sample_tiles,
+    Universe, cells_by_state, census_of_tiles, check_states, put_by_cell, sample_states,
     states_by_cell,
 };
 use crate::grid::Grid;
@@ -452,10 +452,7 @@ impl Engine for RuleTreeEngine {
 
     fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {
         let tiles = self.to_tiles();
-        match sample_tiles(tiles.iter(), self.universe, rect, block) {
-            Some(s) => Ok(s),
-            None => crate::engine::sample_by_bands(self, rect, block),
-        }
+        sample_states(self, &tiles, rect, block)
     }
 
     fn export(&mut self) -> EngineResult<TileMap> {

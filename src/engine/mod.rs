@@ -576,6 +576,21 @@ pub fn sample_by_bands<E: Engine + ?Sized>(
     })
 }
 
+/// [`Engine::sample`] of an engine that keeps a state per cell, from its cells as tiles
+/// ([`sample_tiles`]), or band by band where the rectangle is wider than its torus.
+pub fn sample_states<E: Engine + ?Sized>(
+    e: &mut E,
+    tiles: &TileMap,
+    rect: CellRect,
+    block: u32,
+) -> EngineResult<Sampled> {
+    let universe = e.universe();
+    match sample_tiles(tiles.iter(), universe, rect, block) {
+        Some(s) => Ok(s),
+        None => sample_by_bands(e, rect, block),
+    }
+}
+
 /// [`Engine::sample`] from the live tiles: it costs what the live cells cost, not what the
 /// rectangle's area does (a zoomed-out view of the plane after gliders have flown apart spans
 /// 10^11 cells, almost all empty). On a torus, each cell is counted at every place where it
