@@ -15,8 +15,10 @@ use crate::engine::{CellRect, EngineResult, Put, Universe};
 use crate::grid::Grid;
 use crate::pattern::{self, Format, Pattern};
 use crate::rule::Rule;
+use crate::session::cells::Cells;
 use crate::session::elementary::ElementarySim;
 use crate::session::save::Meta;
+use crate::session::setup::Quadtree;
 use crate::session::worker::Pace;
 use crate::tiles::TileMap;
 
@@ -186,13 +188,11 @@ impl LifelabApp {
                 self.remember("open")?;
                 let source = path.display().to_string();
                 let warnings = loaded.pattern.warnings.clone();
-                self.load(
-                    loaded.pattern,
-                    loaded.tiles,
-                    loaded.generation,
-                    source,
-                    true,
-                )?;
+                let cells = match loaded.quadtree {
+                    Some(tree) => Some(Loose::Quadtree(Box::new(tree))),
+                    None => loaded.tiles.map(Loose::Tiles),
+                };
+                self.load(loaded.pattern, cells, loaded.generation, source, true)?;
                 if !warnings.is_empty() {
                     self.note_info(format!("{}: {}", path.display(), warnings.join("; ")));
                 }
@@ -478,7 +478,7 @@ impl LifelabApp {
                     self.life.rebuild(
                         saved.rule,
                         saved.universe,
-                        Some(saved.cells),
+                        Some(saved.cells.into()),
                         saved.generation,
                         &wanted,
                     )?;
@@ -716,7 +716,7 @@ impl LifelabApp {
     fn load(
         &mut self,
         pattern: Pattern,
-        tiles: Option<TileMap>,
+        loose: Option<Loose>,
         generation: u64,
         source: String,
         from_file: bool,
@@ -765,17 +765,27 @@ impl LifelabApp {
                 }
             }
         };
-        let (cells, fit) = match tiles {
-            Some(t) => {
+        let (cells, fit) = match loose {
+            Some(Loose::Quadtree(tree)) => {
+                // Kept as nodes: HashLife takes them as they are, without flattening.
+                let q = Quadtree::new(*tree, crate::session::setup::golly_origin(universe));
+                crate::session::setup::check_inside(q.bounds, universe)?;
+                let fit = q.bounds.and_then(|b| b.rect());
+                (Cells::Quadtree(std::sync::Arc::new(q)), fit)
+            }
+            Some(Loose::Tiles(t)) => {
                 let t = crate::session::setup::centre_tiles(t, universe);
                 let fit = t.bounds().and_then(|b| b.rect());
-                (t, fit)
+                (t.into(), fit)
             }
             None => {
                 let at = crate::session::setup::place_pattern(&pattern, universe)?;
                 let (w, h) = (pattern.width().max(1), pattern.height().max(1));
                 // The tiles carry each cell's state (a Generations pattern's dying cells).
-                (pattern.to_tiles(at), Some(CellRect::new(at.0, at.1, w, h)))
+                (
+                    pattern.to_tiles(at).into(),
+                    Some(CellRect::new(at.0, at.1, w, h)),
+                )
             }
         };
         let wanted = self.life.wanted.clone();
@@ -833,4 +843,12 @@ fn fill_region(g: &mut Grid, rect: CellRect, universe: Universe, density: f64, s
             g.set(dx, dy, fill.alive(x as u32, y as u32));
         }
     }
+}
+
+/// A file's cells that are not one bitmap, in Golly's coordinates (centred on the origin).
+enum Loose {
+    /// An RLE file drawn far apart.
+    Tiles(TileMap),
+    /// A macrocell file's quadtree.
+    Quadtree(Box<crate::pattern::macrocell::Macrocell>),
 }

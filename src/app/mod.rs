@@ -421,7 +421,8 @@ impl LifelabApp {
     /// started (the edits are what must not be lost).
     fn autosave_state(&self) -> anyhow::Result<autosave::Saved> {
         let (cells, generation) = if self.life.running() {
-            self.life.start_state().clone()
+            let (cells, generation) = self.life.start_state().clone();
+            (cells.into_tiles()?, generation)
         } else {
             self.life.export_now()?
         };

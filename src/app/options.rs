@@ -8,9 +8,9 @@ use anyhow::anyhow;
 use crate::engine::{CellRect, Universe};
 use crate::grid::Grid;
 use crate::rule::{ElementaryRule, Rule};
+use crate::session::cells::Cells;
 use crate::session::worker::Pace;
 use crate::session::{Simulation, Spec, Start};
-use crate::tiles::TileMap;
 
 /// What the app opens with and how it runs (the command line's `lifelab` with no subcommand
 /// fills it in).
@@ -75,7 +75,7 @@ pub struct AppOptions {
 pub(super) struct Initial {
     pub rule: Rule,
     pub universe: Universe,
-    pub cells: TileMap,
+    pub cells: Cells,
     pub generation: u64,
     pub source: String,
     /// The pattern's box, to fit the view to.
@@ -118,7 +118,7 @@ pub(super) fn initial_state(o: &AppOptions) -> anyhow::Result<Initial> {
         return Ok(Initial {
             rule: Rule::life(),
             universe: Universe::torus(256, 256),
-            cells: TileMap::new(),
+            cells: Cells::default(),
             generation: 0,
             source: format!("{}", sim.rule),
             fit: None,
@@ -134,9 +134,14 @@ pub(super) fn initial_state(o: &AppOptions) -> anyhow::Result<Initial> {
             cells.height().max(1),
         )),
         Start::Tiles(t) => t.bounds().and_then(|b| b.rect()),
+        Start::Quadtree(q) => q.bounds.and_then(|b| b.rect()),
         _ => None,
     };
-    let cells = sim.start_tiles()?;
+    // A macrocell file's quadtree goes to the session as it is: HashLife takes the nodes.
+    let cells = match &sim.start {
+        Start::Quadtree(q) => Cells::Quadtree(q.clone()),
+        _ => sim.start_tiles()?.into(),
+    };
     let info = sim
         .pattern
         .as_ref()

@@ -24,8 +24,10 @@ use crate::engine::{
     Progress, Put, Sampled, Universe, census_index,
 };
 use crate::grid::Grid;
+use crate::pattern::macrocell::{Macrocell, McNode};
 use crate::rule::Rule;
 use crate::tiles::{TILE, TileMap};
+use rustc_hash::FxHashMap;
 
 type Id = u32;
 const NONE: Id = u32::MAX;
@@ -970,6 +972,178 @@ impl HashLifeEngine {
         r.map_err(|_| self.full_error())
     }
 
+    /// Makes a macrocell file's quadtree the state, node for node: shared subtrees stay shared,
+    /// so the time and memory follow the file's nodes, not its cells. The root keeps the
+    /// file's centre, the origin.
+    fn load_tree(&mut self, tree: &Macrocell) -> Result<(), Stop> {
+        let mut ids = vec![NONE; tree.nodes.len() + 1];
+        // Everything built so far is held against a collection until the root is made.
+        let held = self.store.stack.len();
+        for (i, n) in tree.nodes.iter().enumerate() {
+            let id = match *n {
+                McNode::Leaf(bits) => self.leaf(bits)?,
+                McNode::Inner { level, children } => {
+                    let mut c = [NONE; 4];
+                    for (k, &child) in children.iter().enumerate() {
+                        c[k] = match child {
+                            0 => self.store.empty(level - 1),
+                            _ => ids[child as usize],
+                        };
+                    }
+                    self.make(c)?
+                }
+                McNode::States(_) => unreachable!("a multi-state file goes in as tiles"),
+            };
+            ids[i + 1] = id;
+            self.store.stack.push(id);
+        }
+        self.root = ids[tree.root as usize];
+        self.store.stack.truncate(held);
+        let half = 1i128 << (tree.level() - 1);
+        // A level-64 root's corner is -2^63, which `i64` just holds; shrinking brings it in.
+        self.origin = (-half as i64, -half as i64);
+        self.shrink()
+    }
+
+    /// The memoised box of node `id`'s live cells, relative to its top-left corner.
+    fn node_box(&self, id: Id, memo: &mut FxHashMap<Id, Option<[u64; 4]>>) -> Option<[u64; 4]> {
+        let n = *self.store.node(id);
+        if n.population == 0 {
+            return None;
+        }
+        if let Some(&b) = memo.get(&id) {
+            return b;
+        }
+        let b = if n.level == LEAF {
+            let bits = n.bits();
+            let (mut cols, mut top, mut bottom) = (0u64, 8, 0);
+            for r in 0..8u64 {
+                let row = bits >> (8 * r) & 0xff;
+                if row != 0 {
+                    cols |= row;
+                    top = top.min(r);
+                    bottom = r;
+                }
+            }
+            Some([
+                cols.trailing_zeros() as u64,
+                top,
+                63 - cols.leading_zeros() as u64,
+                bottom,
+            ])
+        } else {
+            let h = 1u64 << (n.level - 1);
+            let mut acc: Option<[u64; 4]> = None;
+            for (k, &c) in n.children.iter().enumerate() {
+                if let Some(cb) = self.node_box(c, memo) {
+                    let (dx, dy) = ((k & 1) as u64 * h, (k >> 1) as u64 * h);
+                    let s = [cb[0] + dx, cb[1] + dy, cb[2] + dx, cb[3] + dy];
+                    acc = Some(acc.map_or(s, |a| {
+                        [
+                            a[0].min(s[0]),
+                            a[1].min(s[1]),
+                            a[2].max(s[2]),
+                            a[3].max(s[3]),
+                        ]
+                    }));
+                }
+            }
+            acc
+        };
+        memo.insert(id, b);
+        b
+    }
+
+    /// The box of the live cells within `clip`: a node wholly inside it answers from its
+    /// memoised box, so the time follows the tree's distinct nodes, not its cells.
+    fn bounds_in(
+        &self,
+        id: Id,
+        x: i64,
+        y: i64,
+        clip: (i64, i64, i64, i64),
+        memo: &mut FxHashMap<Id, Option<[u64; 4]>>,
+    ) -> Option<Bounds> {
+        let n = *self.store.node(id);
+        if n.population == 0 {
+            return None;
+        }
+        let size = 1i64 << n.level;
+        if x >= clip.2 || y >= clip.3 || x + size <= clip.0 || y + size <= clip.1 {
+            return None;
+        }
+        let inside = x >= clip.0 && y >= clip.1 && x + size <= clip.2 && y + size <= clip.3;
+        if inside || n.level == LEAF {
+            if !inside {
+                // A leaf across the clip: only its cells inside.
+                let mut b: Option<Bounds> = None;
+                self.visit(id, x, y, clip, &mut |lx, ly, bits| {
+                    for r in 0..8 {
+                        let row = bits >> (8 * r) & 0xff;
+                        if row != 0 {
+                            let lb = Bounds {
+                                left: lx + row.trailing_zeros() as i64,
+                                right: lx + 63 - row.leading_zeros() as i64,
+                                top: ly + r,
+                                bottom: ly + r,
+                            };
+                            b = Some(b.map_or(lb, |b| b.union(lb)));
+                        }
+                    }
+                });
+                return b;
+            }
+            let r = self.node_box(id, memo)?;
+            return Some(Bounds {
+                left: x + r[0] as i64,
+                top: y + r[1] as i64,
+                right: x + r[2] as i64,
+                bottom: y + r[3] as i64,
+            });
+        }
+        let h = size / 2;
+        let c = n.children;
+        [(0, 0), (h, 0), (0, h), (h, h)]
+            .into_iter()
+            .enumerate()
+            .filter_map(|(k, (dx, dy))| self.bounds_in(c[k], x + dx, y + dy, clip, memo))
+            .reduce(Bounds::union)
+    }
+
+    /// The plane's state as a macrocell quadtree, node for node (its root is centred on the
+    /// origin, as the file's is).
+    fn to_tree(&self) -> Macrocell {
+        let mut ids: FxHashMap<Id, u32> = FxHashMap::default();
+        let mut nodes: Vec<McNode> = Vec::new();
+        let mut todo = vec![(self.root, false)];
+        while let Some((id, children_done)) = todo.pop() {
+            let n = *self.store.node(id);
+            if n.population == 0 || ids.contains_key(&id) {
+                continue;
+            }
+            if n.level == LEAF {
+                nodes.push(McNode::Leaf(n.bits()));
+            } else if children_done {
+                nodes.push(McNode::Inner {
+                    level: n.level,
+                    children: n.children.map(|c| ids.get(&c).copied().unwrap_or(0)),
+                });
+            } else {
+                todo.push((id, true));
+                todo.extend(n.children.iter().rev().map(|&c| (c, false)));
+                continue;
+            }
+            ids.insert(id, nodes.len() as u32);
+        }
+        Macrocell {
+            root: ids.get(&self.root).copied().unwrap_or(0),
+            nodes,
+            rule: Some(self.core.rule),
+            generation: self.core.generation,
+            comments: Vec::new(),
+        }
+    }
+
     /// Memory the store may take, and nodes in it.
     pub fn nodes(&self) -> usize {
         self.store.live
@@ -1109,27 +1283,9 @@ impl Engine for HashLifeEngine {
     }
 
     fn bounds(&mut self) -> EngineResult<Option<Bounds>> {
-        let mut b: Option<Bounds> = None;
-        self.leaves(self.everything(), &mut |x, y, bits| {
-            let mut cols = 0u64;
-            let (mut top, mut bottom) = (8, 0);
-            for r in 0..8 {
-                let row = bits >> (8 * r) & 0xff;
-                if row != 0 {
-                    cols |= row;
-                    top = top.min(r);
-                    bottom = bottom.max(r);
-                }
-            }
-            let lb = Bounds {
-                left: x + cols.trailing_zeros() as i64,
-                right: x + 63 - cols.leading_zeros() as i64,
-                top: y + top,
-                bottom: y + bottom,
-            };
-            b = Some(b.map_or(lb, |b| b.union(lb)));
-        });
-        Ok(b)
+        let (x, y) = self.root_origin();
+        let mut memo = FxHashMap::default();
+        Ok(self.bounds_in(self.root, x, y, self.everything(), &mut memo))
     }
 
     fn cells_in(&mut self, rect: CellRect) -> EngineResult<Grid> {
@@ -1250,6 +1406,32 @@ impl Engine for HashLifeEngine {
 
     fn import(&mut self, tiles: &TileMap) -> EngineResult<()> {
         self.set_tiles(tiles)
+    }
+
+    fn import_quadtree(&mut self, tree: &Macrocell, centre: (i64, i64)) -> EngineResult<()> {
+        // A torus repeats its cells over its node, and a multi-state file is not two-state:
+        // those go in as cells. So does a root of one leaf, smaller than the plane's least.
+        if self.is_torus() || centre != (0, 0) || tree.is_multi_state() || tree.level() <= LEAF {
+            return self.import(&crate::engine::quadtree_tiles(tree, centre)?);
+        }
+        self.clear()?;
+        let r = self.load_tree(tree);
+        self.store.stack.clear();
+        if r.is_err() {
+            self.clear()?;
+            return Err(self.full_error());
+        }
+        if self.level() >= 63 {
+            self.clear()?;
+            return Err(EngineError::Unsupported(
+                "the cells lie beyond ±2^61, farther out than HashLife's plane reaches".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn export_quadtree(&mut self) -> EngineResult<Option<Macrocell>> {
+        Ok((!self.is_torus()).then(|| self.to_tree()))
     }
 
     fn note(&self) -> Option<String> {

@@ -619,4 +619,25 @@ impl Engine for RuleHashLifeEngine {
         self.root = self.load_macrocell(&mc);
         Ok(())
     }
+
+    fn import_quadtree(&mut self, tree: &Macrocell, centre: (i64, i64)) -> EngineResult<()> {
+        if centre != (0, 0) {
+            return self.import(&crate::engine::quadtree_tiles(tree, centre)?);
+        }
+        let (max, states) = (tree.max_state(), self.core.rule.states());
+        if max as u16 >= states {
+            return Err(EngineError::Unsupported(format!(
+                "the cells have states up to {max}, and rule {} has {states} (0 to {})",
+                self.core.rule,
+                states - 1
+            )));
+        }
+        self.reset();
+        self.root = self.load_macrocell(tree);
+        Ok(())
+    }
+
+    fn export_quadtree(&mut self) -> EngineResult<Option<Macrocell>> {
+        Ok(Some(self.to_macrocell()))
+    }
 }

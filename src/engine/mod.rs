@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 pub use crate::grid::Census;
 use crate::grid::{Grid, GridError};
+use crate::pattern::macrocell::Macrocell;
 use crate::rule::Rule;
 use crate::tiles::TileMap;
 
@@ -450,6 +451,19 @@ pub trait Engine: Send {
     /// Replaces every cell with `tiles`' (tile coordinates are the universe's).
     fn import(&mut self, tiles: &TileMap) -> EngineResult<()>;
 
+    /// Replaces every cell with a quadtree's, its root centred on `centre`. An engine that
+    /// keeps a quadtree takes the nodes as they are, in time that follows their number; the
+    /// others get the cells, expanded now that they are to run them.
+    fn import_quadtree(&mut self, tree: &Macrocell, centre: (i64, i64)) -> EngineResult<()> {
+        self.import(&quadtree_tiles(tree, centre)?)
+    }
+
+    /// The cells as a quadtree with its root centred on the origin, where the engine keeps one
+    /// (a macrocell file is then written from its nodes, never from its cells).
+    fn export_quadtree(&mut self) -> EngineResult<Option<Macrocell>> {
+        Ok(None)
+    }
+
     /// The cells as one dense grid, where the engine keeps them so (the CPU viewer draws it).
     fn dense(&self) -> Option<&Grid> {
         None
@@ -704,6 +718,22 @@ pub fn census_of_tiles(universe: Universe, tiles: &TileMap) -> Census {
         sum.b = sum.b.wrapping_add(crate::hash::mix32(term));
     }
     sum.census()
+}
+
+/// A quadtree's cells as tiles, its root centred on `centre`, unless they would take more than a
+/// quarter of lifelab's memory.
+pub fn quadtree_tiles(tree: &Macrocell, centre: (i64, i64)) -> EngineResult<TileMap> {
+    let limit = crate::memory::limit();
+    let tiles = tree.to_tiles(limit.bytes / 4).map_err(|e| {
+        EngineError::OutOfMemory(format!(
+            "{e}, more than a quarter of lifelab's memory ({limit})"
+        ))
+    })?;
+    Ok(if centre == (0, 0) {
+        tiles
+    } else {
+        tiles.shifted(centre.0, centre.1)
+    })
 }
 
 /// Refuses cells in states the rule does not have (a Generations pattern under a two-state

@@ -15,6 +15,7 @@
 //! (Golly's coordinates; y grows downwards).
 
 use super::ParseError;
+use crate::geometry::Bounds;
 use crate::rule::Rule;
 use crate::tiles::TileMap;
 
@@ -128,6 +129,74 @@ impl Macrocell {
         (pop, tiles)
     }
 
+    /// The box of the live cells in Golly's coordinates, worked out once per node of the
+    /// shared structure: the time follows the file's node count, not its cell count.
+    pub fn bounds(&self) -> Option<Bounds> {
+        // Per node: its live cells' box relative to its top-left corner (a level-64 node's
+        // corners reach 2^64 - 1, which `u64` holds).
+        let mut boxes: Vec<Option<[u64; 4]>> = vec![None; self.nodes.len() + 1];
+        for (i, n) in self.nodes.iter().enumerate() {
+            boxes[i + 1] = match *n {
+                McNode::Leaf(bits) => (bits != 0).then(|| {
+                    let (mut cols, mut top, mut bottom) = (0u64, 8, 0);
+                    for r in 0..8u64 {
+                        let row = bits >> (8 * r) & 0xff;
+                        if row != 0 {
+                            cols |= row;
+                            top = top.min(r);
+                            bottom = r;
+                        }
+                    }
+                    let left = cols.trailing_zeros() as u64;
+                    [left, top, 63 - cols.leading_zeros() as u64, bottom]
+                }),
+                McNode::States(s) => {
+                    let live: Vec<usize> = (0..4).filter(|&k| s[k] != 0).collect();
+                    (!live.is_empty()).then(|| {
+                        let xs = live.iter().map(|&k| (k & 1) as u64);
+                        let ys = live.iter().map(|&k| (k >> 1) as u64);
+                        [
+                            xs.clone().min().unwrap_or(0),
+                            ys.clone().min().unwrap_or(0),
+                            xs.max().unwrap_or(0),
+                            ys.max().unwrap_or(0),
+                        ]
+                    })
+                }
+                McNode::Inner { level, children } => {
+                    let h = 1u64 << (level - 1);
+                    let mut b: Option<[u64; 4]> = None;
+                    for (k, &c) in children.iter().enumerate() {
+                        let Some(cb) = boxes[c as usize] else {
+                            continue;
+                        };
+                        let (dx, dy) = ((k & 1) as u64 * h, (k >> 1) as u64 * h);
+                        let shifted = [cb[0] + dx, cb[1] + dy, cb[2] + dx, cb[3] + dy];
+                        b = Some(b.map_or(shifted, |b| {
+                            [
+                                b[0].min(shifted[0]),
+                                b[1].min(shifted[1]),
+                                b[2].max(shifted[2]),
+                                b[3].max(shifted[3]),
+                            ]
+                        }));
+                    }
+                    b
+                }
+            };
+        }
+        let b = boxes[self.root as usize]?;
+        // The root's top-left corner is -2^(level-1) on both axes.
+        let half = 1i128 << (self.level() - 1);
+        let at = |v: u64| (v as i128 - half) as i64;
+        Some(Bounds {
+            left: at(b[0]),
+            top: at(b[1]),
+            right: at(b[2]),
+            bottom: at(b[3]),
+        })
+    }
+
     /// Every live cell as tiles, in Golly's coordinates, unless the tiles would take more than
     /// `limit` bytes: each 64x64 tile with a live cell costs a tile, however few cells it has.
     /// Empty subtrees are skipped however often they are repeated.
@@ -185,6 +254,19 @@ impl Macrocell {
                 }
             }
         }
+    }
+
+    /// The highest state of any cell (1 for a two-state file with a live cell, 0 for none).
+    pub fn max_state(&self) -> u8 {
+        self.nodes
+            .iter()
+            .map(|n| match *n {
+                McNode::Leaf(bits) => (bits != 0) as u8,
+                McNode::States(s) => s.into_iter().max().unwrap_or(0),
+                McNode::Inner { .. } => 0,
+            })
+            .max()
+            .unwrap_or(0)
     }
 
     /// Whether the file is multi-state (its leaves are 2x2 blocks of states).

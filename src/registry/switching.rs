@@ -9,6 +9,7 @@ use crate::engine::{
     Sampled, Universe,
 };
 use crate::grid::Grid;
+use crate::pattern::macrocell::Macrocell;
 use crate::rule::Rule;
 use crate::tiles::TileMap;
 
@@ -291,6 +292,14 @@ impl Engine for Switching {
 
     fn import(&mut self, tiles: &TileMap) -> EngineResult<()> {
         self.inner.import(tiles)
+    }
+
+    fn import_quadtree(&mut self, tree: &Macrocell, centre: (i64, i64)) -> EngineResult<()> {
+        self.inner.import_quadtree(tree, centre)
+    }
+
+    fn export_quadtree(&mut self) -> EngineResult<Option<Macrocell>> {
+        self.inner.export_quadtree()
     }
 
     fn dense(&self) -> Option<&Grid> {

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::engine::{CellRect, Engine, EngineResult, Put};
 use crate::grid::Grid;
-use crate::tiles::TileMap;
+use crate::session::cells::Cells;
 
 /// A stroke as the worker applies it: whether it draws or erases (decided by its first cell,
 /// as in Golly: a stroke that starts on a live cell erases), and (cell, before, after) for
@@ -39,13 +39,10 @@ pub enum Edit {
     /// Every cell outside the rectangle dead.
     KeepOnly(CellRect),
     /// Every cell replaced (Reset, an undo step), at a generation.
-    Import {
-        cells: Box<TileMap>,
-        generation: u64,
-    },
+    Import { cells: Box<Cells>, generation: u64 },
     /// Not a change: the cells and generation as they are when the worker gets here, after
     /// every edit before it and before every one after it (an undo step's state).
-    Snapshot(Sender<EngineResult<(TileMap, u64)>>),
+    Snapshot(Sender<EngineResult<(Cells, u64)>>),
 }
 
 impl Edit {
@@ -84,12 +81,12 @@ impl Edit {
                 Ok(())
             }
             Edit::Import { cells, generation } => {
-                e.import(&cells)?;
+                cells.load(e)?;
                 e.set_generation(generation);
                 Ok(())
             }
             Edit::Snapshot(to) => {
-                let _ = to.send(e.export().map(|cells| (cells, e.generation())));
+                let _ = to.send(Cells::read(e).map(|cells| (cells, e.generation())));
                 Ok(())
             }
         }

@@ -23,6 +23,7 @@ use crate::engine::{
 use crate::grid::Grid;
 use crate::registry::{self, Choice, Options, Request, Workload};
 use crate::rule::Rule;
+use crate::session::cells::Cells;
 use crate::session::edit::{Edit, StrokeLog};
 use crate::session::undo::{Change, History, Snapshot};
 use crate::session::worker::{
@@ -62,7 +63,7 @@ enum Pending {
         rebuilt: Box<Rebuilt>,
     },
     /// A checkpoint of the running GPU engine.
-    Checkpoint(JobHandle<(TileMap, u64)>),
+    Checkpoint(JobHandle<(Cells, u64)>),
     /// The cells written to this file, with what its format could not keep.
     Saved(JobHandle<Vec<String>>, PathBuf),
 }
@@ -91,7 +92,7 @@ struct Rebuilt {
     universe: Universe,
     choice: Choice,
     /// The new cells, when they were given (Reset returns to them).
-    start: Option<(TileMap, u64)>,
+    start: Option<(Cells, u64)>,
 }
 
 /// What a simulation keeps across engines: the seed of stochastic rules, the engine asked for
@@ -122,12 +123,12 @@ pub struct Session {
     gpu: Option<GpuContext>,
     memory: Option<u64>,
     /// What Reset returns to: the last load or edit, or where the last run started.
-    start: (TileMap, u64),
+    start: (Cells, u64),
     /// What Reset is to return to next, as the worker reads it in order with the edits (and
     /// whether it is also the state to fall back on).
     start_pending: Option<(Receiver<StateRead>, bool)>,
     /// The state to fall back on when the GPU fails.
-    checkpoint: (TileMap, u64),
+    checkpoint: (Cells, u64),
     checkpoint_at: Instant,
     /// Why the GPU engine stopped, once it has.
     pub failure: Option<String>,
@@ -145,7 +146,7 @@ pub struct Session {
 }
 
 /// Cells and generation as the worker read them, in order with the edits.
-type StateRead = EngineResult<(TileMap, u64)>;
+type StateRead = EngineResult<(Cells, u64)>;
 
 /// A step of the history on its way (a handful at a time, so the variants' sizes do not
 /// matter).
@@ -177,7 +178,7 @@ fn request_for(
     rule: Rule,
     universe: Universe,
     seed: u64,
-    cells: &TileMap,
+    cells: &Cells,
     gpu: &Option<GpuContext>,
     memory: Option<u64>,
 ) -> Request {
@@ -191,7 +192,7 @@ fn request_for(
                 .map_or(0, |b| b.width().saturating_mul(b.height())),
             // A session shows the generations as they pass.
             stride: 1,
-            from_quadtree: false,
+            from_quadtree: cells.is_quadtree(),
         });
     #[cfg(feature = "gpu")]
     {
@@ -217,18 +218,18 @@ fn request_for(
 fn make_engine(
     wanted: &str,
     request: &Request,
-    cells: &TileMap,
+    cells: &Cells,
     generation: u64,
 ) -> EngineResult<(Box<dyn Engine>, Choice)> {
     let (mut e, choice) = registry::create(wanted, request)?;
-    e.import(cells)?;
+    cells.load(e.as_mut())?;
     e.set_generation(generation);
     Ok((e, choice))
 }
 
 /// The cells of `from` moved to `to`: centred on a torus, cut down when it is smaller; where
 /// they are when going to or from the plane.
-fn moved(cells: TileMap, from: Universe, to: Universe) -> EngineResult<TileMap> {
+fn moved(cells: Cells, from: Universe, to: Universe) -> EngineResult<Cells> {
     let (
         Universe::Torus {
             width: ow,
@@ -240,7 +241,7 @@ fn moved(cells: TileMap, from: Universe, to: Universe) -> EngineResult<TileMap> 
         return Ok(cells);
     };
     let mut old = Grid::try_new(ow, oh)?;
-    crate::engine::dense::import(&mut old, &cells);
+    crate::engine::dense::import(&mut old, &cells.into_tiles()?);
     let (pw, ph) = (ow.min(width), oh.min(height));
     let from = old.centre_offset(pw, ph);
     let piece = old.crop(crate::grid::Rect {
@@ -253,7 +254,7 @@ fn moved(cells: TileMap, from: Universe, to: Universe) -> EngineResult<TileMap> 
         (width.saturating_sub(pw) / 2) as i64,
         (height.saturating_sub(ph) / 2) as i64,
     );
-    Ok(TileMap::from_grid(&piece, at))
+    Ok(TileMap::from_grid(&piece, at).into())
 }
 
 impl Session {
@@ -263,7 +264,7 @@ impl Session {
         gpu: Option<GpuContext>,
         rule: Rule,
         universe: Universe,
-        (cells, generation): (TileMap, u64),
+        (cells, generation): (Cells, u64),
         settings: Settings,
     ) -> EngineResult<Self> {
         let Settings {
@@ -392,8 +393,8 @@ impl Session {
         {
             self.checkpoint_at = Instant::now();
             let h = self.worker.submit("checkpoint", 0, |access, _| {
-                Ok(access.with(|e| -> EngineResult<(TileMap, u64)> {
-                    Ok((e.export()?, e.generation()))
+                Ok(access.with(|e| -> EngineResult<(Cells, u64)> {
+                    Ok((Cells::read(e)?, e.generation()))
                 })?)
             });
             self.job = Some(Pending::Checkpoint(h));
@@ -491,7 +492,7 @@ impl Session {
             self.rule,
             self.universe,
             self.seed,
-            &TileMap::new(),
+            &Cells::default(),
             &self.gpu,
             self.memory,
         );
@@ -725,8 +726,8 @@ impl Session {
             .worker
             .submit(format!("step {gens}"), gens, move |access, progress| {
                 if let Some((name, request)) = make {
-                    let (cells, generation) = access.with(|e| -> EngineResult<(TileMap, u64)> {
-                        Ok((e.export()?, e.generation()))
+                    let (cells, generation) = access.with(|e| -> EngineResult<(Cells, u64)> {
+                        Ok((Cells::read(e)?, e.generation()))
                     })?;
                     let (engine, _) = make_engine(name, &request, &cells, generation)?;
                     access.replace(engine);
@@ -876,7 +877,7 @@ impl Session {
         &mut self,
         rule: Rule,
         universe: Universe,
-        cells: Option<TileMap>,
+        cells: Option<Cells>,
         generation: u64,
         wanted: &str,
     ) -> Result<(), SessionError> {
@@ -889,7 +890,7 @@ impl Session {
         &mut self,
         rule: Rule,
         universe: Universe,
-        cells: Option<TileMap>,
+        cells: Option<Cells>,
         generation: u64,
         wanted: &str,
         stride: Option<u64>,
@@ -923,8 +924,8 @@ impl Session {
             let (cells, generation) = match cells {
                 Some(c) => (c, generation),
                 None => {
-                    let (c, g) = access.with(|e| -> EngineResult<(TileMap, u64)> {
-                        Ok((e.export()?, e.generation()))
+                    let (c, g) = access.with(|e| -> EngineResult<(Cells, u64)> {
+                        Ok((Cells::read(e)?, e.generation()))
                     })?;
                     (moved(c, from, universe)?, g)
                 }
@@ -965,7 +966,7 @@ impl Session {
     }
 
     /// Puts cells back in place (an undo step on the same rule and universe).
-    pub fn import(&mut self, cells: TileMap, generation: u64) {
+    pub fn import(&mut self, cells: Cells, generation: u64) {
         self.edit(Edit::Import {
             cells: Box::new(cells),
             generation,
@@ -1013,7 +1014,7 @@ impl Session {
     }
 
     /// What Reset returns to (what autosave keeps while a run goes on).
-    pub fn start_state(&self) -> &(TileMap, u64) {
+    pub fn start_state(&self) -> &(Cells, u64) {
         &self.start
     }
 
@@ -1104,7 +1105,8 @@ impl Session {
     /// The state now, as an undo step keeps it (the worker is paused: no wait to speak of).
     fn snapshot_now(&mut self) -> EngineResult<Snapshot> {
         self.land_rebuild();
-        let (cells, generation) = self.export_now()?;
+        let (cells, generation) =
+            self.read_now(|e| -> EngineResult<_> { Ok((Cells::read(e)?, e.generation())) })?;
         Ok(Snapshot {
             cells,
             generation,
@@ -1200,7 +1202,7 @@ impl Session {
 /// A job's answer, by what it returns.
 enum Landed {
     Unit(Result<(), JobError>),
-    Checkpoint(Result<(TileMap, u64), JobError>),
+    Checkpoint(Result<(Cells, u64), JobError>),
     Saved(Result<Vec<String>, JobError>),
 }
 

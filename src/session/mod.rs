@@ -2,6 +2,7 @@
 //! user asked for into a simulation ([`setup`]), and running it off the calling thread with
 //! progress and cancellation ([`worker`]), and the undo history ([`undo`]).
 
+pub mod cells;
 pub mod edit;
 #[cfg(feature = "gpu")]
 pub mod elementary;

@@ -36,15 +36,22 @@ pub fn text_of(engine: &mut dyn Engine, meta: &Meta, format: Format) -> anyhow::
         );
     }
     if format == Format::Macrocell {
-        let mut tiles = engine.export()?;
-        if let Universe::Torus { width, height } = universe {
-            // Golly centres a bounded grid on the origin.
-            tiles = tiles.shifted(-((width / 2) as i64), -((height / 2) as i64));
-        }
-        let mut mc = if multi_state {
-            Macrocell::from_tiles_with_states(&tiles)
-        } else {
-            Macrocell::from_tiles(&tiles)
+        // An engine that keeps a quadtree gives its nodes as they are; the others' cells are
+        // built into one.
+        let mut mc = match engine.export_quadtree()? {
+            Some(mc) => mc,
+            None => {
+                let mut tiles = engine.export()?;
+                if let Universe::Torus { width, height } = universe {
+                    // Golly centres a bounded grid on the origin.
+                    tiles = tiles.shifted(-((width / 2) as i64), -((height / 2) as i64));
+                }
+                if multi_state {
+                    Macrocell::from_tiles_with_states(&tiles)
+                } else {
+                    Macrocell::from_tiles(&tiles)
+                }
+            }
         };
         mc.rule = Some(rule);
         mc.generation = engine.generation();

@@ -3,11 +3,13 @@
 //! The command line and the app both come through here, so they agree.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use anyhow::{Context, anyhow, bail};
 
-use crate::engine::{Engine, EngineResult, Put, Universe};
+use crate::engine::{Bounds, Engine, EngineResult, Put, Universe};
 use crate::grid::Grid;
+use crate::pattern::macrocell::Macrocell;
 use crate::pattern::{self, Pattern, library};
 use crate::registry::{Request, Workload};
 use crate::rule::Rule;
@@ -55,8 +57,44 @@ pub enum Start {
         density: f64,
         region: (u32, u32),
     },
-    /// Cells too spread out for one bitmap (a macrocell file).
+    /// Cells too spread out for one bitmap (an RLE file drawn far apart).
     Tiles(TileMap),
+    /// A macrocell file's quadtree, kept as its nodes: an engine that keeps a quadtree takes
+    /// them as they are, and the others expand them into cells when they load them.
+    Quadtree(Arc<Quadtree>),
+}
+
+/// A quadtree on a universe: its root centred on `centre` (lifelab's coordinates), with its
+/// population and box worked out once from the nodes.
+#[derive(Debug, PartialEq)]
+pub struct Quadtree {
+    pub tree: Macrocell,
+    pub centre: (i64, i64),
+    pub population: u64,
+    /// The live cells' box, in lifelab's coordinates.
+    pub bounds: Option<Bounds>,
+}
+
+impl Quadtree {
+    pub fn new(tree: Macrocell, centre: (i64, i64)) -> Quadtree {
+        let shift = |b: Bounds| Bounds {
+            left: b.left + centre.0,
+            right: b.right + centre.0,
+            top: b.top + centre.1,
+            bottom: b.bottom + centre.1,
+        };
+        Quadtree {
+            population: tree.population(),
+            bounds: tree.bounds().map(shift),
+            tree,
+            centre,
+        }
+    }
+
+    /// The cells, expanded (refused beyond a quarter of lifelab's memory).
+    pub fn to_tiles(&self) -> EngineResult<TileMap> {
+        crate::engine::quadtree_tiles(&self.tree, self.centre)
+    }
 }
 
 /// A rule, a universe and a start: ready to load into any engine.
@@ -123,15 +161,17 @@ impl Spec {
             }
             return self.build_elementary(rule, size, loaded);
         }
-        let from_quadtree = loaded.as_ref().is_some_and(|l| l.quadtree);
-        let (pattern, source, generation, tiles) = match loaded {
-            Some(l) => (Some(l.pattern), l.label, l.generation, l.tiles),
-            None => (None, String::new(), 0, None),
+        let from_quadtree = loaded.as_ref().is_some_and(|l| l.quadtree.is_some());
+        let (pattern, source, generation, tiles, quadtree) = match loaded {
+            Some(l) => (Some(l.pattern), l.label, l.generation, l.tiles, l.quadtree),
+            None => (None, String::new(), 0, None, None),
         };
         // A pattern with no torus from the flags, its rule or its file lives on the unbounded
         // plane, as in Golly, LifeWiki and every RLE tool.
         let plane = self.plane
-            || (pattern.is_some() || tiles.is_some()) && size.is_none() && bounded.is_none();
+            || (pattern.is_some() || tiles.is_some() || quadtree.is_some())
+                && size.is_none()
+                && bounded.is_none();
         let universe = if plane {
             Universe::Plane
         } else if let Some((width, height)) = bounded {
@@ -146,9 +186,15 @@ impl Spec {
             Universe::torus(w, h)
         };
         let (start, source) = match (pattern.as_ref(), tiles, self.random) {
+            _ if quadtree.is_some() => {
+                let tree = quadtree.expect("just checked");
+                let q = Quadtree::new(tree, golly_origin(universe));
+                check_inside(q.bounds, universe).with_context(|| format!("pattern {source}"))?;
+                (Start::Quadtree(Arc::new(q)), source)
+            }
             (_, Some(t), _) => {
                 let t = centre_tiles(t, universe);
-                check_inside(&t, universe).with_context(|| format!("pattern {source}"))?;
+                check_inside(t.bounds(), universe).with_context(|| format!("pattern {source}"))?;
                 (Start::Tiles(t), source)
             }
             (Some(p), None, _) if p.states.is_some() => {
@@ -267,19 +313,27 @@ impl Spec {
 /// Cells in Golly's coordinates (centred on the origin) brought onto a universe: a torus, like
 /// Golly's bounded grids, is centred on the origin, and lifelab's runs from 0.
 pub fn centre_tiles(tiles: TileMap, universe: Universe) -> TileMap {
+    match golly_origin(universe) {
+        (0, 0) => tiles,
+        (x, y) => tiles.shifted(x, y),
+    }
+}
+
+/// Where Golly's origin is in lifelab's coordinates on a universe.
+pub fn golly_origin(universe: Universe) -> (i64, i64) {
     match universe {
         Universe::Torus { width, height } | Universe::Bounded { width, height } => {
-            tiles.shifted((width / 2) as i64, (height / 2) as i64)
+            ((width / 2) as i64, (height / 2) as i64)
         }
-        Universe::Plane => tiles,
+        Universe::Plane => (0, 0),
     }
 }
 
 /// Refuses cells (placed in lifelab's coordinates) beyond a torus or a bounded plane: a
 /// quadtree's cells are where the file puts them, and wrapping them round would merge cells
 /// that are far apart (an RLE larger than its torus is refused the same way).
-pub fn check_inside(tiles: &TileMap, universe: Universe) -> anyhow::Result<()> {
-    let (Some((w, h)), Some(b)) = (universe.size(), tiles.bounds()) else {
+pub fn check_inside(bounds: Option<Bounds>, universe: Universe) -> anyhow::Result<()> {
+    let (Some((w, h)), Some(b)) = (universe.size(), bounds) else {
         return Ok(());
     };
     if b.left < 0 || b.top < 0 || b.right >= w as i64 || b.bottom >= h as i64 {
@@ -359,6 +413,7 @@ impl Simulation {
             Start::Cells { cells, .. } => cells.population(),
             Start::Soup { density, region } => (density * region.0 as f64 * region.1 as f64) as u64,
             Start::Tiles(t) => t.population(),
+            Start::Quadtree(q) => q.population,
         }
     }
 
@@ -371,6 +426,7 @@ impl Simulation {
             Start::Tiles(t) => t
                 .bounds()
                 .map_or(0, |b| b.width().saturating_mul(b.height())),
+            Start::Quadtree(q) => q.bounds.map_or(0, |b| b.width().saturating_mul(b.height())),
         }
     }
 
@@ -407,6 +463,7 @@ impl Simulation {
                 engine.put(&g, at, Put::Or)?;
             }
             Start::Tiles(t) => engine.import(t)?,
+            Start::Quadtree(q) => engine.import_quadtree(&q.tree, q.centre)?,
         }
         engine.set_generation(self.generation);
         Ok(())
@@ -436,6 +493,7 @@ impl Simulation {
             }
             Start::Soup { density, .. } => g.fill_random(*density, self.seed),
             Start::Tiles(t) => crate::engine::dense::import(&mut g, t),
+            Start::Quadtree(q) => crate::engine::dense::import(&mut g, &q.to_tiles()?),
         }
         Ok(g)
     }
@@ -463,8 +521,8 @@ pub struct Loaded {
     pub label: String,
     pub generation: u64,
     pub tiles: Option<TileMap>,
-    /// A macrocell file's quadtree.
-    pub quadtree: bool,
+    /// A macrocell file's quadtree, in Golly's coordinates.
+    pub quadtree: Option<Macrocell>,
 }
 
 /// An RLE file whose one bitmap would take more than this is read as tiles.
@@ -484,7 +542,7 @@ pub fn resolve_pattern(name: &str) -> anyhow::Result<Loaded> {
             label: name.to_string(),
             generation: 0,
             tiles: None,
-            quadtree: false,
+            quadtree: None,
         })
         .ok_or_else(|| {
             anyhow!(
@@ -521,7 +579,7 @@ fn resolve_file(name: &str, path: &Path) -> anyhow::Result<Loaded> {
                     label: name.to_string(),
                     generation: 0,
                     tiles: Some(tiles.shifted(-w / 2, -h / 2)),
-                    quadtree: false,
+                    quadtree: None,
                 });
             }
         }
@@ -535,26 +593,16 @@ fn resolve_file(name: &str, path: &Path) -> anyhow::Result<Loaded> {
             label: name.to_string(),
             generation: 0,
             tiles: None,
-            quadtree: false,
+            quadtree: None,
         })
     }
 }
 
-/// A macrocell file: its cells as tiles in lifelab's coordinates (on a torus Golly centres the
-/// grid on the origin; lifelab's torus runs from 0).
+/// A macrocell file, kept as its quadtree.
 fn load_macrocell(text: &str, path: &Path) -> anyhow::Result<Loaded> {
     let mc = pattern::macrocell::parse(text).map_err(|error| pattern::LoadError::Parse {
         path: path.to_path_buf(),
         error,
-    })?;
-    // A quarter of the memory lifelab may take, for the tiles.
-    let limit = crate::memory::limit().bytes / 4;
-    let tiles = mc.to_tiles(limit).map_err(|e| {
-        anyhow!(
-            "{}: {e}, more than a quarter of lifelab's memory ({})",
-            path.display(),
-            crate::memory::limit()
-        )
     })?;
     let mut p = Pattern::new(Grid::new(0, 0));
     p.rule = mc.rule;
@@ -563,8 +611,8 @@ fn load_macrocell(text: &str, path: &Path) -> anyhow::Result<Loaded> {
         pattern: p,
         label: path.display().to_string(),
         generation: mc.generation,
-        tiles: Some(tiles),
-        quadtree: true,
+        tiles: None,
+        quadtree: Some(mc),
     })
 }
 

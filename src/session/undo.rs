@@ -7,13 +7,13 @@
 
 use crate::engine::Universe;
 use crate::rule::Rule;
+use crate::session::cells::Cells;
 use crate::session::worker::Thinned;
-use crate::tiles::TileMap;
 
 /// A whole state the universe can go back to.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Snapshot {
-    pub cells: TileMap,
+    pub cells: Cells,
     pub generation: u64,
     pub rule: Rule,
     pub universe: Universe,
@@ -24,8 +24,7 @@ pub struct Snapshot {
 
 impl Snapshot {
     fn bytes(&self) -> u64 {
-        // 64 rows of 64 bits and the map's own entry, per tile.
-        self.cells.len() as u64 * (512 + 48) + self.plot.points().len() as u64 * 16 + 64
+        self.cells.bytes() + self.plot.points().len() as u64 * 16 + 64
     }
 }
 
@@ -185,6 +184,7 @@ impl History {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tiles::TileMap;
 
     fn state(generation: u64, cells: &[(i64, i64)]) -> Snapshot {
         let mut t = TileMap::new();
@@ -192,7 +192,7 @@ mod tests {
             t.set(x, y, true);
         }
         Snapshot {
-            cells: t,
+            cells: t.into(),
             generation,
             rule: Rule::life(),
             universe: Universe::torus(64, 64),
