@@ -211,3 +211,33 @@ fn a_quadtree_goes_into_the_other_engines_as_cells() {
         assert_eq!(v["population"], want, "{engine}: {v}");
     }
 }
+
+#[test]
+fn a_quadtree_larger_than_the_node_store_is_refused_up_front_with_what_it_needs() {
+    // A 1024x1024 soup: about 16,000 distinct leaves and 5,000 nodes above them, more than
+    // the 14,745 nodes that HashLife's store may fill in 1 MiB.
+    let mut g = lifelab::grid::Grid::new(1024, 1024);
+    g.fill_random(0.5, 3);
+    let mc = lifelab::pattern::macrocell::Macrocell::from_tiles(
+        &lifelab::tiles::TileMap::from_grid(&g, (-512, -512)),
+    );
+    assert!(mc.nodes.len() > 14_745, "{}", mc.nodes.len());
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("soup.mc");
+    std::fs::write(&file, mc.write()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args([
+            "run", "--json", "--gens", "1", "--engine", "hashlife", "--memory", "1",
+        ])
+        .arg("--pattern")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let e = v["error"].as_str().unwrap();
+    assert!(
+        e.contains(&format!("{} nodes", mc.nodes.len())) && e.contains("--memory"),
+        "{e}"
+    );
+}

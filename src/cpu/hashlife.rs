@@ -1414,6 +1414,17 @@ impl Engine for HashLifeEngine {
         if self.is_torus() || centre != (0, 0) || tree.is_multi_state() || tree.level() <= LEAF {
             return self.import(&crate::engine::quadtree_tiles(tree, centre)?);
         }
+        // Every node of the file may be a node of the store: refused up front when they
+        // cannot all fit, rather than after filling it.
+        let room = self.store.max_nodes / 10 * 9;
+        if tree.nodes.len() > room {
+            return Err(EngineError::Unsupported(format!(
+                "the quadtree has {} nodes, and HashLife's node store holds at most {room} in {}; give it more with --memory (at least {} MiB)",
+                tree.nodes.len(),
+                crate::memory::human_bytes(self.limit_bytes),
+                (tree.nodes.len() as u64 * NODE_BYTES * 2).div_ceil(1 << 20)
+            )));
+        }
         self.clear()?;
         let r = self.load_tree(tree);
         self.store.stack.clear();

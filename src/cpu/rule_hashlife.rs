@@ -396,7 +396,7 @@ impl RuleHashLifeEngine {
     fn to_tiles(&self) -> EngineResult<TileMap> {
         let limit = crate::memory::limit().bytes / 4;
         self.to_macrocell().to_tiles(limit).map_err(|e| {
-            EngineError::OutOfMemory(format!("{e}, more than a quarter of lifelab's memory"))
+            EngineError::Unsupported(format!("{e}, more than a quarter of lifelab's memory"))
         })
     }
 

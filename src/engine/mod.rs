@@ -725,8 +725,8 @@ pub fn census_of_tiles(universe: Universe, tiles: &TileMap) -> Census {
 pub fn quadtree_tiles(tree: &Macrocell, centre: (i64, i64)) -> EngineResult<TileMap> {
     let limit = crate::memory::limit();
     let tiles = tree.to_tiles(limit.bytes / 4).map_err(|e| {
-        EngineError::OutOfMemory(format!(
-            "{e}, more than a quarter of lifelab's memory ({limit})"
+        EngineError::Unsupported(format!(
+            "{e}, more than a quarter of lifelab's memory ({limit}); HashLife runs a quadtree from its nodes (--engine hashlife)"
         ))
     })?;
     Ok(if centre == (0, 0) {
