@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Golly's HashLife demos (/usr/share/golly/Patterns/HashLife, less the 1D wolfram22.mc) on the
-# unbounded plane: `lifelab run --pattern F --plane --gens GENS` against
+# Golly's 24 macrocell HashLife demos (/usr/share/golly/Patterns/HashLife, less the 1D
+# wolfram22.mc) on the unbounded plane: `lifelab run --pattern F --plane --gens GENS` against
 # `bgolly -a HashLife -m GENS F`, whole process, REPS runs of each in alternation, the median
 # wall-clock time and the peak resident memory (/usr/bin/time) of each, with both populations
 # (which must agree).
@@ -12,7 +12,7 @@ REPS=${REPS:-3}
 ONLY=${ONLY:-.}
 P=/usr/share/golly/Patterns/HashLife
 command -v bgolly >/dev/null || { echo "bgolly is not installed (apt-get install golly)"; exit 1; }
-files=($(ls "$P"/* | grep -v wolfram22 | grep -E "$ONLY"))
+files=($(ls "$P"/*.mc "$P"/*.mc.gz | grep -v wolfram22 | grep -E "$ONLY"))
 median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
 timed() { /usr/bin/time -f "%e %M" -o /tmp/hl_demo_time "$@"; }
 

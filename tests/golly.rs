@@ -265,7 +265,8 @@ fn macrocell_files_go_both_ways_with_golly() {
     assert!(out.status.success(), "{out:?}");
     let loaded = lifelab::session::setup::resolve_pattern(golly_mc.to_str().unwrap()).unwrap();
     assert_eq!(loaded.generation, 600);
-    let tiles = loaded.tiles.unwrap();
+    // Kept as its quadtree, which expands to the cells Golly wrote.
+    let tiles = loaded.quadtree.unwrap().to_tiles(1 << 30).unwrap();
     let read = tiles.crop(tiles.bounds().unwrap().rect().unwrap());
     assert_eq!(read, ours_plane(common::HASHLIFE, &acorn, 600));
 

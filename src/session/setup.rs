@@ -508,7 +508,8 @@ impl Simulation {
         let mut request = self.request(generations);
         request.options = options;
         let (mut engine, choice) = crate::registry::create(wanted, &request)?;
-        self.load_into(engine.as_mut())?;
+        self.load_into(engine.as_mut())
+            .with_context(|| format!("{} on the {} engine", self.source, choice.engine))?;
         Ok((engine, choice))
     }
 }
