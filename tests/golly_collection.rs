@@ -16,8 +16,6 @@ use std::process::Command;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use common::in_ci;
-
 const PATTERNS: &str = "/usr/share/golly/Patterns";
 const RULES: &str = "/usr/share/golly/Rules/";
 const FOLDERS: [&str; 13] = [
@@ -77,15 +75,7 @@ const REFUSED: &[(&str, &str)] = &[
 ];
 
 fn bgolly_found() -> bool {
-    let found = Command::new("bgolly").arg("-h").output().is_ok() && Path::new(PATTERNS).is_dir();
-    assert!(
-        found || !in_ci(),
-        "bgolly and Golly's patterns are not installed: .ci/run installs them with `apt-get install golly`"
-    );
-    if !found {
-        eprintln!("skipped: bgolly is not installed (apt-get install golly)");
-    }
-    found
+    common::golly_installed(PATTERNS)
 }
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -8,21 +8,12 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::in_ci;
 use lifelab::session::setup::{Spec, Start};
 
 const DEMOS: &str = "/usr/share/golly/Patterns/HashLife";
 
 fn bgolly_found() -> bool {
-    let found = Command::new("bgolly").arg("-h").output().is_ok() && Path::new(DEMOS).is_dir();
-    assert!(
-        found || !in_ci(),
-        "bgolly and Golly's patterns are not installed: .ci/run installs them with `apt-get install golly`"
-    );
-    if !found {
-        eprintln!("skipped: bgolly is not installed (apt-get install golly)");
-    }
-    found
+    common::golly_installed(DEMOS)
 }
 
 /// Golly's macrocell demos, less the one-dimensional `wolfram22.mc` (the rule issue's).

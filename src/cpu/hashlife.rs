@@ -24,7 +24,7 @@ use crate::engine::{
     Progress, Put, Sampled, Universe, census_index,
 };
 use crate::grid::Grid;
-use crate::pattern::macrocell::{Macrocell, McNode};
+use crate::pattern::macrocell::{Macrocell, McNode, leaf_box};
 use crate::rule::Rule;
 use crate::tiles::{TILE, TileMap};
 use rustc_hash::FxHashMap;
@@ -1015,22 +1015,7 @@ impl HashLifeEngine {
             return b;
         }
         let b = if n.level == LEAF {
-            let bits = n.bits();
-            let (mut cols, mut top, mut bottom) = (0u64, 8, 0);
-            for r in 0..8u64 {
-                let row = bits >> (8 * r) & 0xff;
-                if row != 0 {
-                    cols |= row;
-                    top = top.min(r);
-                    bottom = r;
-                }
-            }
-            Some([
-                cols.trailing_zeros() as u64,
-                top,
-                63 - cols.leading_zeros() as u64,
-                bottom,
-            ])
+            leaf_box(n.bits())
         } else {
             let h = 1u64 << (n.level - 1);
             let mut acc: Option<[u64; 4]> = None;

@@ -137,19 +137,7 @@ impl Macrocell {
         let mut boxes: Vec<Option<[u64; 4]>> = vec![None; self.nodes.len() + 1];
         for (i, n) in self.nodes.iter().enumerate() {
             boxes[i + 1] = match *n {
-                McNode::Leaf(bits) => (bits != 0).then(|| {
-                    let (mut cols, mut top, mut bottom) = (0u64, 8, 0);
-                    for r in 0..8u64 {
-                        let row = bits >> (8 * r) & 0xff;
-                        if row != 0 {
-                            cols |= row;
-                            top = top.min(r);
-                            bottom = r;
-                        }
-                    }
-                    let left = cols.trailing_zeros() as u64;
-                    [left, top, 63 - cols.leading_zeros() as u64, bottom]
-                }),
+                McNode::Leaf(bits) => leaf_box(bits),
                 McNode::States(s) => {
                     let live: Vec<usize> = (0..4).filter(|&k| s[k] != 0).collect();
                     (!live.is_empty()).then(|| {
@@ -502,6 +490,29 @@ impl Builder {
             comments: Vec::new(),
         }
     }
+}
+
+/// The box of an 8x8 leaf's live cells (`bits` as in [`McNode::Leaf`]): left, top, right and
+/// bottom, relative to its top-left corner.
+pub fn leaf_box(bits: u64) -> Option<[u64; 4]> {
+    if bits == 0 {
+        return None;
+    }
+    let (mut cols, mut top, mut bottom) = (0u64, 8, 0);
+    for r in 0..8u64 {
+        let row = bits >> (8 * r) & 0xff;
+        if row != 0 {
+            cols |= row;
+            top = top.min(r);
+            bottom = r;
+        }
+    }
+    Some([
+        cols.trailing_zeros() as u64,
+        top,
+        63 - cols.leading_zeros() as u64,
+        bottom,
+    ])
 }
 
 /// Reads a macrocell file. Every malformed line is an error with its line and column.

@@ -122,3 +122,21 @@ pub fn state_soup(
     }
     tiles
 }
+
+/// Whether bgolly and Golly's folder `dir` (its patterns, from the `golly` Debian package) are
+/// installed: in CI they must be (`.ci/run` installs them), elsewhere a test skips without them.
+pub fn golly_installed(dir: &str) -> bool {
+    let found = std::process::Command::new("bgolly")
+        .arg("-h")
+        .output()
+        .is_ok()
+        && std::path::Path::new(dir).is_dir();
+    assert!(
+        found || !in_ci(),
+        "bgolly and Golly's patterns are not installed: .ci/run installs them with `apt-get install golly`"
+    );
+    if !found {
+        eprintln!("skipped: bgolly is not installed (apt-get install golly)");
+    }
+    found
+}
