@@ -20,8 +20,9 @@ impl Default for EditPanel {
         Self {
             density: 0.35,
             seed: 1,
-            width: 0,
-            height: 0,
+            // The plane has no size to show: the fields offer the default torus.
+            width: crate::session::setup::DEFAULT_SIDE,
+            height: crate::session::setup::DEFAULT_SIDE,
             shown: (0, 0),
         }
     }
