@@ -218,7 +218,8 @@ fn take_1_3_4_has_period_7() {
     let v = json(&[
         "grundy", "subtract", "--take", "1,3,4", "--upto", "20", "--json",
     ]);
-    assert_eq!(v["period"]["period"], 7);
+    assert_eq!(v["period"], 7);
+    assert_eq!(v["preperiod"], 0);
 }
 
 #[test]
@@ -229,9 +230,15 @@ fn heaps_9_6_5_4_take_2_from_the_heap_of_6() {
         "grundy", "heaps", "9", "6", "5", "4", "--take", "1..3", "--json",
     ]);
     assert_eq!(v["grundy_values"], serde_json::json!([1, 2, 1, 0]));
-    assert_eq!(v["sum"], 2);
-    assert_eq!(v["winning_move"]["from"], 6);
-    assert_eq!(v["winning_move"]["to"], 4);
+    assert_eq!(v["nim_sum"], 2);
+    // Nim's move shape: heap 1 (from 0) is the heap of 6.
+    assert!(
+        v["winning_moves"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!({"heap": 1, "take": 2, "leaves": 4})),
+        "{v}"
+    );
     let (sum, moves) = grundy::heaps_winning_moves(
         &SubtractionGame {
             take: TakeSet::parse("1..3").unwrap(),
@@ -820,8 +827,18 @@ fn the_period_search_grows_with_the_take_set() {
     let v = json(&[
         "grundy", "subtract", "--take", "1..5000", "--upto", "3", "--json",
     ]);
-    assert_eq!(v["period"]["period"], 5001);
-    assert_eq!(v["period"]["preperiod"], 0);
+    assert_eq!(v["period"], 5001);
+    assert_eq!(v["preperiod"], 0);
+    assert_eq!(v["certified"], true);
+    // Take 1..20000: period 20001, certified once 2 * 20000 + 1 values are in; the search was
+    // cut at 10,000 values before.
+    let v = json(&[
+        "grundy", "subtract", "--take", "1..20000", "--upto", "3", "--json",
+    ]);
+    assert_eq!(
+        (v["period"].as_u64(), v["preperiod"].as_u64()),
+        (Some(20001), Some(0))
+    );
     assert_eq!(v["certified"], true);
 }
 
@@ -1273,10 +1290,7 @@ fn hackenbush_winning_cuts_from_a_file() {
     );
     std::fs::write(&path, "g a\na b c\n").unwrap();
     let err = failure(&["hackenbush", "--file", path.to_str().unwrap()]);
-    assert!(
-        err.contains("tree.txt:2:5: line 2, column 5: 'c' names a third end"),
-        "{err}"
-    );
+    assert!(err.contains("tree.txt:2:5: 'c' names a third end"), "{err}");
 }
 
 // ---- Games given by their move graph; sums of different games ----
@@ -1316,10 +1330,7 @@ fn a_loopy_graph_has_draws_with_smiths_infinite_values() {
     assert_eq!(v["vertices"][1]["outcome"], "draw");
     std::fs::write(&path, "x: y\ny x\n").unwrap();
     let err = failure(&["grundy", "graph", "--file", path.to_str().unwrap()]);
-    assert!(
-        err.contains("loopy.txt:2:1: line 2, column 1: 'y x' has no ':'"),
-        "{err}"
-    );
+    assert!(err.contains("loopy.txt:2:1: 'y x' has no ':'"), "{err}");
 }
 
 #[test]
@@ -1365,4 +1376,171 @@ fn misere_sums_by_direct_search() {
     let v = json(&["grundy", "sum", "2", "1", "1", "--misere", "--json"]);
     assert_eq!(v["first_player_wins"], true);
     assert_eq!(v["winning_moves"][0]["component"], 0);
+}
+
+/// The keys of a position's answer, whatever the command and the play.
+fn position_keys(v: &serde_json::Value) -> Vec<String> {
+    let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+    k.sort();
+    k
+}
+
+#[test]
+fn grundy_heaps_json_has_one_shape_normal_and_misere() {
+    // Take {1, 3, 4} (period 0 1 0 1 2 3 2): g(5) = 3, g(7) = 0, the XOR 3. From the 5 the
+    // moves leave 4, 2, 1 (g 2, 0, 1), and only g 0 wins; from the 7 they leave 6, 4, 3 (g 2, 2,
+    // 1), never the 3 wanted. One winning move: take 3 from the 5.
+    let normal = json(&["grundy", "heaps", "--take", "1,3,4", "5", "7", "--json"]);
+    assert_eq!(normal["nim_sum"], 3);
+    assert_eq!(
+        normal["winning_moves"],
+        serde_json::json!([{"heap": 0, "take": 3, "leaves": 2}])
+    );
+    let misere = json(&[
+        "grundy", "heaps", "--take", "1,3,4", "5", "7", "--misere", "--json",
+    ]);
+    for v in [&normal, &misere] {
+        for key in [
+            "game",
+            "heaps",
+            "misere",
+            "first_player_wins",
+            "winning_moves",
+            "winning_move_count",
+        ] {
+            assert!(v.get(key).is_some(), "{key} missing from {v}");
+        }
+        assert!(
+            v.get("values").is_none() && v.get("period").is_none(),
+            "{v}"
+        );
+    }
+    // The position inside `octal` has the same keys as `heaps`, less the game's name.
+    let octal = json(&[
+        "grundy", "octal", "kayles", "5", "7", "--upto", "3", "--json",
+    ]);
+    let mut heaps = position_keys(&normal);
+    heaps.retain(|k| k != "game");
+    assert_eq!(position_keys(&octal["position"]), heaps);
+}
+
+#[test]
+fn huge_heaps_are_answered_from_the_certified_period() {
+    // Take {1, 3, 4}: g repeats 0 1 0 1 2 3 2 from 0, so g(100000001) = g(3) = 1 and g(5) = 3;
+    // the XOR is 2. Only taking 4 from the 5 (leaving g(1) = 1 = 3 XOR 2) wins: from the huge
+    // heap the three moves leave n mod 7 = 2, 0, 6, values 0, 0, 2, never the 3 wanted.
+    let v = json(&[
+        "grundy",
+        "heaps",
+        "--take",
+        "1,3,4",
+        "100000001",
+        "5",
+        "--json",
+    ]);
+    assert_eq!(v["grundy_values"], serde_json::json!([1, 3]));
+    assert_eq!(
+        v["winning_moves"],
+        serde_json::json!([{"heap": 1, "take": 4, "leaves": 1}])
+    );
+    // Kayles: g(n) for n >= 72 repeats 4 1 2 8 1 4 7 2 1 8 2 7 by n mod 12 (Winning Ways,
+    // chapter 4); 10^12 mod 12 = 4, so g = 1, a first-player win.
+    let v = json(&[
+        "grundy",
+        "octal",
+        "kayles",
+        "1000000000000",
+        "--upto",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(v["position"]["grundy_values"], serde_json::json!([1]));
+    assert_eq!(v["position"]["first_player_wins"], true);
+    let listed = v["position"]["winning_moves"].as_array().unwrap().len() as u64;
+    assert_eq!(listed, octal::MAX_LISTED as u64);
+    assert!(v["position"]["winning_move_count"].as_u64().unwrap() > listed);
+    // The same heap as a component of a sum.
+    let v = json(&["grundy", "sum", "kayles:1000000000000", "--json"]);
+    assert_eq!(v["values"], serde_json::json!([1]));
+    assert_eq!(v["first_player_wins"], true);
+}
+
+#[test]
+fn moves_past_the_values_counted_by_residue_equal_the_direct_count() {
+    // The definition, move by move, with every value computed, against the residue count
+    // from 256 values and the certified period.
+    for code in ["0.77", "0.137", "0.07", "4.7", "0.15"] {
+        let game = HeapGame::parse(code).unwrap();
+        let (few, period) = game.search_period(0, 300_000_000);
+        let period = period.filter(|p| p.certified).expect("certified");
+        for heaps in [vec![3000u64], vec![2999, 17], vec![2500, 1234, 3]] {
+            let all = game.values(3000);
+            for target in [0, 1, 5] {
+                let direct =
+                    octal::moves_to_value(&game, &all, None, &heaps, target, usize::MAX).unwrap();
+                let by_period =
+                    octal::moves_to_value(&game, &few, Some(&period), &heaps, target, usize::MAX)
+                        .unwrap();
+                assert_eq!(by_period, direct, "{code} {heaps:?} to {target}");
+                assert_eq!(direct.count, direct.moves.len() as u64);
+                let capped =
+                    octal::moves_to_value(&game, &few, Some(&period), &heaps, target, 10).unwrap();
+                assert_eq!(capped.count, direct.count);
+                assert_eq!(capped.moves[..], direct.moves[..direct.moves.len().min(10)]);
+            }
+        }
+    }
+}
+
+#[test]
+fn three_octal_periods_found_past_16384_values_are_certified() {
+    // Periods from Flammenkamp's tables of octal games, as the issue quotes them: 0.4143 has
+    // period 21 from 10648; 0.5675 and 0.5664 have period 8 from 9081. The Guy–Smith check
+    // needs 2 n0 + p + t values, about 21,300 and 18,200: within reach, not at 32,768.
+    for (code, preperiod, period) in [
+        ("0.4143", 10648, 21),
+        ("0.5675", 9081, 8),
+        ("0.5664", 9081, 8),
+    ] {
+        let v = json(&["grundy", "octal", code, "--upto", "3", "--json"]);
+        assert_eq!(v["certified"], true, "{code}: {v}");
+        assert_eq!(
+            (v["preperiod"].as_u64(), v["period"].as_u64()),
+            (Some(preperiod), Some(period)),
+            "{code}"
+        );
+    }
+}
+
+#[test]
+fn a_sum_names_heaps_in_the_order_written() {
+    // Kayles g: 0 1 2 3 1 4 3 2, so g(7) = 2, g(5) = 4, the XOR 6. From the 7, leaving 5 (take
+    // 2, g 4) makes the heaps 5, 5; from the 5, leaving 1 and 3 (g 1 XOR 3 = 2) matches the 7.
+    let out = lifelab(&["grundy", "sum", "kayles:7,5"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("heap 1 (of 7): take 2, leaving 5"), "{text}");
+    assert!(
+        text.contains("heap 2 (of 5): take 1 and split the rest into 1 and 3"),
+        "{text}"
+    );
+    assert!(!text.contains("heap 2 (of 7)"), "{text}");
+}
+
+#[test]
+fn every_games_limit_is_named_in_its_error() {
+    // A heap the period cannot reach blames the heap, not an --upto the user never gave.
+    let e = failure(&["grundy", "grundys-game", "100000000000", "--upto", "2"]);
+    assert!(
+        e.contains("a heap of 100000000000") && !e.contains("--upto 1"),
+        "{e}"
+    );
+    // Nim heaps in a sum: values are 32-bit, and the error says so and where to go instead.
+    let e = failure(&["grundy", "sum", "4294967296", "1"]);
+    assert!(
+        e.contains("4294967295 (2^32 - 1)") && e.contains("lifelab nim"),
+        "{e}"
+    );
+    // A Wythoff table too large to print asks for --png or --json instead of printing nothing.
+    let e = failure(&["wythoff", "--table", "17"]);
+    assert!(e.contains("--table 17") && e.contains("--png"), "{e}");
 }

@@ -867,3 +867,193 @@ fn a_tree_limit_past_memory_is_refused_with_the_estimate() {
         "{stderr}"
     );
 }
+
+fn lifelab_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("lifelab-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Issue 28: a `.mc` at `#G 18446744073709551615` run one more generation reported
+/// generation 0 (the counter wrapped). A step past the last generation a u64 counts is refused
+/// and says so; one that ends on it is taken.
+#[test]
+fn a_generation_past_the_last_one_counted_is_refused() {
+    let dir = scratch_dir("generation-wrap");
+    let glider = |g: &str| format!("[M2] (lifelab test)\n#R B3/S23\n#G {g}\n.*$..*$***$\n");
+    std::fs::write(dir.join("last.mc"), glider("18446744073709551615")).unwrap();
+    std::fs::write(dir.join("one-before.mc"), glider("18446744073709551614")).unwrap();
+    for engine in ["auto", "tiles", "hashlife"] {
+        let out = lifelab_in(
+            &dir,
+            &[
+                "run",
+                "--pattern",
+                "last.mc",
+                "--gens",
+                "1",
+                "--engine",
+                engine,
+                "--json",
+            ],
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{engine}: {v}");
+        let e = v["error"].as_str().unwrap();
+        assert!(
+            e.contains("generation 18446744073709551615 plus 1 passes 18446744073709551615"),
+            "{engine}: {e}"
+        );
+        let out = lifelab_in(
+            &dir,
+            &[
+                "run",
+                "--pattern",
+                "one-before.mc",
+                "--gens",
+                "1",
+                "--engine",
+                engine,
+                "--json",
+            ],
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["generation"], u64::MAX, "{engine}: {v}");
+        assert_eq!(v["population"], 5, "{engine}: {v}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 28: a graph or Hackenbush file's error said where twice ("g.txt:1:1: line 1, column
+/// 1: ..."). It says file:line:column once, as pattern files do, alone and inside a sum.
+#[test]
+fn a_game_file_error_names_its_place_once() {
+    let dir = scratch_dir("game-file-errors");
+    std::fs::write(dir.join("g.txt"), "a: b\nv0 v1\n").unwrap();
+    std::fs::write(dir.join("h.txt"), "g a\n  a\n").unwrap();
+    for (args, want) in [
+        (
+            vec!["grundy", "graph", "--file", "g.txt"],
+            "error: g.txt:2:1: 'v0 v1' has no ':'",
+        ),
+        (
+            vec!["grundy", "sum", "graph:g.txt"],
+            "g.txt:2:1: 'v0 v1' has no ':'",
+        ),
+        (
+            vec!["hackenbush", "--file", "h.txt"],
+            "error: h.txt:2:3: 'a' is one end",
+        ),
+        (
+            vec!["grundy", "sum", "hackenbush:h.txt"],
+            "h.txt:2:3: 'a' is one end",
+        ),
+    ] {
+        let out = lifelab_in(&dir, &args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains(want), "{args:?}: {stderr}");
+        assert!(!stderr.contains("line 2, column"), "{args:?}: {stderr}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 28: `x:: y` made a vertex named ':'. A second ':' on a line is an error at its column.
+#[test]
+fn a_second_colon_on_a_graph_line_is_refused() {
+    let dir = scratch_dir("graph-colon");
+    std::fs::write(dir.join("g.txt"), "a: b\nx:: y\n").unwrap();
+    let out = lifelab_in(&dir, &["grundy", "graph", "--file", "g.txt"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("g.txt:2:3: a second ':'"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 28: `hackenbush 'G a'` took `G` as the ground. Names are case-sensitive and the
+/// ground is `g` or `ground`: the edge G–a stands on nothing and falls (value 0), while g–a is
+/// one edge on the ground (value 1).
+#[test]
+fn a_capital_g_is_a_vertex_not_the_ground() {
+    let value = |picture: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+            .args(["hackenbush", picture, "--json"])
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["value"].as_u64().unwrap()
+    };
+    assert_eq!(value("G a"), 0);
+    assert_eq!(value("Ground a"), 0);
+    assert_eq!(value("g a"), 1);
+    assert_eq!(value("ground a"), 1);
+}
+
+/// Issue 28: "a span of 18446744073709551615 cells": the count saturates for cells 2^32 apart
+/// (2^64 cells and more), and the message gave the saturated number as exact.
+#[test]
+fn a_span_past_the_count_is_not_given_as_exact() {
+    let dir = scratch_dir("span");
+    let mut text = "[M2] (lifelab test)\n#R B3/S23\n**$\n".to_string();
+    for level in 4..=33u32 {
+        text.push_str(&format!("{level} {} 0 0 0\n", level - 3));
+    }
+    text.push_str("34 31 0 0 31\n");
+    std::fs::write(dir.join("far.mc"), text).unwrap();
+    let out = lifelab_in(
+        &dir,
+        &["run", "--pattern", "far.mc", "--gens", "1", "--json"],
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let why = v["engine_reason"].as_str().unwrap();
+    assert!(
+        !why.contains("span of 18446744073709551615 cells)")
+            && why.contains("18446744073709551615 cells or more"),
+        "{why}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 28: a 1x16777216 soup took more than 60 s for 100 generations: a one-word row paid
+/// five divisions, a pass over scratch arrays and a fresh 16-byte census entry. Narrow tori of
+/// every width up to a word run on the fast engine exactly as on the reference engine.
+#[test]
+fn narrow_tori_run_on_the_fast_engine_as_on_the_reference() {
+    let dir = scratch_dir("narrow");
+    for (size, rule) in [
+        ("1x4099", "B3/S23"),
+        ("2x3001", "B3/S23"),
+        ("7x2000", "B36/S23"),
+        ("63x777", "B3/S23"),
+        ("64x500", "B2/S"),
+        ("65x300", "B3/S23"),
+    ] {
+        let mut runs = Vec::new();
+        for engine in ["cpu", "reference"] {
+            let file = format!("{engine}-{size}.rle");
+            let out = lifelab_in(
+                &dir,
+                &[
+                    "run", "--random", "0.4", "--size", size, "--rule", rule, "--gens", "37",
+                    "--engine", engine, "--seed", "11", "--out", &file,
+                ],
+            );
+            assert!(
+                out.status.success(),
+                "{size} {engine}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            runs.push(std::fs::read_to_string(dir.join(&file)).unwrap());
+        }
+        assert_eq!(runs[0], runs[1], "{size} {rule}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -9,7 +9,7 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 
 use crate::games::graph::{GValue, MoveGraph};
-use crate::games::grundy::{self, SubtractionGame, TakeSet};
+use crate::games::grundy::{self, TakeSet};
 use crate::games::octal::{self, HeapGame, HeapMove, Periodicity};
 use crate::games::retro::Value;
 use crate::games::{misere, sum};
@@ -168,30 +168,12 @@ fn check_work(game: &HeapGame, upto: u64) -> anyhow::Result<()> {
     Ok(())
 }
 
-#[derive(Serialize)]
-struct SubtractReport {
-    take: String,
-    values: Vec<u32>,
-    period: Option<grundy::Period>,
-    certified: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    check: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    misere_lost: Option<Vec<u64>>,
-}
-
+/// `grundy heaps`: a position, the shape of `nim --json`, with the game it is played in.
 #[derive(Serialize)]
 struct HeapsReport {
-    take: String,
-    heaps: Vec<u64>,
-    grundy_values: Vec<u32>,
-    sum: u32,
-    first_player_wins: bool,
-    /// The move Bouton's rule picks: a component whose g has the sum's highest bit, lowered
-    /// to g XOR sum.
-    winning_move: Option<grundy::SumMove>,
-    /// Every winning move (some raise a component's g instead).
-    winning_moves: Vec<grundy::SumMove>,
+    game: String,
+    #[serde(flatten)]
+    position: PositionReport,
 }
 
 /// A heap game's sequence, period and, for a position, its winning moves.
@@ -224,7 +206,10 @@ struct PositionReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     nim_sum: Option<u32>,
     first_player_wins: bool,
+    /// The first [`octal::MAX_LISTED`] winning moves.
     winning_moves: Vec<HeapMove>,
+    /// How many winning moves there are (more than listed for a huge heap that splits).
+    winning_move_count: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     positions_searched: Option<usize>,
 }
@@ -245,7 +230,7 @@ pub fn execute(args: GrundyArgs) -> anyhow::Result<ExitCode> {
             upto,
             misere,
             json,
-        } => subtract(&take, upto, misere, json)?,
+        } => return subtract(&take, upto, misere, json),
         GrundyCommand::Heaps {
             heaps,
             take,
@@ -253,12 +238,8 @@ pub fn execute(args: GrundyArgs) -> anyhow::Result<ExitCode> {
             json,
         } => {
             let heaps = super::nim::parse_heaps(&heaps)?;
-            let take = parse_take(&take)?;
-            if misere {
-                let game = HeapGame::Subtraction(take);
-                return sequence(game, heaps, None, true, json);
-            }
-            heaps_normal(heaps, take, json)?
+            let game = HeapGame::Subtraction(parse_take(&take)?);
+            heaps_command(game, heaps, misere, json)?
         }
         GrundyCommand::Octal {
             game,
@@ -338,84 +319,29 @@ pub fn execute(args: GrundyArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn subtract(take: &str, upto: u64, misere: bool, json: bool) -> anyhow::Result<()> {
-    let take = parse_take(take)?;
-    let heap_game = HeapGame::Subtraction(take.clone());
-    check_work(&heap_game, upto)?;
-    let values = SubtractionGame { take: take.clone() }.values(upto);
-    // The certificate needs the k values after the preperiod to repeat, so the search grows
-    // with the take-set's largest amount.
-    let (computed, found) = heap_game.search_period(upto, PERIOD_BUDGET);
-    let certified = found.as_ref().filter(|p| p.certified);
-    let misere_lost = misere
-        .then(|| misere_sequence(&heap_game, upto))
-        .transpose()?;
-    if json {
-        return super::print_json(&SubtractReport {
-            take: take.to_string(),
-            values,
-            period: certified.map(|p| grundy::Period {
-                preperiod: p.preperiod,
-                period: p.period,
-            }),
-            certified: certified.is_some(),
-            check: found.as_ref().map(check_text),
-            misere_lost,
-        });
-    }
-    outln!("subtraction game, take {take}: g(0..={upto})")?;
-    let s: Vec<String> = values.iter().map(u32::to_string).collect();
-    outln!("  {}", s.join(" "))?;
-    period_lines(found.as_ref(), computed.len() as u64)?;
-    if let Some(lost) = &misere_lost {
-        misere_lines(lost, upto)?;
-    }
-    Ok(())
+fn subtract(take: &str, upto: u64, misere: bool, json: bool) -> anyhow::Result<ExitCode> {
+    let game = HeapGame::Subtraction(parse_take(take)?);
+    sequence(game, Vec::new(), Some(upto), misere, json)
 }
 
-fn heaps_normal(heaps: Vec<u64>, take: TakeSet, json: bool) -> anyhow::Result<()> {
+/// `grundy heaps`: g of each heap and of the sum, and every winning move (normal play), or the
+/// outcome by direct search (misère).
+fn heaps_command(game: HeapGame, heaps: Vec<u64>, misere: bool, json: bool) -> anyhow::Result<()> {
     let top = heaps.iter().copied().max().unwrap_or(0);
-    let game = SubtractionGame { take: take.clone() };
-    check_work(&HeapGame::Subtraction(take.clone()), top)
-        .map_err(|_| anyhow::anyhow!("a heap of {top} is too large for take {take}"))?;
-    let g = game.values(top);
-    let (sum, moves) = grundy::heaps_winning_moves(&game, &heaps);
-    let report = HeapsReport {
-        take: take.to_string(),
-        grundy_values: heaps.iter().map(|&h| g[h as usize]).collect(),
-        heaps,
-        sum,
-        first_player_wins: sum != 0,
-        winning_move: moves
-            .iter()
-            .find(|m| m.grundy_after < m.grundy_before)
-            .cloned(),
-        winning_moves: moves,
-    };
-    if json {
-        return super::print_json(&report);
-    }
-    for (h, v) in report.heaps.iter().zip(&report.grundy_values) {
-        outln!("  heap {h:>4}: g = {v}")?;
-    }
-    outln!("  g of the sum = XOR = {}", report.sum)?;
-    if report.first_player_wins {
-        for m in &report.winning_moves {
-            let textbook = report.winning_move.as_ref() == Some(m);
-            outln!(
-                "  winning move: take {} from heap {} (of {}): g {} -> {}{}",
-                m.from - m.to,
-                m.component + 1,
-                m.from,
-                m.grundy_before,
-                m.grundy_after,
-                if textbook { "   <- Bouton's rule" } else { "" }
-            )?;
-        }
+    let (values, found) = if misere {
+        (Vec::new(), None)
     } else {
-        outln!("  the sum is 0: the player to move loses against best play")?;
+        values_reaching(&game, 0, top)?
+    };
+    let position = position_report(&game, heaps, misere, &values, found.as_ref())?;
+    if json {
+        return super::print_json(&HeapsReport {
+            game: game.name(),
+            position,
+        });
     }
-    Ok(())
+    outln!("{}:", game.name())?;
+    position_lines(&game, &position, &values, found.as_ref())
 }
 
 /// The check behind a period, in words.
@@ -490,8 +416,141 @@ fn misere_lines(lost: &[u64], upto: u64) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `octal`, `grundys-game` and `heaps --misere`: the sequence up to `upto` (when asked for),
-/// its period, and a position's winning moves.
+/// g(0..=show) and, for heaps up to `top`, their values: from the period the search
+/// certifies, so a heap of any size is answered, else computed up to `top` when that is
+/// within [`MAX_WORK`].
+fn values_reaching(
+    game: &HeapGame,
+    show: u64,
+    top: u64,
+) -> anyhow::Result<(Vec<u32>, Option<Periodicity>)> {
+    check_work(game, show)?;
+    let (mut values, found) = game.search_period(show, PERIOD_BUDGET);
+    let certified = found.as_ref().is_some_and(|p| p.certified);
+    if (values.len() as u64) <= top && !certified {
+        let cost = game.cost(top);
+        if top > MAX_UPTO || cost > MAX_WORK {
+            let why = match game {
+                HeapGame::Grundys => "Grundy's game is not known to be periodic".to_string(),
+                HeapGame::Nim => "Nim is never periodic (lifelab nim takes any heap)".to_string(),
+                _ => format!(
+                    "no period is certified within its first {} values",
+                    values.len()
+                ),
+            };
+            bail!(
+                "a heap of {top} in {}: {why}, and its values up to {top} mean looking at about \
+                 {cost} moves (more than {MAX_WORK}, a few seconds)",
+                game.name()
+            );
+        }
+        values = game.values(top);
+    }
+    Ok((values, found))
+}
+
+/// A position's answer: by its values under normal play (through the period for huge heaps),
+/// by direct search under misère play.
+fn position_report(
+    game: &HeapGame,
+    heaps: Vec<u64>,
+    misere: bool,
+    values: &[u32],
+    found: Option<&Periodicity>,
+) -> anyhow::Result<PositionReport> {
+    if misere {
+        let (wins, moves, searched) = misere::heaps_misere(game, &heaps, misere::SEARCH_LIMIT)?;
+        return Ok(PositionReport {
+            heaps,
+            misere: true,
+            grundy_values: None,
+            nim_sum: None,
+            first_player_wins: wins,
+            winning_move_count: moves.len() as u64,
+            winning_moves: moves,
+            positions_searched: Some(searched),
+        });
+    }
+    let w =
+        octal::moves_to_value(game, values, found, &heaps, 0, octal::MAX_LISTED).map_err(|n| {
+            anyhow::anyhow!("the value of a heap of {n} in {} is not known", game.name())
+        })?;
+    let g = |h: u64| HeapGame::value_at(values, found, h).unwrap_or(0);
+    Ok(PositionReport {
+        grundy_values: Some(heaps.iter().map(|&h| g(h)).collect()),
+        heaps,
+        misere: false,
+        nim_sum: Some(w.total),
+        first_player_wins: w.total != 0,
+        winning_moves: w.moves,
+        winning_move_count: w.count,
+        positions_searched: None,
+    })
+}
+
+fn position_lines(
+    game: &HeapGame,
+    p: &PositionReport,
+    values: &[u32],
+    found: Option<&Periodicity>,
+) -> anyhow::Result<()> {
+    let heaps: Vec<String> = p.heaps.iter().map(u64::to_string).collect();
+    outln!(
+        "position {} ({}):",
+        heaps.join(" "),
+        if p.misere {
+            "misère play, by direct search"
+        } else {
+            "normal play"
+        }
+    )?;
+    if let (Some(g), Some(total)) = (&p.grundy_values, p.nim_sum) {
+        let g: Vec<String> = g.iter().map(u32::to_string).collect();
+        outln!("  values {}; their XOR {total}", g.join(" "))?;
+    }
+    if let Some(n) = p.positions_searched {
+        outln!("  {n} positions searched")?;
+    }
+    if !p.first_player_wins {
+        return Ok(outln!("  the player to move loses against best play")?);
+    }
+    outln!("  the player to move wins; every winning move (heaps counted from 1):")?;
+    // Bouton's rule: the first move that lowers a heap's value (to its value XOR the sum).
+    let g = |n: u64| HeapGame::value_at(values, found, n);
+    let lowers = |m: &HeapMove| {
+        let after = match m.into {
+            Some([a, b]) => g(a).zip(g(b)).map(|(x, y)| x ^ y),
+            None => g(m.leaves),
+        };
+        after < g(p.heaps[m.heap])
+    };
+    let textbook = (!p.misere && !matches!(game, HeapGame::Octal(_) | HeapGame::Grundys))
+        .then(|| p.winning_moves.iter().position(lowers))
+        .flatten();
+    for (k, m) in p.winning_moves.iter().enumerate() {
+        outln!(
+            "    {}{}",
+            m.describe(&p.heaps),
+            if textbook == Some(k) {
+                "   <- Bouton's rule"
+            } else {
+                ""
+            }
+        )?;
+    }
+    let listed = p.winning_moves.len() as u64;
+    if p.winning_move_count > listed {
+        outln!(
+            "    … and {} more ({} winning moves in all; the first {listed} are listed)",
+            p.winning_move_count - listed,
+            p.winning_move_count
+        )?;
+    }
+    Ok(())
+}
+
+/// `subtract`, `octal` and `grundys-game`: the sequence up to `upto`, its period, and a
+/// position's winning moves.
 fn sequence(
     game: HeapGame,
     heaps: Vec<u64>,
@@ -501,38 +560,17 @@ fn sequence(
 ) -> anyhow::Result<ExitCode> {
     let top = heaps.iter().copied().max().unwrap_or(0);
     let show = upto.unwrap_or(0);
-    check_work(&game, show.max(top))?;
-    let (mut computed, found) = match upto {
-        Some(upto) => game.search_period(upto, PERIOD_BUDGET),
-        None => (Vec::new(), None),
-    };
-    if (computed.len() as u64) <= top {
-        computed = game.values(top);
-    }
+    let (values, found) = values_reaching(&game, show, if misere { 0 } else { top })?;
     let position = if heaps.is_empty() {
         None
-    } else if misere {
-        let (wins, moves, searched) = misere::heaps_misere(&game, &heaps, misere::SEARCH_LIMIT)?;
-        Some(PositionReport {
-            heaps,
-            misere: true,
-            grundy_values: None,
-            nim_sum: None,
-            first_player_wins: wins,
-            winning_moves: moves,
-            positions_searched: Some(searched),
-        })
     } else {
-        let (total, moves) = octal::winning_moves(&game, &computed, &heaps);
-        Some(PositionReport {
-            grundy_values: Some(heaps.iter().map(|&h| computed[h as usize]).collect()),
+        Some(position_report(
+            &game,
             heaps,
-            misere: false,
-            nim_sum: Some(total),
-            first_player_wins: total != 0,
-            winning_moves: moves,
-            positions_searched: None,
-        })
+            misere,
+            &values,
+            found.as_ref(),
+        )?)
     };
     let misere_lost = match (misere, upto) {
         (true, Some(upto)) => Some(misere_sequence(&game, upto)?),
@@ -540,13 +578,13 @@ fn sequence(
     };
     let report = SequenceReport {
         game: game.name(),
-        values: computed[..=show.min(computed.len() as u64 - 1) as usize].to_vec(),
+        values: values[..=show as usize].to_vec(),
         period: found.as_ref().map(|p| p.period),
         preperiod: found.as_ref().map(|p| p.preperiod),
         certified: found.as_ref().is_some_and(|p| p.certified),
         last_exceptional: found.as_ref().and_then(|p| p.last_exception),
         check: found.as_ref().map(check_text),
-        computed: computed.len() as u64,
+        computed: values.len() as u64,
         misere_lost,
         position,
     };
@@ -573,31 +611,7 @@ fn sequence(
         }
     }
     if let Some(p) = &report.position {
-        let heaps: Vec<String> = p.heaps.iter().map(u64::to_string).collect();
-        outln!(
-            "position {} ({}):",
-            heaps.join(" "),
-            if p.misere {
-                "misère play, by direct search"
-            } else {
-                "normal play"
-            }
-        )?;
-        if let (Some(g), Some(total)) = (&p.grundy_values, p.nim_sum) {
-            let g: Vec<String> = g.iter().map(u32::to_string).collect();
-            outln!("  values {}; their XOR {total}", g.join(" "))?;
-        }
-        if let Some(n) = p.positions_searched {
-            outln!("  {n} positions searched")?;
-        }
-        if p.first_player_wins {
-            outln!("  the player to move wins; every winning move (heaps counted from 1):")?;
-            for m in &p.winning_moves {
-                outln!("    {}", m.describe(&p.heaps))?;
-            }
-        } else {
-            outln!("  the player to move loses against best play")?;
-        }
+        position_lines(&game, p, &values, found.as_ref())?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -640,7 +654,17 @@ fn sum_command(specs: &[String], misere: bool, json: bool) -> anyhow::Result<()>
         outln!("  component {}: {c}, value {v}", k + 1)?;
     }
     outln!("  the sum's value: {}", r.value)?;
-    outcome_lines(r.first_player_wins, r.draw, &r.winning_moves)
+    outcome_lines(r.first_player_wins, r.draw, &r.winning_moves)?;
+    let listed = r.winning_moves.len() as u64;
+    if r.winning_move_count > listed {
+        outln!(
+            "  … and {} more ({} winning moves in all; the first {} of each heap game are listed)",
+            r.winning_move_count - listed,
+            r.winning_move_count,
+            octal::MAX_LISTED
+        )?;
+    }
+    Ok(())
 }
 
 fn outcome_lines(wins: bool, draw: bool, moves: &[sum::SumMove]) -> anyhow::Result<()> {
@@ -691,10 +715,7 @@ fn outcome_word(v: Value) -> &'static str {
 fn graph_command(file: &Path, misere: bool, json: bool) -> anyhow::Result<()> {
     let text = super::read_text(file)?;
     let name = file.display();
-    let g = MoveGraph::parse(&text).map_err(|e| match e.position() {
-        Some((l, c)) => anyhow::anyhow!("{name}:{l}:{c}: {e}"),
-        None => anyhow::anyhow!("{name}: {e}"),
-    })?;
+    let g = MoveGraph::parse(&text).map_err(|e| anyhow::anyhow!(e.in_file(&name.to_string())))?;
     let outcomes: Vec<(Value, Option<GValue>, Option<u32>)> = if misere {
         g.misere()
             .into_iter()

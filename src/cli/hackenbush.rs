@@ -39,9 +39,9 @@ pub fn execute(args: HackenbushArgs) -> anyhow::Result<ExitCode> {
         (None, Some(path)) => (path.display().to_string(), super::read_text(path)?),
         (None, None) => bail!("give a picture, like 'g a; a b; a c', or --file PICTURE.txt"),
     };
-    let h = Hackenbush::parse(&text).map_err(|e| match e.position() {
-        Some((l, c)) if args.file.is_some() => anyhow::anyhow!("{name}:{l}:{c}: {e}"),
-        _ => anyhow::anyhow!("{name}: {e}"),
+    let h = Hackenbush::parse(&text).map_err(|e| match args.file {
+        Some(_) => anyhow::anyhow!(e.in_file(&name)),
+        None => anyhow::anyhow!("{name}: {e}"),
     })?;
     let alive = h.grounded(&h.all());
     let value = h.value(&alive);

@@ -96,6 +96,12 @@ pub fn execute(args: WythoffArgs) -> anyhow::Result<ExitCode> {
                 wythoff::MAX_TABLE
             );
         }
+        if q > MAX_SHOWN && args.png.is_none() && !args.json {
+            bail!(
+                "--table {q}: a table larger than {MAX_SHOWN} x {MAX_SHOWN} is not printed; add \
+                 --png FILE.png for the picture or --json for the values"
+            );
+        }
         let table = wythoff::grundy_table(q, q);
         if let Some(path) = &args.png {
             super::grundy::write_png(&table, 2 * q as u32, path)?;

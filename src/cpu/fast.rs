@@ -30,8 +30,9 @@ use crate::tiles::TileMap;
 /// Below this many cells a generation runs on the calling thread: spawning costs more.
 const PARALLEL_CELLS: u64 = 1 << 16;
 
-/// Rows per rayon task.
-const BAND_ROWS: usize = 8;
+/// Words per rayon task, at least: a task of 8 one-word rows (a 1-wide torus) cost more to
+/// schedule than to compute.
+const BAND_WORDS: usize = 4096;
 
 pub struct FastEngine {
     core: Core,
@@ -61,6 +62,22 @@ struct RowStats {
 }
 
 impl RowStats {
+    fn add(&mut self, o: RowStats) {
+        self.population += o.population;
+        self.hash_a = self.hash_a.wrapping_add(o.hash_a);
+        self.hash_b = self.hash_b.wrapping_add(o.hash_b);
+    }
+
+    /// The census of rows or bands from their sums.
+    fn total(parts: &[RowStats]) -> Census {
+        let mut t = RowStats::default();
+        parts.iter().for_each(|&p| t.add(p));
+        Census {
+            population: t.population,
+            hash: t.hash_a as u64 | (t.hash_b as u64) << 32,
+        }
+    }
+
     /// The same per-word sums as `Grid::census`; the hash only when asked for.
     fn of(row: &[u64], y: u32, with_hash: bool) -> Self {
         let mut s = RowStats {
@@ -202,16 +219,7 @@ impl FastEngine {
     fn absorb(&mut self, stats: &[RowStats]) {
         let active = stats.iter().map(|s| s.population > 0).collect();
         self.next_active = std::mem::replace(&mut self.active, active);
-        let (mut a, mut b, mut population) = (0u32, 0u32, 0u64);
-        for s in stats {
-            population += s.population;
-            a = a.wrapping_add(s.hash_a);
-            b = b.wrapping_add(s.hash_b);
-        }
-        self.census = Census {
-            population,
-            hash: a as u64 | (b as u64) << 32,
-        };
+        self.census = RowStats::total(stats);
     }
 
     /// One generation.
@@ -222,51 +230,70 @@ impl FastEngine {
         let skip_quiet = self.logic.keeps_empty_space_empty();
         let with_hash = self.track_hash;
         let active = &self.active;
-        let stale = &self.next_active;
-        let quiet =
-            |y: usize| skip_quiet && !active[(y + h - 1) % h] && !active[y] && !active[(y + 1) % h];
+        // The rows around y on the torus, without a division per row (five of them cost more than
+        // a one-word row's arithmetic).
+        let around = |y: usize| {
+            (
+                if y == 0 { h - 1 } else { y - 1 },
+                if y + 1 == h { 0 } else { y + 1 },
+            )
+        };
+        let quiet = |y: usize| {
+            let (above, below) = around(y);
+            skip_quiet && !active[above] && !active[y] && !active[below]
+        };
         let ctx = RowContext {
             src,
             logic: &self.logic,
             key: hash::stream_key(self.seed, self.core.generation),
         };
-        let mut stats = vec![RowStats::default(); h];
+        // Each row's flag for the new state overwrites its flag for the state before, which
+        // only that row reads; a band's census is one sum (a stats entry per row was 256 MB,
+        // fresh each generation, on a 1 x 16,777,216 torus).
+        let mut flags = std::mem::take(&mut self.next_active);
+        if flags.len() != h {
+            flags = vec![true; h];
+        }
         let out = self.next.words_mut();
-        let one_row = |y: usize, row: &mut [u64], stat: &mut RowStats, scratch: &mut Scratch| {
+        let one_row = |y: usize, row: &mut [u64], flag: &mut bool, scratch: &mut Scratch| {
             if quiet(y) {
-                if stale.get(y).is_none_or(|&a| a) {
+                if *flag {
                     row.fill(0);
                 }
-                *stat = RowStats::default();
+                *flag = false;
+                RowStats::default()
             } else {
                 ctx.row(y as u32, row, scratch);
-                *stat = RowStats::of(row, y as u32, with_hash);
+                let stat = RowStats::of(row, y as u32, with_hash);
+                *flag = stat.population > 0;
+                stat
             }
         };
-        if src.cells() < PARALLEL_CELLS {
-            let mut scratch = Scratch::new(wpr);
-            for (y, (row, stat)) in out.chunks_exact_mut(wpr).zip(stats.iter_mut()).enumerate() {
-                one_row(y, row, stat, &mut scratch);
-            }
+        let band_rows = if src.cells() < PARALLEL_CELLS {
+            h
         } else {
-            out.par_chunks_mut(wpr * BAND_ROWS)
-                .zip(stats.par_chunks_mut(BAND_ROWS))
+            (BAND_WORDS / wpr).max(8)
+        };
+        let band = |scratch: &mut Scratch,
+                    (band, (rows, flags)): (usize, (&mut [u64], &mut [bool]))| {
+            let mut sum = RowStats::default();
+            for (i, (row, flag)) in rows.chunks_exact_mut(wpr).zip(flags.iter_mut()).enumerate() {
+                sum.add(one_row(band * band_rows + i, row, flag, scratch));
+            }
+            sum
+        };
+        let sums: Vec<RowStats> = if band_rows >= h {
+            vec![band(&mut Scratch::new(wpr), (0, (out, &mut flags)))]
+        } else {
+            out.par_chunks_mut(wpr * band_rows)
+                .zip(flags.par_chunks_mut(band_rows))
                 .enumerate()
-                .for_each_init(
-                    || Scratch::new(wpr),
-                    |scratch, (band, (rows, band_stats))| {
-                        for (i, (row, stat)) in rows
-                            .chunks_exact_mut(wpr)
-                            .zip(band_stats.iter_mut())
-                            .enumerate()
-                        {
-                            one_row(band * BAND_ROWS + i, row, stat, scratch);
-                        }
-                    },
-                );
-        }
+                .map_init(|| Scratch::new(wpr), band)
+                .collect()
+        };
         std::mem::swap(&mut self.grid, &mut self.next);
-        self.absorb(&stats);
+        self.next_active = std::mem::replace(&mut self.active, flags);
+        self.census = RowStats::total(&sums);
         self.core.generation += 1;
     }
 
@@ -472,9 +499,9 @@ fn east(ext: &[u64], i: usize) -> u64 {
 impl RowContext<'_> {
     fn row(&self, y: u32, out: &mut [u64], s: &mut Scratch) {
         let h = self.src.height();
-        let up = self.src.row((y + h - 1) % h);
+        let up = self.src.row(if y == 0 { h - 1 } else { y - 1 });
         let mid = self.src.row(y);
-        let down = self.src.row((y + 1) % h);
+        let down = self.src.row(if y + 1 == h { 0 } else { y + 1 });
         let width = self.src.width();
         match self.logic {
             Logic::Elementary(rule) => {
@@ -504,6 +531,13 @@ impl RowContext<'_> {
                     ];
                     *o = circuit.eval(&block, &mut s.values);
                 }
+            }
+            Logic::Life {
+                neighbourhood,
+                certain,
+                chance,
+            } if out.len() == 1 && *neighbourhood == Neighbourhood::Moore && chance.is_empty() => {
+                out[0] = narrow_moore(up[0], mid[0], down[0], width, certain);
             }
             Logic::Life {
                 neighbourhood,
@@ -604,6 +638,40 @@ fn apply_certain(
             acc[i] |= eq & (dead ^ (mid[i] & flip));
         }
     }
+}
+
+/// A row of one word (a torus at most 64 wide) under a Moore rule, in registers: the wrap is
+/// a rotation within the width. The passes over scratch arrays that wider rows need cost ten
+/// times the arithmetic here (a 1 x 16,777,216 torus ran at 2e7 cell updates/s).
+fn narrow_moore(up: u64, mid: u64, down: u64, width: u32, certain: &[(usize, u64, u64)]) -> u64 {
+    let mask = if width >= 64 {
+        u64::MAX
+    } else {
+        (1 << width) - 1
+    };
+    // Cell x - 1 and cell x + 1 moved to x, wrapping around the width.
+    let west = |v: u64| ((v << 1) | (v >> (width - 1))) & mask;
+    let east = |v: u64| (v >> 1) | ((v & 1) << (width - 1));
+    let x = up ^ mid;
+    let (s0, s1) = (x ^ down, (up & mid) | (x & down));
+    let (w0, c0, e0) = (west(s0), s0, east(s0));
+    let (w1, c1, e1) = (west(s1), s1, east(s1));
+    let x = w0 ^ c0;
+    let t0 = x ^ e0;
+    let k = (w0 & c0) | (x & e0);
+    let y = w1 ^ c1;
+    let p = y ^ e1;
+    let q = (w1 & c1) | (y & e1);
+    let t1 = p ^ k;
+    let k2 = p & k;
+    let (t2, t3) = (q ^ k2, q & k2);
+    let mut acc = 0;
+    for &(c, dead, alive) in certain {
+        let bit = |t: u64, b: usize| if c >> b & 1 == 1 { t } else { !t };
+        let eq = bit(t0, 0) & bit(t1, 1) & bit(t2, 2) & bit(t3, 3);
+        acc |= eq & (dead ^ (mid & (dead ^ alive)));
+    }
+    acc
 }
 
 /// Vertical 3-row sums into two planes (in the extended arrays), then the 9-cell totals.

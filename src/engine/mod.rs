@@ -721,6 +721,18 @@ pub fn census_of_tiles(universe: Universe, tiles: &TileMap) -> Census {
 }
 
 /// A quadtree's cells as tiles, its root centred on `centre`, unless they would take more than a
+/// Refuses a step whose end lies past the last generation a `u64` counts, which would
+/// otherwise wrap to a small generation without a word (a `.mc` at `#G 18446744073709551615`
+/// run one more).
+pub fn check_reach(generation: u64, gens: u64) -> EngineResult<()> {
+    match generation.checked_add(gens) {
+        Some(_) => Ok(()),
+        None => Err(EngineError::Unsupported(format!(
+            "generation {generation} plus {gens} passes {}, the last generation lifelab counts",
+            u64::MAX
+        ))),
+    }
+}
 /// quarter of lifelab's memory.
 pub fn quadtree_tiles(tree: &Macrocell, centre: (i64, i64)) -> EngineResult<TileMap> {
     let limit = crate::memory::limit();

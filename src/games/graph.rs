@@ -35,6 +35,10 @@ pub enum GraphError {
     },
     #[error("line {line}, column {column}: a vertex needs a name before the ':'")]
     NoName { line: usize, column: usize },
+    #[error(
+        "line {line}, column {column}: a second ':'; a line is one vertex and its moves, like 'a: b c'"
+    )]
+    SecondColon { line: usize, column: usize },
     #[error("no vertices: write one per line, like 'a: b c'")]
     Empty,
     #[error("more than {limit} moves")]
@@ -44,11 +48,16 @@ pub enum GraphError {
 impl GraphError {
     pub fn position(&self) -> Option<(usize, usize)> {
         match self {
-            GraphError::NoColon { line, column, .. } | GraphError::NoName { line, column } => {
-                Some((*line, *column))
-            }
+            GraphError::NoColon { line, column, .. }
+            | GraphError::NoName { line, column }
+            | GraphError::SecondColon { line, column } => Some((*line, *column)),
             _ => None,
         }
+    }
+
+    /// The error as `file:line:column: what` (or `file: what`), the location said once.
+    pub fn in_file(&self, file: &str) -> String {
+        super::located(file, self.position(), &self.to_string())
     }
 }
 
@@ -87,6 +96,13 @@ impl MoveGraph {
                 return Err(GraphError::NoName {
                     line: l + 1,
                     column: indent,
+                });
+            }
+            if let Some(at) = tail.find(':') {
+                let column = line[..head.len() + 1 + at].chars().count() + 1;
+                return Err(GraphError::SecondColon {
+                    line: l + 1,
+                    column,
                 });
             }
             let from = id(&mut g, name);

@@ -59,6 +59,11 @@ impl HackenbushError {
             _ => None,
         }
     }
+
+    /// The error as `file:line:column: what` (or `file: what`), the location said once.
+    pub fn in_file(&self, file: &str) -> String {
+        super::located(file, self.position(), &self.to_string())
+    }
 }
 
 pub const MAX_EDGES: usize = 200_000;
@@ -67,8 +72,10 @@ pub const MAX_EDGES: usize = 200_000;
 /// alone or in a sum.
 pub const MAX_CUT_EDGES: usize = 20_000;
 
+/// The ground is `g` or `ground`, exactly: names are case-sensitive, so `G` is a vertex like
+/// any other.
 fn is_ground(name: &str) -> bool {
-    matches!(name.to_ascii_lowercase().as_str(), "g" | "ground")
+    matches!(name, "g" | "ground")
 }
 
 impl Hackenbush {

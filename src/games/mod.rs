@@ -19,3 +19,18 @@ pub mod take_set;
 pub mod tictactoe;
 pub mod tree;
 pub mod wythoff;
+
+/// `file:line:column: what` for an error whose text starts "line L, column C: what", else
+/// `file: text`: the location said once, the way compilers and pattern files say it.
+pub(crate) fn located(file: &str, position: Option<(usize, usize)>, text: &str) -> String {
+    match position {
+        Some((l, c)) => {
+            let prefix = format!("line {l}, column {c}: ");
+            format!(
+                "{file}:{l}:{c}: {}",
+                text.strip_prefix(&prefix).unwrap_or(text)
+            )
+        }
+        None => format!("{file}: {text}"),
+    }
+}

@@ -21,7 +21,7 @@ use super::graph::{GValue, MoveGraph};
 use super::grundy::TakeSet;
 use super::hackenbush::Hackenbush;
 use super::misere::{self, Rules, SearchError};
-use super::octal::HeapGame;
+use super::octal::{self, HeapGame, Periodicity};
 use super::retro::Value;
 use super::wythoff;
 
@@ -120,7 +120,8 @@ impl Component {
                 .split(',')
                 .map(|w| number(w, "a heap"))
                 .collect::<Result<Vec<_>, _>>()?;
-            Ok(misere::canonical(&heaps))
+            // In the order written: a move names its heap as the user counts them.
+            Ok(heaps)
         };
         match kind.to_ascii_lowercase().as_str() {
             "wythoff" => {
@@ -139,10 +140,7 @@ impl Component {
             }
             "hackenbush" => {
                 let text = read(rest)?;
-                let picture = Hackenbush::parse(&text).map_err(|e| match e.position() {
-                    Some((l, c)) => format!("{rest}:{l}:{c}: {e}"),
-                    None => format!("{rest}: {e}"),
-                })?;
+                let picture = Hackenbush::parse(&text).map_err(|e| e.in_file(rest))?;
                 let alive = picture.grounded(&picture.all());
                 Ok(Component::Hackenbush {
                     name: rest.to_string(),
@@ -157,10 +155,7 @@ impl Component {
                     _ => (rest, None),
                 };
                 let text = read(file)?;
-                let graph = MoveGraph::parse(&text).map_err(|e| match e.position() {
-                    Some((l, c)) => format!("{file}:{l}:{c}: {e}"),
-                    None => format!("{file}: {e}"),
-                })?;
+                let graph = MoveGraph::parse(&text).map_err(|e| e.in_file(file))?;
                 let at = match vertex {
                     Some(v) => graph
                         .vertex(v)
@@ -239,7 +234,7 @@ impl Component {
 
     fn is_empty(&self) -> bool {
         match self {
-            Component::Heaps { heaps, .. } => heaps.is_empty(),
+            Component::Heaps { heaps, .. } => heaps.iter().all(|&h| h == 0),
             Component::Hackenbush { alive, .. } => !alive.contains(&true),
             _ => false,
         }
@@ -264,7 +259,8 @@ impl Component {
         match self {
             Component::Heaps { game, heaps } => {
                 for (i, &h) in heaps.iter().enumerate() {
-                    if i > 0 && heaps[i - 1] == h {
+                    // Equal heaps have the same moves: the first of them stands for all.
+                    if heaps[..i].contains(&h) {
                         continue;
                     }
                     game.for_each_option(h, |take, a, b| {
@@ -341,27 +337,45 @@ fn take_text(t: &TakeSet) -> String {
 /// Tables shared by the components of one sum.
 #[derive(Default)]
 pub struct Cache {
-    heaps: HashMap<HeapGame, Vec<u32>>,
+    /// A heap game's values and the period found in them.
+    heaps: HashMap<HeapGame, (Vec<u32>, Option<Periodicity>)>,
     wythoff: Option<Vec<Vec<u32>>>,
     graphs: HashMap<usize, Vec<GValue>>,
 }
 
 impl Cache {
-    /// g(0..=upto) of a heap game, refused when it would take too long.
-    pub fn heap_values(&mut self, game: &HeapGame, upto: u64) -> Result<&[u32], String> {
-        let have = self.heaps.get(game).map_or(0, |v| v.len() as u64);
-        if have <= upto {
-            let cost = game.cost(upto);
+    /// A heap game's values reaching `top`: through the period its search certifies, so a
+    /// heap of any size is answered, else computed up to `top`, refused when that would take
+    /// too long.
+    pub fn heap_values(
+        &mut self,
+        game: &HeapGame,
+        top: u64,
+    ) -> Result<(&[u32], Option<&Periodicity>), String> {
+        let (values, period) = self
+            .heaps
+            .entry(game.clone())
+            .or_insert_with(|| game.search_period(0, MAX_COST));
+        let certified = period.as_ref().is_some_and(|p| p.certified);
+        if values.len() as u64 <= top && !certified {
+            let cost = game.cost(top);
             if cost > MAX_COST {
+                let why = match game {
+                    HeapGame::Grundys => "Grundy's game is not known to be periodic".to_string(),
+                    _ => format!(
+                        "no period is certified within its first {} values",
+                        values.len()
+                    ),
+                };
                 return Err(format!(
-                    "a heap of {upto} in {}: its values would take about {cost} steps, more than \
-                     the {MAX_COST} allowed",
+                    "a heap of {top} in {}: {why}, and its values up to {top} would take about \
+                     {cost} steps, more than the {MAX_COST} allowed",
                     game.name()
                 ));
             }
-            self.heaps.insert(game.clone(), game.values(upto));
+            *values = game.values(top);
         }
-        Ok(&self.heaps[game][..=upto as usize])
+        Ok((values.as_slice(), period.as_ref()))
     }
 
     fn wythoff(&mut self, x: u64, y: u64) -> u32 {
@@ -388,17 +402,19 @@ impl Cache {
         Ok(match c {
             Component::Heaps { game, heaps } => {
                 if *game == HeapGame::Nim {
-                    GValue::Finite(
-                        heaps
-                            .iter()
-                            .fold(0u64, |a, &h| a ^ h)
-                            .try_into()
-                            .map_err(|_| "Nim heaps in a sum go up to 2^32 - 1".to_string())?,
-                    )
+                    let xor = heaps.iter().fold(0u64, |a, &h| a ^ h);
+                    GValue::Finite(xor.try_into().map_err(|_| {
+                        format!(
+                            "the Nim heaps' XOR is {xor}: values in a sum go up to {} (2^32 - 1); \
+                             lifelab nim takes any heaps",
+                            u32::MAX
+                        )
+                    })?)
                 } else {
                     let top = heaps.iter().copied().max().unwrap_or(0);
-                    let g = self.heap_values(game, top)?;
-                    GValue::Finite(heaps.iter().fold(0, |a, &h| a ^ g[h as usize]))
+                    let (values, period) = self.heap_values(game, top)?;
+                    let g = |h| HeapGame::value_at(values, period, h).expect("the values reach it");
+                    GValue::Finite(heaps.iter().fold(0, |a, &h| a ^ g(h)))
                 }
             }
             Component::Wythoff { x, y } => GValue::Finite(self.wythoff(*x, *y)),
@@ -407,12 +423,13 @@ impl Cache {
         })
     }
 
-    /// The moves of a component to a position of finite value `need`.
+    /// The moves of a component to a position of finite value `need` (at most
+    /// [`octal::MAX_LISTED`] of a heap game's), and how many there are.
     pub fn moves_to(
         &mut self,
         c: &Component,
         need: u32,
-    ) -> Result<Vec<(String, Component)>, String> {
+    ) -> Result<(Vec<(String, Component)>, u64), String> {
         if let Component::Heaps {
             game: HeapGame::Nim,
             heaps,
@@ -441,7 +458,35 @@ impl Cache {
                     ));
                 }
             }
-            return Ok(out);
+            let n = out.len() as u64;
+            return Ok((out, n));
+        }
+        if let Component::Heaps { game, heaps } = c {
+            // By the values, through the period for a huge heap: its options are never built.
+            let top = heaps.iter().copied().max().unwrap_or(0);
+            let (values, period) = self.heap_values(game, top)?;
+            let found = octal::moves_to_value(game, values, period, heaps, need, octal::MAX_LISTED)
+                .map_err(|n| {
+                    format!("the value of a heap of {n} in {} is not known", game.name())
+                })?;
+            let listed = found
+                .moves
+                .iter()
+                .map(|m| {
+                    let next: Vec<u64> = octal::apply(heaps, m)
+                        .into_iter()
+                        .filter(|&h| h > 0)
+                        .collect();
+                    (
+                        m.describe(heaps),
+                        Component::Heaps {
+                            game: game.clone(),
+                            heaps: next,
+                        },
+                    )
+                })
+                .collect();
+            return Ok((listed, found.count));
         }
         if let Component::Hackenbush {
             name,
@@ -472,7 +517,8 @@ impl Cache {
                     ));
                 }
             }
-            return Ok(out);
+            let n = out.len() as u64;
+            return Ok((out, n));
         }
         let mut out = Vec::new();
         for (text, next) in c.options() {
@@ -480,7 +526,8 @@ impl Cache {
                 out.push((text, next));
             }
         }
-        Ok(out)
+        let n = out.len() as u64;
+        Ok((out, n))
     }
 }
 
@@ -503,7 +550,10 @@ pub struct SumReport {
     pub value: GValue,
     pub first_player_wins: bool,
     pub draw: bool,
+    /// The winning moves, at most [`octal::MAX_LISTED`] per component.
     pub winning_moves: Vec<SumMove>,
+    /// How many winning moves there are (more than listed for a huge heap that splits).
+    pub winning_move_count: u64,
 }
 
 /// The value of the sum under normal play and every winning move.
@@ -521,6 +571,7 @@ pub fn analyse(components: &[Component]) -> Result<SumReport, String> {
     let value = values.iter().fold(GValue::Finite(0), |acc, v| acc.add(v));
     let outcome = value.outcome();
     let mut winning = Vec::new();
+    let mut count = 0;
     if outcome == Value::Win {
         for (k, c) in components.iter().enumerate() {
             // The value the component must reach: the XOR of all the others.
@@ -530,10 +581,11 @@ pub fn analyse(components: &[Component]) -> Result<SumReport, String> {
                 .filter(|&(j, _)| j != k)
                 .fold(GValue::Finite(0), |acc, (_, v)| acc.add(v));
             let Some(need) = rest.finite() else { continue };
-            for (text, next) in cache
+            let (moves, n) = cache
                 .moves_to(c, need)
-                .map_err(|e| format!("component {}: {e}", k + 1))?
-            {
+                .map_err(|e| format!("component {}: {e}", k + 1))?;
+            count += n;
+            for (text, next) in moves {
                 winning.push(SumMove {
                     component: k,
                     r#move: text,
@@ -550,6 +602,7 @@ pub fn analyse(components: &[Component]) -> Result<SumReport, String> {
         draw: outcome == Value::Draw,
         value,
         winning_moves: winning,
+        winning_move_count: count,
     })
 }
 

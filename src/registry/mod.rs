@@ -41,6 +41,16 @@ pub struct Workload {
     pub from_quadtree: bool,
 }
 
+/// A span in words: the count saturates at `u64::MAX`, which means that many or more (two
+/// cells 2^40 apart on the plane span 2^80).
+fn span_text(span: u64) -> String {
+    if span == u64::MAX {
+        format!("{span} cells or more")
+    } else {
+        format!("{span} cells")
+    }
+}
+
 /// Options some engines take.
 #[derive(Clone, Default)]
 pub struct Options {
@@ -421,9 +431,9 @@ fn builtin() -> Vec<EngineSpec> {
                         "a B0 rule: the tile engine would run the whole torus".to_string()
                     } else {
                         format!(
-                            "a sparse workload ({} live cells in a span of {} cells{}): the tile engine computes only where something changes",
+                            "a sparse workload ({} live cells in a span of {}{}): the tile engine computes only where something changes",
                             r.workload.population,
-                            r.workload.span,
+                            span_text(r.workload.span),
                             r.universe
                                 .size()
                                 .map_or(String::new(), |(w, h)| format!(" on a {w}x{h} torus"))
@@ -768,9 +778,9 @@ fn gpu_spec() -> EngineSpec {
                 seconds: 0.3 + gens * (area / 2e11 + latency),
                 why: if tiles && area < r.cells() {
                     format!(
-                        "a sparse workload ({} live cells in a span of {} cells): the GPU ({}) computes only the tiles near a change",
+                        "a sparse workload ({} live cells in a span of {}): the GPU ({}) computes only the tiles near a change",
                         r.workload.population,
-                        r.workload.span,
+                        span_text(r.workload.span),
                         ctx.name()
                     )
                 } else {

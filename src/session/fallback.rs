@@ -31,7 +31,8 @@ pub fn step_with_fallback(
     progress: &Progress,
 ) -> EngineResult<Option<String>> {
     let first = engine.generation();
-    let target = first.saturating_add(gens);
+    crate::engine::check_reach(first, gens)?;
+    let target = first + gens;
     if !engine.kind().on_gpu() {
         engine.step_with(gens, progress)?;
         engine.finish()?;

@@ -302,6 +302,7 @@ fn advance(
     progress: &Progress,
     watch: Watch,
 ) -> EngineResult<u64> {
+    crate::engine::check_reach(e.generation(), n)?;
     if e.jumps() || !(watch.populations || watch.repeats) || progress.cancelled() {
         return e.step_with(n, progress);
     }
