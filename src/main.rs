@@ -2,6 +2,10 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// An allocation that fails ends with a clear error, never an abort (docs/robustness.md).
+#[global_allocator]
+static ALLOCATOR: lifelab::memory::Guarded = lifelab::memory::Guarded;
+
 fn main() -> ExitCode {
     quiet_wayland();
     match lifelab::cli::Cli::try_parse() {

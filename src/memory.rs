@@ -194,3 +194,127 @@ mod tests {
         );
     }
 }
+
+/// Whether an allocation failure is also reported as the one JSON object on stdout (`--json`).
+static JSON_ERRORS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes an allocation failure print `{"error": ...}` on stdout as well (a `--json` run).
+pub fn set_json_errors(on: bool) {
+    JSON_ERRORS.store(on, Ordering::Relaxed);
+}
+
+/// The system allocator, ending the process with a clear error when an allocation fails
+/// instead of Rust's abort ("memory allocation of 512 bytes failed" and a core dump). Every
+/// estimate lifelab makes refuses work up front; this is for what slips past them (the system
+/// promised memory it then could not give, or a limit such as `ulimit -v` that
+/// `MemAvailable` does not show). The binary installs it with `#[global_allocator]`.
+pub struct Guarded;
+
+// SAFETY: every call is passed to `System` unchanged; only a null result is acted on, and that
+// path never returns.
+unsafe impl std::alloc::GlobalAlloc for Guarded {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        // SAFETY: the caller's contract is System's.
+        let p = unsafe { std::alloc::System.alloc(layout) };
+        if p.is_null() {
+            out_of_memory(layout.size());
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
+        // SAFETY: as for `alloc`.
+        let p = unsafe { std::alloc::System.alloc_zeroed(layout) };
+        if p.is_null() {
+            out_of_memory(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        // SAFETY: as for `alloc`.
+        unsafe { std::alloc::System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: as for `alloc`.
+        let p = unsafe { std::alloc::System.realloc(ptr, layout, new_size) };
+        if p.is_null() {
+            out_of_memory(new_size);
+        }
+        p
+    }
+}
+
+/// Says that `bytes` could not be had and ends the process with exit code 1. Nothing here may
+/// allocate: the message is put together in a buffer on the stack and written with `write(2)`,
+/// and `_exit` runs nothing that could.
+#[cfg(target_os = "linux")]
+fn out_of_memory(bytes: usize) -> ! {
+    struct Buf {
+        bytes: [u8; 320],
+        len: usize,
+    }
+    impl Buf {
+        fn push(&mut self, s: &[u8]) {
+            let n = s.len().min(self.bytes.len() - self.len);
+            self.bytes[self.len..self.len + n].copy_from_slice(&s[..n]);
+            self.len += n;
+        }
+        fn number(&mut self, mut v: usize) {
+            let mut digits = [0u8; 20];
+            let mut i = digits.len();
+            loop {
+                i -= 1;
+                digits[i] = b'0' + (v % 10) as u8;
+                v /= 10;
+                if v == 0 {
+                    break;
+                }
+            }
+            self.push(&digits[i..]);
+        }
+        fn write(&self, fd: i32) {
+            // SAFETY: the buffer is valid for `len` bytes.
+            unsafe { libc::write(fd, self.bytes.as_ptr().cast(), self.len) };
+        }
+    }
+    let mut message = Buf {
+        bytes: [0; 320],
+        len: 0,
+    };
+    message.push(b"out of memory: the system refused ");
+    message.number(bytes);
+    message.push(
+        b" bytes, though lifelab's estimate allowed the work; give a lower --memory, or a \
+          smaller pattern or torus",
+    );
+    if JSON_ERRORS.load(Ordering::Relaxed) {
+        let mut json = Buf {
+            bytes: [0; 320],
+            len: 0,
+        };
+        json.push(b"{\"error\":\"");
+        json.push(&message.bytes[..message.len]);
+        json.push(b"\"}\n");
+        json.write(1);
+    }
+    let mut line = Buf {
+        bytes: [0; 320],
+        len: 0,
+    };
+    line.push(b"error: ");
+    line.push(&message.bytes[..message.len]);
+    line.push(b"\n");
+    line.write(2);
+    // SAFETY: ends the process at once; nothing runs after it.
+    unsafe { libc::_exit(1) }
+}
+
+/// Elsewhere Rust's own handler reports the failure.
+#[cfg(not(target_os = "linux"))]
+fn out_of_memory(bytes: usize) -> ! {
+    std::alloc::handle_alloc_error(
+        std::alloc::Layout::from_size_align(bytes.max(1), 1).expect("a valid layout"),
+    )
+}

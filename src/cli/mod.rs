@@ -112,6 +112,7 @@ pub fn main_with(cli: Cli) -> ExitCode {
         return ExitCode::from(2);
     };
     let json = command.json();
+    crate::memory::set_json_errors(json);
     match command.execute() {
         Ok(code) => code,
         // A closed stdout (`| head -1`): the reader has all it wants, so end quietly, as Unix

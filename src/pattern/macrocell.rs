@@ -224,6 +224,11 @@ impl Macrocell {
                     let (tx, ty) = (x.div_euclid(64) as i64, gy.div_euclid(64) as i64);
                     let (bx, by) = (x.rem_euclid(64), gy.rem_euclid(64) as usize);
                     map.tile_mut(tx, ty)[by] |= row << bx;
+                    // Only a root leaf (at -4, -4) straddles two tiles: the rest of its row
+                    // goes to the next one (the fuzz target found its cells x >= 4 lost).
+                    if bx > 56 {
+                        map.tile_mut(tx + 1, ty)[by] |= row >> (64 - bx);
+                    }
                 }
             }
             McNode::Inner { level, children } => {
@@ -710,6 +715,25 @@ mod tests {
         // Level 4 covers -8..8: node 1 is the NE leaf (x 0..8, y -8..0).
         assert!(t.get(0, -2) && t.get(1, -1));
         assert!(t.get(-1, 0) && t.get(0, 0) && t.get(1, 0));
+    }
+
+    #[test]
+    fn a_root_leaf_keeps_every_cell() {
+        // A file that is one leaf: its root of level 3 covers -4..4, so each row straddles the
+        // tiles at x < 0 and x >= 0. The fuzz target found the cells x >= 0 of such a row
+        // lost (a row shifted to bit 60 of the tile on the left). Worked by hand: all 64 cells,
+        // from (-4, -4) to (3, 3).
+        let full = "********$".repeat(8);
+        let mc = parse(&format!("[M2] (lifelab test)\n{full}\n")).unwrap();
+        assert_eq!(mc.population(), 64);
+        let t = mc.to_tiles(1 << 20).unwrap();
+        assert_eq!(t.population(), 64);
+        for y in -4..4 {
+            for x in -4..4 {
+                assert!(t.get(x, y), "({x}, {y})");
+            }
+        }
+        assert!(!t.get(4, 0) && !t.get(-5, 0) && !t.get(0, 4));
     }
 
     #[test]
