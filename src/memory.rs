@@ -173,28 +173,6 @@ pub fn parse_mib(text: &str) -> Result<u64, String> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_message_names_the_need_and_the_limit_with_its_reason() {
-        let e = MemoryError {
-            what: "a 100000x100000 torus on the cpu engine".into(),
-            needed: 3 << 30,
-            limit: Limit {
-                bytes: 1 << 30,
-                source: LimitSource::Available(2 << 30),
-            },
-        };
-        assert_eq!(
-            e.to_string(),
-            "a 100000x100000 torus on the cpu engine needs 3.0 GiB, more than lifelab's limit of \
-             1.0 GiB, half of the 2.0 GiB this system has available"
-        );
-    }
-}
-
 /// Whether an allocation failure is also reported as the one JSON object on stdout (`--json`).
 static JSON_ERRORS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
@@ -317,4 +295,26 @@ fn out_of_memory(bytes: usize) -> ! {
     std::alloc::handle_alloc_error(
         std::alloc::Layout::from_size_align(bytes.max(1), 1).expect("a valid layout"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_message_names_the_need_and_the_limit_with_its_reason() {
+        let e = MemoryError {
+            what: "a 100000x100000 torus on the cpu engine".into(),
+            needed: 3 << 30,
+            limit: Limit {
+                bytes: 1 << 30,
+                source: LimitSource::Available(2 << 30),
+            },
+        };
+        assert_eq!(
+            e.to_string(),
+            "a 100000x100000 torus on the cpu engine needs 3.0 GiB, more than lifelab's limit of \
+             1.0 GiB, half of the 2.0 GiB this system has available"
+        );
+    }
 }

@@ -15,12 +15,10 @@ use crate::engine::{CellRect, EngineResult, Put, Universe};
 use crate::grid::Grid;
 use crate::pattern::{self, Format, Pattern};
 use crate::rule::Rule;
-use crate::session::cells::Cells;
 use crate::session::elementary::ElementarySim;
 use crate::session::save::Meta;
-use crate::session::setup::Quadtree;
+use crate::session::setup::FileCells;
 use crate::session::worker::Pace;
-use crate::tiles::TileMap;
 
 /// The extensions lifelab reads.
 const PATTERN_EXTENSIONS: [&str; 7] = ["rle", "cells", "lif", "life", "mc", "mcl", "gz"];
@@ -184,14 +182,12 @@ impl LifelabApp {
                 self.load(pattern, None, 0, source, false)?
             }
             Command::LoadFile(path) => {
-                let loaded = crate::session::setup::resolve_pattern(&path.display().to_string())?;
+                let mut loaded =
+                    crate::session::setup::resolve_pattern(&path.display().to_string())?;
                 self.remember("open")?;
                 let source = path.display().to_string();
                 let warnings = loaded.pattern.warnings.clone();
-                let cells = match loaded.quadtree {
-                    Some(tree) => Some(Loose::Quadtree(Box::new(tree))),
-                    None => loaded.tiles.map(Loose::Tiles),
-                };
+                let cells = FileCells::of(&mut loaded);
                 self.load(loaded.pattern, cells, loaded.generation, source, true)?;
                 if !warnings.is_empty() {
                     self.note_info(format!("{}: {}", path.display(), warnings.join("; ")));
@@ -716,7 +712,7 @@ impl LifelabApp {
     fn load(
         &mut self,
         pattern: Pattern,
-        loose: Option<Loose>,
+        loose: Option<FileCells>,
         generation: u64,
         source: String,
         from_file: bool,
@@ -766,17 +762,10 @@ impl LifelabApp {
             }
         };
         let (cells, fit) = match loose {
-            Some(Loose::Quadtree(tree)) => {
-                // Kept as nodes: HashLife takes them as they are, without flattening.
-                let q = Quadtree::new(*tree, crate::session::setup::golly_origin(universe));
-                crate::session::setup::check_inside(q.bounds, universe)?;
-                let fit = q.bounds.and_then(|b| b.rect());
-                (Cells::Quadtree(std::sync::Arc::new(q)), fit)
-            }
-            Some(Loose::Tiles(t)) => {
-                let t = crate::session::setup::centre_tiles(t, universe);
-                let fit = t.bounds().and_then(|b| b.rect());
-                (t.into(), fit)
+            Some(loose) => {
+                let cells = loose.place(universe)?;
+                let fit = cells.bounds().and_then(|b| b.rect());
+                (cells, fit)
             }
             None => {
                 let at = crate::session::setup::place_pattern(&pattern, universe)?;
@@ -843,12 +832,4 @@ fn fill_region(g: &mut Grid, rect: CellRect, universe: Universe, density: f64, s
             g.set(dx, dy, fill.alive(x as u32, y as u32));
         }
     }
-}
-
-/// A file's cells that are not one bitmap, in Golly's coordinates (centred on the origin).
-enum Loose {
-    /// An RLE file drawn far apart.
-    Tiles(TileMap),
-    /// A macrocell file's quadtree.
-    Quadtree(Box<crate::pattern::macrocell::Macrocell>),
 }

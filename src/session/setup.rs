@@ -15,6 +15,8 @@ use crate::registry::{Request, Workload};
 use crate::rule::Rule;
 use crate::tiles::TileMap;
 
+use super::cells::Cells;
+
 /// The torus side when neither the flags, the rule nor the file give one (grown to fit the
 /// pattern).
 pub const DEFAULT_SIDE: u32 = 1024;
@@ -62,6 +64,47 @@ pub enum Start {
     /// A macrocell file's quadtree, kept as its nodes: an engine that keeps a quadtree takes
     /// them as they are, and the others expand them into cells when they load them.
     Quadtree(Arc<Quadtree>),
+}
+
+impl From<Cells> for Start {
+    fn from(cells: Cells) -> Start {
+        match cells {
+            Cells::Tiles(t) => Start::Tiles(t),
+            Cells::Quadtree(q) => Start::Quadtree(q),
+        }
+    }
+}
+
+/// A file's cells that are not one bitmap, in Golly's coordinates (centred on the origin).
+pub enum FileCells {
+    /// An RLE file drawn far apart.
+    Tiles(TileMap),
+    /// A macrocell file's quadtree.
+    Quadtree(Box<Macrocell>),
+}
+
+impl FileCells {
+    /// A file's cells as they are read (`None`: a bitmap, placed by [`place_pattern`]).
+    pub fn of(loaded: &mut Loaded) -> Option<FileCells> {
+        match loaded.quadtree.take() {
+            Some(tree) => Some(FileCells::Quadtree(Box::new(tree))),
+            None => loaded.tiles.take().map(FileCells::Tiles),
+        }
+    }
+
+    /// The cells placed in `universe` as Golly places them (its origin at a torus's centre),
+    /// refused when they reach beyond a torus; a quadtree stays nodes, so that HashLife takes
+    /// it as it is. The one placement for the command line and the window.
+    pub fn place(self, universe: Universe) -> anyhow::Result<Cells> {
+        let cells = match self {
+            FileCells::Quadtree(tree) => {
+                Cells::Quadtree(Arc::new(Quadtree::new(*tree, golly_origin(universe))))
+            }
+            FileCells::Tiles(t) => Cells::Tiles(centre_tiles(t, universe)),
+        };
+        check_inside(cells.bounds(), universe)?;
+        Ok(cells)
+    }
 }
 
 /// A quadtree on a universe: its root centred on `centre` (lifelab's coordinates), with its
@@ -185,17 +228,16 @@ impl Spec {
             Grid::check_torus_dimensions(w as u64, h as u64)?;
             Universe::torus(w, h)
         };
-        let (start, source) = match (pattern.as_ref(), tiles, self.random) {
-            _ if quadtree.is_some() => {
-                let tree = quadtree.expect("just checked");
-                let q = Quadtree::new(tree, golly_origin(universe));
-                check_inside(q.bounds, universe).with_context(|| format!("pattern {source}"))?;
-                (Start::Quadtree(Arc::new(q)), source)
-            }
-            (_, Some(t), _) => {
-                let t = centre_tiles(t, universe);
-                check_inside(t.bounds(), universe).with_context(|| format!("pattern {source}"))?;
-                (Start::Tiles(t), source)
+        let loose = match quadtree {
+            Some(tree) => Some(FileCells::Quadtree(Box::new(tree))),
+            None => tiles.map(FileCells::Tiles),
+        };
+        let (start, source) = match (pattern.as_ref(), loose, self.random) {
+            (_, Some(loose), _) => {
+                let cells = loose
+                    .place(universe)
+                    .with_context(|| format!("pattern {source}"))?;
+                (cells.into(), source)
             }
             (Some(p), None, _) if p.states.is_some() => {
                 if p.max_state() as u16 >= rule.states() {
