@@ -178,7 +178,8 @@ impl Grid {
             // SAFETY: the layout has a non-zero size; a non-null pointer from alloc_zeroed
             // with the layout of n u64s is a valid, initialised buffer for Vec to own.
             unsafe {
-                let ptr = std::alloc::alloc_zeroed(layout) as *mut u64;
+                // A null is an error here, not the end of the process (memory::Guarded).
+                let ptr = crate::memory::alloc_zeroed_or_null(layout) as *mut u64;
                 if ptr.is_null() {
                     return Err(out_of_memory());
                 }

@@ -188,6 +188,29 @@ pub fn set_json_errors(on: bool) {
 /// `MemAvailable` does not show). The binary installs it with `#[global_allocator]`.
 pub struct Guarded;
 
+std::thread_local! {
+    /// Set while [`alloc_zeroed_or_null`] asks: a null result is the caller's to handle.
+    static FALLIBLE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// `std::alloc::alloc_zeroed`, through the global allocator, with a null result returned to
+/// the caller even under [`Guarded`]: a grid that cannot be had is an error the app shows, not
+/// the end of the process.
+///
+/// # Safety
+/// As for `std::alloc::alloc_zeroed`: `layout` has a non-zero size.
+pub unsafe fn alloc_zeroed_or_null(layout: std::alloc::Layout) -> *mut u8 {
+    FALLIBLE.with(|f| f.set(true));
+    // SAFETY: the caller's contract.
+    let p = unsafe { std::alloc::alloc_zeroed(layout) };
+    FALLIBLE.with(|f| f.set(false));
+    p
+}
+
+fn fallible() -> bool {
+    FALLIBLE.with(|f| f.get())
+}
+
 // SAFETY: every call is passed to `System` unchanged; only a null result is acted on, and that
 // path never returns.
 unsafe impl std::alloc::GlobalAlloc for Guarded {
@@ -203,7 +226,7 @@ unsafe impl std::alloc::GlobalAlloc for Guarded {
     unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
         // SAFETY: as for `alloc`.
         let p = unsafe { std::alloc::System.alloc_zeroed(layout) };
-        if p.is_null() {
+        if p.is_null() && !fallible() {
             out_of_memory(layout.size());
         }
         p

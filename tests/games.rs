@@ -1466,6 +1466,18 @@ fn huge_heaps_are_answered_from_the_certified_period() {
 }
 
 #[test]
+fn a_move_count_past_64_bits_saturates() {
+    // Game 4.0 splits a heap in two without taking: g(n) is 1 for even n and 0 for odd (g(1) =
+    // 0, and an even heap splits only into two odd or two even parts, values XOR 0). Three even
+    // heaps near 2^64: the XOR is 1, and every split of any of them (both parts odd or both
+    // even keeps the XOR of the parts 0) wins: 3 (2^63 - 1) moves, more than a u64 counts.
+    let h = "18446744073709551614";
+    let v = json(&["grundy", "octal", "4.0", h, h, h, "--upto", "4", "--json"]);
+    assert_eq!(v["values"], serde_json::json!([0, 0, 1, 0, 1]));
+    assert_eq!(v["position"]["winning_move_count"], u64::MAX);
+}
+
+#[test]
 fn moves_past_the_values_counted_by_residue_equal_the_direct_count() {
     // The definition, move by move, with every value computed, against the residue count
     // from 256 values and the certified period.
@@ -1540,6 +1552,23 @@ fn every_games_limit_is_named_in_its_error() {
         e.contains("4294967295 (2^32 - 1)") && e.contains("lifelab nim"),
         "{e}"
     );
+    // A heap past every bound: refused in words, without overflowing the estimate.
+    let e = failure(&[
+        "grundy",
+        "grundys-game",
+        "18446744073709551615",
+        "--upto",
+        "2",
+    ]);
+    assert!(e.contains("past the 100000000 lifelab computes"), "{e}");
+    let e = failure(&["grundy", "sum", "grundys-game:18446744073709551615"]);
+    assert!(e.contains("a heap of 18446744073709551615"), "{e}");
+    // Misère play searches directly: a heap whose moves alone pass the search's limit is
+    // refused before they are built.
+    let e = failure(&["grundy", "octal", "kayles", "1000000000000", "--misere"]);
+    assert!(e.contains("too many for a direct search"), "{e}");
+    let e = failure(&["grundy", "sum", "sub:1..50000000:100000000", "--misere"]);
+    assert!(e.contains("too many moves for a direct search"), "{e}");
     // A Wythoff table too large to print asks for --png or --json instead of printing nothing.
     let e = failure(&["wythoff", "--table", "17"]);
     assert!(e.contains("--table 17") && e.contains("--png"), "{e}");

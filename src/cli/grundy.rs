@@ -430,6 +430,14 @@ fn values_reaching(
     if (values.len() as u64) <= top && !certified {
         let cost = game.cost(top);
         if top > MAX_UPTO || cost > MAX_WORK {
+            let beyond = if top > MAX_UPTO {
+                format!("its values up to {top} are past the {MAX_UPTO} lifelab computes")
+            } else {
+                format!(
+                    "its values up to {top} mean looking at about {cost} moves (more than \
+                     {MAX_WORK}, a few seconds)"
+                )
+            };
             let why = match game {
                 HeapGame::Grundys => "Grundy's game is not known to be periodic".to_string(),
                 HeapGame::Nim => "Nim is never periodic (lifelab nim takes any heap)".to_string(),
@@ -438,11 +446,7 @@ fn values_reaching(
                     values.len()
                 ),
             };
-            bail!(
-                "a heap of {top} in {}: {why}, and its values up to {top} mean looking at about \
-                 {cost} moves (more than {MAX_WORK}, a few seconds)",
-                game.name()
-            );
+            bail!("a heap of {top} in {}: {why}, and {beyond}", game.name());
         }
         values = game.values(top);
     }

@@ -720,7 +720,6 @@ pub fn census_of_tiles(universe: Universe, tiles: &TileMap) -> Census {
     sum.census()
 }
 
-/// A quadtree's cells as tiles, its root centred on `centre`, unless they would take more than a
 /// Refuses a step whose end lies past the last generation a `u64` counts, which would
 /// otherwise wrap to a small generation without a word (a `.mc` at `#G 18446744073709551615`
 /// run one more).
@@ -733,6 +732,8 @@ pub fn check_reach(generation: u64, gens: u64) -> EngineResult<()> {
         ))),
     }
 }
+
+/// A quadtree's cells as tiles, its root centred on `centre`, unless they would take more than a
 /// quarter of lifelab's memory.
 pub fn quadtree_tiles(tree: &Macrocell, centre: (i64, i64)) -> EngineResult<TileMap> {
     let limit = crate::memory::limit();

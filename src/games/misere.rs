@@ -272,6 +272,16 @@ pub fn heaps_misere(
     heaps: &[u64],
     limit: usize,
 ) -> Result<(bool, Vec<HeapMove>, usize), SearchError> {
+    // A heap's moves are built before the search counts them: refuse a heap whose moves alone
+    // pass the limit (Kayles at 10^12 has 10^12 of them).
+    let moves = heaps
+        .iter()
+        .map(|&h| game.options_at(h))
+        .fold(0u128, u128::saturating_add);
+    let most = limit.saturating_mul(MOVES_PER_POSITION);
+    if moves > most as u128 {
+        return Err(SearchError::TooManyMoves { limit: most });
+    }
     let solved = search(&Heaps(game), canonical(heaps), true, limit)?;
     let wins = solved.value(&canonical(heaps)) == Some(Value::Win);
     let winning = octal::moves(game, heaps)

@@ -250,18 +250,38 @@ impl HeapGame {
         }
     }
 
-    /// About how many options `values(upto)` looks at: what its time grows with.
+    /// About how many options `values(upto)` looks at: what its time grows with (saturating:
+    /// a heap near 2^64 squared does not fit even in 128 bits).
     pub fn cost(&self, upto: u64) -> u128 {
         let n = upto as u128 + 1;
         match self {
             HeapGame::Nim => n,
             // A range of amounts slides a window (see `range_values`): a word per 64 amounts.
-            HeapGame::Subtraction(TakeSet::Range { .. }) => n * (t_words(self, upto) + 1),
-            HeapGame::Subtraction(t) => n * (t.count().min(upto) as u128 + 1),
-            HeapGame::Grundys => n * n / 4 + n,
+            HeapGame::Subtraction(TakeSet::Range { .. }) => {
+                n.saturating_mul(t_words(self, upto) + 1)
+            }
+            HeapGame::Subtraction(t) => n.saturating_mul(t.count().min(upto) as u128 + 1),
+            HeapGame::Grundys => (n / 2).saturating_mul(n / 2).saturating_add(n),
             HeapGame::Octal(code) => {
                 let splits = code.digits.iter().filter(|d| **d & 4 != 0).count() as u128;
-                n * n / 4 * splits + n * (code.max_take() as u128 + 1)
+                (n / 2)
+                    .saturating_mul(n / 2)
+                    .saturating_mul(splits)
+                    .saturating_add(n.saturating_mul(code.max_take() as u128 + 1))
+            }
+        }
+    }
+
+    /// How many moves a heap of `n` has, about: what a direct search would build for it.
+    pub fn options_at(&self, n: u64) -> u128 {
+        let n = n as u128;
+        match self {
+            HeapGame::Nim => n,
+            HeapGame::Subtraction(t) => (t.count() as u128).min(n),
+            HeapGame::Grundys => n / 2,
+            HeapGame::Octal(code) => {
+                let splits = code.digits.iter().filter(|d| **d & 4 != 0).count() as u128;
+                splits * (n / 2) + code.max_take() as u128 + 1
             }
         }
     }
@@ -590,7 +610,8 @@ pub struct Moves {
     pub total: u32,
     /// The first moves, heap by heap, each heap's in the order of [`HeapGame::for_each_option`].
     pub moves: Vec<HeapMove>,
-    /// How many there are in all (more than listed for a huge heap that splits).
+    /// How many there are in all (more than listed for a huge heap that splits; saturating at
+    /// 2^64 - 1, which three heaps near 2^64 of game 4.0 reach).
     pub count: u64,
 }
 
@@ -676,7 +697,7 @@ struct Add<'a> {
 
 impl Add<'_> {
     fn one(&mut self, take: u64, a: u64, b: u64) {
-        self.out.count += 1;
+        self.out.count = self.out.count.saturating_add(1);
         if self.out.moves.len() < self.limit {
             self.out.moves.push(HeapMove {
                 heap: self.heap,
@@ -723,7 +744,7 @@ impl Add<'_> {
             }
         }
         for &a0 in &classes {
-            self.out.count += (hi - a0) / p + 1;
+            self.out.count = self.out.count.saturating_add((hi - a0) / p + 1);
         }
         let mut k = 0u64;
         while self.out.moves.len() < self.limit {

@@ -245,8 +245,8 @@ impl Component {
         match self {
             Component::Heaps { game, heaps } => heaps
                 .iter()
-                .map(|&h| game.cost(h) / (h as u128 + 1) + 1)
-                .sum(),
+                .map(|&h| game.options_at(h))
+                .fold(0u128, u128::saturating_add),
             Component::Wythoff { x, y } => (*x + *y + x.min(y)) as u128,
             Component::Hackenbush { alive, .. } => alive.len() as u128,
             Component::Graph { graph, at, .. } => graph.moves[*at].len() as u128,
@@ -571,7 +571,7 @@ pub fn analyse(components: &[Component]) -> Result<SumReport, String> {
     let value = values.iter().fold(GValue::Finite(0), |acc, v| acc.add(v));
     let outcome = value.outcome();
     let mut winning = Vec::new();
-    let mut count = 0;
+    let mut count = 0u64;
     if outcome == Value::Win {
         for (k, c) in components.iter().enumerate() {
             // The value the component must reach: the XOR of all the others.
@@ -584,7 +584,7 @@ pub fn analyse(components: &[Component]) -> Result<SumReport, String> {
             let (moves, n) = cache
                 .moves_to(c, need)
                 .map_err(|e| format!("component {}: {e}", k + 1))?;
-            count += n;
+            count = count.saturating_add(n);
             for (text, next) in moves {
                 winning.push(SumMove {
                     component: k,
