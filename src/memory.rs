@@ -257,6 +257,14 @@ fn out_of_memory(bytes: usize) -> ! {
         len: usize,
     }
     impl Buf {
+        fn of(parts: &[&[u8]]) -> Buf {
+            let mut b = Buf {
+                bytes: [0; 320],
+                len: 0,
+            };
+            parts.iter().for_each(|p| b.push(p));
+            b
+        }
         fn push(&mut self, s: &[u8]) {
             let n = s.len().min(self.bytes.len() - self.len);
             self.bytes[self.len..self.len + n].copy_from_slice(&s[..n]);
@@ -280,34 +288,17 @@ fn out_of_memory(bytes: usize) -> ! {
             unsafe { libc::write(fd, self.bytes.as_ptr().cast(), self.len) };
         }
     }
-    let mut message = Buf {
-        bytes: [0; 320],
-        len: 0,
-    };
-    message.push(b"out of memory: the system refused ");
+    let mut message = Buf::of(&[b"out of memory: the system refused "]);
     message.number(bytes);
     message.push(
         b" bytes, though lifelab's estimate allowed the work; give a lower --memory, or a \
           smaller pattern or torus",
     );
+    let text = &message.bytes[..message.len];
     if JSON_ERRORS.load(Ordering::Relaxed) {
-        let mut json = Buf {
-            bytes: [0; 320],
-            len: 0,
-        };
-        json.push(b"{\"error\":\"");
-        json.push(&message.bytes[..message.len]);
-        json.push(b"\"}\n");
-        json.write(1);
+        Buf::of(&[b"{\"error\":\"", text, b"\"}\n"]).write(1);
     }
-    let mut line = Buf {
-        bytes: [0; 320],
-        len: 0,
-    };
-    line.push(b"error: ");
-    line.push(&message.bytes[..message.len]);
-    line.push(b"\n");
-    line.write(2);
+    Buf::of(&[b"error: ", text, b"\n"]).write(2);
     // SAFETY: ends the process at once; nothing runs after it.
     unsafe { libc::_exit(1) }
 }
