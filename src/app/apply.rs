@@ -763,7 +763,7 @@ impl LifelabApp {
         };
         let (cells, fit) = match loose {
             Some(loose) => {
-                let cells = loose.place(universe)?;
+                let cells = crate::session::cells::Cells::of_file(loose, universe)?;
                 let fit = cells.bounds().and_then(|b| b.rect());
                 (cells, fit)
             }

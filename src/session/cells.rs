@@ -4,8 +4,9 @@
 
 use std::sync::Arc;
 
+use crate::engine::Universe;
 use crate::engine::{Bounds, Engine, EngineResult};
-use crate::session::setup::Quadtree;
+use crate::session::setup::{FileCells, Quadtree, Start};
 use crate::tiles::TileMap;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -28,6 +29,16 @@ impl From<TileMap> for Cells {
 }
 
 impl Cells {
+    /// A file's loose cells placed in `universe` as the command line places them
+    /// ([`FileCells::place`]).
+    pub fn of_file(cells: FileCells, universe: Universe) -> anyhow::Result<Cells> {
+        match cells.place(universe)? {
+            Start::Quadtree(q) => Ok(Cells::Quadtree(q)),
+            Start::Tiles(t) => Ok(Cells::Tiles(t)),
+            _ => unreachable!("a file's loose cells are placed as a quadtree or as tiles"),
+        }
+    }
+
     /// What the engine holds: its quadtree where it keeps one, else its tiles.
     pub fn read(e: &mut dyn Engine) -> EngineResult<Cells> {
         Ok(match e.export_quadtree()? {

@@ -15,8 +15,6 @@ use crate::registry::{Request, Workload};
 use crate::rule::Rule;
 use crate::tiles::TileMap;
 
-use super::cells::Cells;
-
 /// The torus side when neither the flags, the rule nor the file give one (grown to fit the
 /// pattern).
 pub const DEFAULT_SIDE: u32 = 1024;
@@ -66,15 +64,6 @@ pub enum Start {
     Quadtree(Arc<Quadtree>),
 }
 
-impl From<Cells> for Start {
-    fn from(cells: Cells) -> Start {
-        match cells {
-            Cells::Tiles(t) => Start::Tiles(t),
-            Cells::Quadtree(q) => Start::Quadtree(q),
-        }
-    }
-}
-
 /// A file's cells that are not one bitmap, in Golly's coordinates (centred on the origin).
 pub enum FileCells {
     /// An RLE file drawn far apart.
@@ -94,16 +83,23 @@ impl FileCells {
 
     /// The cells placed in `universe` as Golly places them (its origin at a torus's centre),
     /// refused when they reach beyond a torus; a quadtree stays nodes, so that HashLife takes
-    /// it as it is. The one placement for the command line and the window.
-    pub fn place(self, universe: Universe) -> anyhow::Result<Cells> {
-        let cells = match self {
+    /// it as it is. The one placement for the command line and the window
+    /// (`Cells::of_file`).
+    pub fn place(self, universe: Universe) -> anyhow::Result<Start> {
+        let (start, bounds) = match self {
             FileCells::Quadtree(tree) => {
-                Cells::Quadtree(Arc::new(Quadtree::new(*tree, golly_origin(universe))))
+                let q = Quadtree::new(*tree, golly_origin(universe));
+                let bounds = q.bounds;
+                (Start::Quadtree(Arc::new(q)), bounds)
             }
-            FileCells::Tiles(t) => Cells::Tiles(centre_tiles(t, universe)),
+            FileCells::Tiles(t) => {
+                let t = centre_tiles(t, universe);
+                let bounds = t.bounds();
+                (Start::Tiles(t), bounds)
+            }
         };
-        check_inside(cells.bounds(), universe)?;
-        Ok(cells)
+        check_inside(bounds, universe)?;
+        Ok(start)
     }
 }
 
@@ -234,10 +230,10 @@ impl Spec {
         };
         let (start, source) = match (pattern.as_ref(), loose, self.random) {
             (_, Some(loose), _) => {
-                let cells = loose
+                let start = loose
                     .place(universe)
                     .with_context(|| format!("pattern {source}"))?;
-                (cells.into(), source)
+                (start, source)
             }
             (Some(p), None, _) if p.states.is_some() => {
                 if p.max_state() as u16 >= rule.states() {
