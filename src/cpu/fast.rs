@@ -654,17 +654,7 @@ fn narrow_moore(up: u64, mid: u64, down: u64, width: u32, certain: &[(usize, u64
     let east = |v: u64| (v >> 1) | ((v & 1) << (width - 1));
     let x = up ^ mid;
     let (s0, s1) = (x ^ down, (up & mid) | (x & down));
-    let (w0, c0, e0) = (west(s0), s0, east(s0));
-    let (w1, c1, e1) = (west(s1), s1, east(s1));
-    let x = w0 ^ c0;
-    let t0 = x ^ e0;
-    let k = (w0 & c0) | (x & e0);
-    let y = w1 ^ c1;
-    let p = y ^ e1;
-    let q = (w1 & c1) | (y & e1);
-    let t1 = p ^ k;
-    let k2 = p & k;
-    let (t2, t3) = (q ^ k2, q & k2);
+    let [t0, t1, t2, t3] = column_totals([west(s0), s0, east(s0)], [west(s1), s1, east(s1)]);
     let mut acc = 0;
     for &(c, dead, alive) in certain {
         let bit = |t: u64, b: usize| if c >> b & 1 == 1 { t } else { !t };
@@ -691,23 +681,29 @@ fn moore_counts(up: &[u64], mid: &[u64], down: &[u64], width: u32, s: &mut Scrat
     let (s0, s1) = (&s.a, &s.b);
     let [t0, t1, t2, t3] = &mut s.planes;
     for i in 1..=n {
-        let (w0, c0, e0) = (west(s0, i), s0[i], east(s0, i));
-        let (w1, c1, e1) = (west(s1, i), s1[i], east(s1, i));
-        // Ones: full adder of the three low bits.
-        let x = w0 ^ c0;
-        let b0 = x ^ e0;
-        let k = (w0 & c0) | (x & e0);
-        // Twos: the three high bits plus the carry k, four bits of weight 2.
-        let y = w1 ^ c1;
-        let p = y ^ e1;
-        let q = (w1 & c1) | (y & e1);
-        let b1 = p ^ k;
-        let k2 = p & k;
-        t0[i - 1] = b0;
-        t1[i - 1] = b1;
-        t2[i - 1] = q ^ k2;
-        t3[i - 1] = q & k2;
+        [t0[i - 1], t1[i - 1], t2[i - 1], t3[i - 1]] = column_totals(
+            [west(s0, i), s0[i], east(s0, i)],
+            [west(s1, i), s1[i], east(s1, i)],
+        );
     }
+}
+
+/// The 9-cell totals (four bit planes) from the 3-row column sums of columns x-1, x and x+1,
+/// given as their low bits `ones` and high bits `twos`.
+#[inline(always)]
+fn column_totals(ones: [u64; 3], twos: [u64; 3]) -> [u64; 4] {
+    let ([w0, c0, e0], [w1, c1, e1]) = (ones, twos);
+    // Ones: full adder of the three low bits.
+    let x = w0 ^ c0;
+    let b0 = x ^ e0;
+    let k = (w0 & c0) | (x & e0);
+    // Twos: the three high bits plus the carry k, four bits of weight 2.
+    let y = w1 ^ c1;
+    let p = y ^ e1;
+    let q = (w1 & c1) | (y & e1);
+    let b1 = p ^ k;
+    let k2 = p & k;
+    [b0, b1, q ^ k2, q & k2]
 }
 
 /// Six neighbours: (-1,-1), (0,-1), (-1,0), (1,0), (0,1), (1,1).
