@@ -14,6 +14,7 @@
 pub mod analysis;
 #[cfg(feature = "app")]
 pub mod app;
+pub mod census;
 pub mod check;
 #[cfg(feature = "cli")]
 pub mod cli;

@@ -15,6 +15,7 @@ macro_rules! outln {
 mod analyze;
 pub mod app_args;
 mod bench;
+mod census;
 mod check;
 pub mod choices;
 mod gpus;
@@ -76,6 +77,9 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// List the GPU adapters and the limits that matter.
     Gpus(gpus::GpusArgs),
+    /// A soup census as apgsearch runs it: soups, their objects by apgcode, a haul in
+    /// Catagolue's format, and the longest-lived soups; `census soup`, `census merge`.
+    Census(census::CensusArgs),
     /// Nim: the nim-sum, the outcome and every winning move; or --lost N --max M, a listing.
     Nim(nim::NimArgs),
     /// Sprague–Grundy values: subtraction and octal games, Grundy's game, sums of different
@@ -179,6 +183,7 @@ impl Command {
             Command::Bench(a) => a.json,
             Command::Check(a) => a.json,
             Command::Gpus(a) => a.json,
+            Command::Census(a) => a.json(),
             Command::Nim(a) => a.json,
             Command::Grundy(a) => a.json(),
             Command::Wythoff(a) => a.json,
@@ -198,6 +203,7 @@ impl Command {
             Command::Bench(a) => bench::execute(a),
             Command::Check(a) => check::execute(a),
             Command::Gpus(a) => gpus::execute(a),
+            Command::Census(a) => census::execute(a),
             Command::Nim(a) => nim::execute(a),
             Command::Grundy(a) => grundy::execute(a),
             Command::Wythoff(a) => wythoff::execute(a),

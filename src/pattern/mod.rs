@@ -7,6 +7,7 @@
 //! panics. Every writer's output reads back as the same pattern (for Life 1.06, which has no room
 //! for names or rules, the same cells up to translation).
 
+pub mod apgcode;
 mod cells;
 pub mod elementary;
 pub mod library;

@@ -569,6 +569,9 @@ const SPARSE_RLE_BYTES: u64 = 64 << 20;
 
 /// A library name, or a path to a pattern file.
 pub fn resolve_pattern(name: &str) -> anyhow::Result<Loaded> {
+    if let Some(soup) = name.strip_prefix("census:") {
+        return census_soup(name, soup);
+    }
     let path = Path::new(name);
     if path.exists() || name.contains(['/', '\\']) || pattern::Format::from_path(path).is_some() {
         // Rule files beside the pattern come first, as in Golly.
@@ -589,6 +592,40 @@ pub fn resolve_pattern(name: &str) -> anyhow::Result<Loaded> {
                 library::names().join(", ")
             )
         })
+}
+
+/// `census:ROOT:INDEX` or `census:SYMMETRY:ROOT:INDEX`: the census's soup, in the rule the
+/// session is given (a census soup has no rule of its own).
+fn census_soup(name: &str, soup: &str) -> anyhow::Result<Loaded> {
+    let parts: Vec<&str> = soup.split(':').collect();
+    let (symmetry, root, index) = match parts[..] {
+        [root, index] => (crate::census::Symmetry::C1, root, index),
+        [symmetry, root, index] => (
+            symmetry
+                .parse()
+                .map_err(|e: String| anyhow!("--pattern {name}: {e}"))?,
+            root,
+            index,
+        ),
+        _ => bail!(
+            "--pattern {name}: a census soup is census:ROOT:INDEX or census:SYMMETRY:ROOT:INDEX"
+        ),
+    };
+    let index: u64 = index.parse().map_err(|_| {
+        anyhow!("--pattern {name}: the soup number '{index}' is not a whole number")
+    })?;
+    let seed = format!("{root}{index}");
+    let cells = crate::census::soup::hashsoup(&seed, symmetry);
+    let mut pattern =
+        crate::census::soup::soup_pattern(&cells, Rule::life(), format!("{seed} ({symmetry})"));
+    pattern.rule = None;
+    Ok(Loaded {
+        pattern,
+        label: name.to_string(),
+        generation: 0,
+        tiles: None,
+        quadtree: None,
+    })
 }
 
 /// A pattern file, read whole (a large RLE or a macrocell file as tiles).

@@ -1,0 +1,340 @@
+//! One soup, from its first generation to its objects, as apgsearch's `censusSoup` runs it:
+//! 1. stabilise: step in blocks until the population has repeated for long enough (blocks of
+//!    8, then 12, then 30 generations), or failing that until a hash of the cells near the soup
+//!    repeats;
+//! 2. separate: one more stabilisation period, keeping every cell alive in it (the envelope),
+//!    then the classifier; if it finds a pathological object, 10,000 generations more and a
+//!    longer envelope, up to five times.
+//!
+//! Gliders that escape (nothing lies further along their diagonal) are taken off the plane
+//! and counted, so that they cost nothing; the population the stabilisation watches counts
+//! them still, so the soup settles at the generation it would with them.
+
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+
+use super::classify::Classifier;
+use super::object::{Patch, apgcode, cycle};
+use crate::cpu::tiles::TileEngine;
+use crate::engine::{Engine, EngineResult, Universe};
+use crate::tiles::TileMap;
+
+/// What one soup gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SoupOutcome {
+    pub index: u64,
+    /// The generation at which the soup was judged settled (the methuselah hunt's measure).
+    pub settled: u64,
+    /// Each object's apgcode, once per object (`PATHOLOGICAL`, `yl…` and `zz_…` included).
+    pub objects: Vec<String>,
+}
+
+/// The 3x3 shapes of the rule's c/4 diagonal glider, each with its direction.
+struct Gliders {
+    shapes: HashMap<u16, (i64, i64)>,
+    code: String,
+}
+
+impl Gliders {
+    fn of(classifier: &Classifier) -> Option<Gliders> {
+        let glider = Patch::from_cells(&[(1, 0), (2, 1), (0, 2), (1, 2), (2, 2)]);
+        let c = cycle(&glider, &classifier.map, 8).ok()?;
+        if c.period != 4 || c.dx.abs() != 1 || c.dy.abs() != 1 {
+            return None;
+        }
+        let mut shapes = HashMap::new();
+        for phase in &c.phases {
+            if phase.w != 3 || phase.h != 3 || phase.population() != 5 {
+                return None;
+            }
+            // The eight orientations, each moving its own way.
+            for o in 0..8 {
+                let mut mask = 0u16;
+                for (x, y) in phase.live() {
+                    let (x, y) = (x - phase.x0, y - phase.y0);
+                    let (u, v) = orient(o, x, y);
+                    mask |= 1 << (3 * v + u);
+                }
+                let (du, dv) = orient_vector(o, c.dx, c.dy);
+                shapes.insert(mask, (du, dv));
+            }
+        }
+        Some(Gliders {
+            shapes,
+            code: apgcode(&c),
+        })
+    }
+}
+
+/// Orientation `o` of a cell of a 3x3 box: `o & 4` transposes, `o & 1` and `o & 2` mirror.
+fn orient(o: u8, x: i64, y: i64) -> (i64, i64) {
+    let (x, y) = if o & 4 != 0 { (y, x) } else { (x, y) };
+    let x = if o & 1 != 0 { 2 - x } else { x };
+    let y = if o & 2 != 0 { 2 - y } else { y };
+    (x, y)
+}
+
+fn orient_vector(o: u8, dx: i64, dy: i64) -> (i64, i64) {
+    let (dx, dy) = if o & 4 != 0 { (dy, dx) } else { (dx, dy) };
+    let dx = if o & 1 != 0 { -dx } else { dx };
+    let dy = if o & 2 != 0 { -dy } else { dy };
+    (dx, dy)
+}
+
+/// The soup runner for one thread: its classifier keeps what it has named.
+pub struct Settler {
+    pub classifier: Classifier,
+    gliders: Option<Gliders>,
+}
+
+/// A soup on the plane, with the gliders it has lost.
+struct Soup {
+    engine: TileEngine,
+    generation: u64,
+    escaped: u64,
+    /// Each glider taken off: the generation it was taken at and its cells then. The
+    /// stabilisation's hash still sees them where they would be.
+    ghosts: Vec<(u64, Patch)>,
+}
+
+impl Settler {
+    pub fn new(classifier: Classifier) -> Self {
+        let gliders = Gliders::of(&classifier);
+        Settler {
+            classifier,
+            gliders,
+        }
+    }
+
+    /// Runs the soup of `cells` to its objects.
+    pub fn run(&mut self, index: u64, cells: &[(i64, i64)]) -> EngineResult<SoupOutcome> {
+        let mut engine = TileEngine::new(self.classifier.rule, Universe::Plane, 0)?;
+        let mut tiles = TileMap::new();
+        for &(x, y) in cells {
+            tiles.set(x, y, true);
+        }
+        engine.import(&tiles)?;
+        let mut soup = Soup {
+            engine,
+            generation: 0,
+            escaped: 0,
+            ghosts: Vec::new(),
+        };
+        let mut duration = self.stabilise(&mut soup)?;
+        let settled = soup.generation;
+        let mut attempt = 0;
+        let objects = loop {
+            let mut objects = Vec::new();
+            if soup.engine.population()? > 0 {
+                objects = self.separate(&mut soup, duration)?;
+            }
+            let linear = objects.iter().any(|o| o.starts_with('y'));
+            let pathological = objects.iter().any(|o| o == "PATHOLOGICAL");
+            if !pathological || linear || attempt >= 5 {
+                break objects;
+            }
+            attempt += 1;
+            self.advance(&mut soup, 10_000)?;
+            duration = 4000;
+        };
+        let mut objects = objects;
+        if let Some(g) = &self.gliders {
+            objects.extend((0..soup.escaped).map(|_| g.code.clone()));
+        }
+        objects.retain(|o| o != "xs0_0");
+        objects.sort_unstable();
+        Ok(SoupOutcome {
+            index,
+            settled,
+            objects,
+        })
+    }
+
+    fn advance(&self, soup: &mut Soup, gens: u64) -> EngineResult<()> {
+        soup.engine.step(gens)?;
+        soup.generation += gens;
+        self.remove_escaped(soup)
+    }
+
+    /// The population as if no glider had been taken off.
+    fn population(&self, soup: &mut Soup) -> EngineResult<u64> {
+        Ok(soup.engine.population()? + 5 * soup.escaped)
+    }
+
+    /// apgsearch's stabilisation; the stabilisation period it ends with.
+    fn stabilise(&self, soup: &mut Soup) -> EngineResult<u64> {
+        let (mut depth, mut previous) = (0, 0u64);
+        let (mut period, mut security) = (8u64, 15);
+        let mut i = 0;
+        while i < 1000 {
+            match i {
+                25 => security = 20,
+                50 => security = 25,
+                75 => security = 30,
+                200 => period = 12,
+                400 => period = 30,
+                _ => {}
+            }
+            self.advance(soup, period)?;
+            let current = self.population(soup)?;
+            if current == previous {
+                depth += 1;
+            } else {
+                depth = 0;
+                if period < 30 {
+                    i += 1;
+                    self.advance(soup, 12)?;
+                }
+            }
+            previous = current;
+            if depth == security {
+                return Ok(period);
+            }
+            i += 1;
+        }
+        // Phase II: a hash of the cells near the soup, every 30 generations.
+        let mut hashes: Vec<u64> = Vec::new();
+        let mut gens: Vec<u64> = Vec::new();
+        let mut generation = 0u64;
+        for _ in 0..4000 {
+            self.advance(soup, 30)?;
+            generation += 30;
+            let h = self.near_hash(soup)?;
+            let mut pos = 0;
+            while pos < hashes.len() {
+                if h > hashes[pos] {
+                    pos += 1;
+                } else if h < hashes[pos] {
+                    hashes.truncate(pos);
+                    gens.truncate(pos);
+                    break;
+                } else {
+                    let mut period = generation - gens[pos];
+                    let mut previous = self.population(soup)?;
+                    for _ in 0..20 {
+                        self.advance(soup, period)?;
+                        let current = self.population(soup)?;
+                        if current != previous {
+                            period = period.max(1280);
+                            break;
+                        }
+                        previous = current;
+                    }
+                    return Ok(period);
+                }
+            }
+            hashes.push(h);
+            gens.push(generation);
+        }
+        self.advance(soup, 1280)?;
+        Ok(1280)
+    }
+
+    /// One more `duration` generations, keeping the envelope, then the classifier.
+    fn separate(&mut self, soup: &mut Soup, duration: u64) -> EngineResult<Vec<String>> {
+        let mut envelope: HashSet<(i64, i64)> = soup.engine.export()?.cells().collect();
+        for _ in 0..duration {
+            soup.engine.step(1)?;
+            soup.generation += 1;
+            envelope.extend(soup.engine.export()?.cells());
+        }
+        let live: HashSet<(i64, i64)> = soup.engine.export()?.cells().collect();
+        Ok(self.classifier.census(&live, &envelope, true))
+    }
+
+    /// Takes off every glider that nothing lies ahead of, counting it.
+    fn remove_escaped(&self, soup: &mut Soup) -> EngineResult<()> {
+        let Some(gliders) = &self.gliders else {
+            return Ok(());
+        };
+        loop {
+            let tiles = soup.engine.export()?;
+            let cells: Vec<(i64, i64)> = tiles.cells().collect();
+            let Some(found) = escaping(gliders, &tiles, &cells) else {
+                return Ok(());
+            };
+            for &(x, y) in &found {
+                soup.engine.set_cell(x, y, false)?;
+            }
+            soup.escaped += 1;
+            soup.ghosts
+                .push((soup.generation, Patch::from_cells(&found)));
+        }
+    }
+}
+
+/// The cells of one glider that is alone (nothing within two cells of its box) and ahead of
+/// every other cell along its diagonal by more than its box, if there is one.
+fn escaping(gliders: &Gliders, tiles: &TileMap, cells: &[(i64, i64)]) -> Option<Vec<(i64, i64)>> {
+    if cells.len() < 5 {
+        return None;
+    }
+    for (sx, sy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+        let proj = |&(x, y): &(i64, i64)| sx * x + sy * y;
+        let top = cells.iter().map(proj).max()?;
+        for &(cx, cy) in cells.iter().filter(|c| proj(c) == top) {
+            for (bx, by) in (0..3).flat_map(|u| (0..3).map(move |v| (cx - u, cy - v))) {
+                let mut mask = 0u16;
+                for v in 0..3 {
+                    for u in 0..3 {
+                        if tiles.get(bx + u, by + v) {
+                            mask |= 1 << (3 * v + u);
+                        }
+                    }
+                }
+                if gliders.shapes.get(&mask) != Some(&(sx, sy)) {
+                    continue;
+                }
+                let ring_empty = (-2..5).all(|v| {
+                    (-2..5).all(|u| {
+                        (0..3).contains(&u) && (0..3).contains(&v) || !tiles.get(bx + u, by + v)
+                    })
+                });
+                if !ring_empty {
+                    continue;
+                }
+                let own: Vec<(i64, i64)> = (0..3)
+                    .flat_map(|v| (0..3).map(move |u| (bx + u, by + v)))
+                    .filter(|&(x, y)| tiles.get(x, y))
+                    .collect();
+                let low = own.iter().map(proj).min()?;
+                let ahead = cells
+                    .iter()
+                    .filter(|c| !own.contains(c))
+                    .any(|c| proj(c) >= low - 4);
+                if !ahead {
+                    return Some(own);
+                }
+            }
+        }
+    }
+    None
+}
+
+impl Settler {
+    /// A hash of the cells within 2048 of the origin (the oracle's box), so that ships far
+    /// away do not stop the stabilisation's hash from repeating. Gliders taken off count where
+    /// they would be, so the hash is the one the whole plane would give.
+    fn near_hash(&self, soup: &mut Soup) -> EngineResult<u64> {
+        let near = |&(x, y): &(i64, i64)| (-2048..2048).contains(&x) && (-2048..2048).contains(&y);
+        let mut cells: Vec<(i64, i64)> = soup.engine.export()?.cells().filter(near).collect();
+        for (taken, glider) in &soup.ghosts {
+            let age = soup.generation - taken;
+            let mut g = glider.clone();
+            for _ in 0..age % 4 {
+                g = g.step(&self.classifier.map);
+            }
+            // A glider moves one cell diagonally each four generations.
+            let next = glider.step(&self.classifier.map).step(&self.classifier.map);
+            let four = next.step(&self.classifier.map).step(&self.classifier.map);
+            let (dx, dy) = (four.x0 - glider.x0, four.y0 - glider.y0);
+            let n = (age / 4) as i64;
+            cells.extend(g.live().map(|(x, y)| (x + n * dx, y + n * dy)).filter(near));
+        }
+        cells.sort_unstable();
+        let mut h = DefaultHasher::new();
+        cells.hash(&mut h);
+        Ok(h.finish())
+    }
+}

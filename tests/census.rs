@@ -1,0 +1,255 @@
+//! The soup census against lifelib: its `hashsoup` for every symmetry, and its classifier's
+//! objects for each soup, recorded by the commands at the top of each file in
+//! tests/data/census (scripts/census/).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use lifelab::census::{self, Symmetry, object, soup};
+use lifelab::pattern::apgcode::decode;
+use lifelab::rule::Rule;
+
+fn data(name: &str) -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/census")
+            .join(name),
+    )
+    .unwrap()
+}
+
+#[test]
+fn soups_are_lifelibs_cell_for_cell_in_every_symmetry() {
+    let text = data("lifelib_soups.txt");
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let (sym, rest) = line.split_once(' ').unwrap();
+        let quote = rest.find('\'').unwrap();
+        let end = quote + 1 + rest[quote + 1..].find('\'').unwrap();
+        let seed = &rest[quote + 1..end];
+        let want: Vec<(i64, i64)> = rest[end + 1..]
+            .split_whitespace()
+            .map(|p| {
+                let (x, y) = p.split_once(',').unwrap();
+                (x.parse().unwrap(), y.parse().unwrap())
+            })
+            .collect();
+        let symmetry: Symmetry = sym.parse().unwrap();
+        assert_eq!(soup::hashsoup(seed, symmetry), want, "{sym} {seed:?}");
+        checked += 1;
+    }
+    assert_eq!(checked, 100);
+}
+
+/// soup number -> (generation settled, objects with counts).
+fn oracle(name: &str) -> BTreeMap<u64, (u64, BTreeMap<String, u64>)> {
+    data(name)
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let mut w = l.split_whitespace();
+            let index = w.next().unwrap().parse().unwrap();
+            let settled = w.next().unwrap().parse().unwrap();
+            let objects = w
+                .map(|o| {
+                    let (code, n) = o.split_once('*').unwrap();
+                    (code.to_string(), n.parse().unwrap())
+                })
+                .collect();
+            (index, (settled, objects))
+        })
+        .collect()
+}
+
+fn check_against_oracle(symmetry: &str, file: &str, soups: u64) {
+    let want = oracle(file);
+    let symmetry: Symmetry = symmetry.parse().unwrap();
+    let mut wrong = Vec::new();
+    for index in 0..soups {
+        let got = census::one(Rule::life(), symmetry, "k_lifelab_", index).unwrap();
+        let mut counts: BTreeMap<String, u64> = BTreeMap::new();
+        for o in &got.objects {
+            *counts.entry(o.clone()).or_default() += 1;
+        }
+        let (settled, objects) = &want[&index];
+        if (got.settled, &counts) != (*settled, objects) {
+            wrong.push(format!(
+                "soup {index}: lifelib {settled} {objects:?}\n        lifelab {} {counts:?}",
+                got.settled
+            ));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} soups differ:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn a_thousand_c1_soups_give_lifelibs_objects_and_settling_generations() {
+    check_against_oracle("C1", "lifelib_b3s23_C1_k_lifelab_.txt", 1000);
+}
+
+#[test]
+fn symmetric_and_strip_soups_give_lifelibs_objects() {
+    check_against_oracle("D8_1", "lifelib_b3s23_D8_1_k_lifelab_.txt", 300);
+    check_against_oracle("C2_4", "lifelib_b3s23_C2_4_k_lifelab_.txt", 300);
+    check_against_oracle("1x256", "lifelib_b3s23_1x256_k_lifelab_.txt", 300);
+}
+
+#[test]
+fn every_apgcode_in_a_census_decodes_to_an_object_of_that_period_and_motion() {
+    let text = data("lifelib_b3s23_C1_k_lifelab_.txt");
+    let table = Rule::life().block_rule().unwrap();
+    let mut codes: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .flat_map(|l| l.split_whitespace().skip(2))
+        .map(|o| o.split_once('*').unwrap().0)
+        .collect();
+    codes.sort_unstable();
+    codes.dedup();
+    assert!(codes.len() > 20, "{codes:?}");
+    for code in codes {
+        let (prefix, body) = code.split_once('_').unwrap();
+        let cells = decode(body).unwrap();
+        let start = object::Patch::from_cells(&cells);
+        let c = object::cycle(&start, &table, 1000).unwrap();
+        let expect = match &prefix[..2] {
+            "xs" => {
+                c.period == 1
+                    && (c.dx, c.dy) == (0, 0)
+                    && prefix[2..] == start.population().to_string()
+            }
+            "xp" => c.period.to_string() == prefix[2..] && (c.dx, c.dy) == (0, 0),
+            "xq" => c.period.to_string() == prefix[2..] && (c.dx, c.dy) != (0, 0),
+            _ => false,
+        };
+        assert!(
+            expect,
+            "{code}: period {} moving ({}, {})",
+            c.period, c.dx, c.dy
+        );
+        // And the code of what it decodes to is itself.
+        assert_eq!(object::apgcode(&c), code);
+    }
+}
+
+fn lifelab(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn census_soup_prints_the_soup_as_rle() {
+    let out = lifelab(&["census", "soup", "k_test", "0", "--symmetry", "C1"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    // lifelib's rle_string() for this soup (python-lifelib 2.5.6).
+    assert!(text.contains("x = 16, y = 16, rule = B3/S23"), "{text}");
+    let body: String = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with('x'))
+        .collect();
+    let pattern = lifelab::pattern::rle::parse(&text).unwrap();
+    assert_eq!(pattern.population(), 131, "{body}");
+}
+
+#[test]
+fn a_range_gives_the_same_haul_however_it_is_split() {
+    let dir = std::env::temp_dir().join(format!("lifelab-census-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let whole = dir.join("whole.txt");
+    let a = dir.join("a.txt");
+    let b = dir.join("b.txt");
+    let merged = dir.join("merged.txt");
+    let run = |range: &str, out: &Path| {
+        let o = lifelab(&[
+            "census",
+            "--root",
+            "k_lifelab_",
+            "--soups",
+            range,
+            "--haul",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    run("0..120", &whole);
+    run("0..47", &a);
+    run("47..120", &b);
+    let o = lifelab(&[
+        "census",
+        "merge",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--haul",
+        merged.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let read = |p: &Path| std::fs::read_to_string(p).unwrap();
+    assert_eq!(read(&merged), read(&whole));
+    // The totals are lifelib's for these soups.
+    let want = oracle("lifelib_b3s23_C1_k_lifelab_.txt");
+    let mut total: BTreeMap<String, u64> = BTreeMap::new();
+    for i in 0..120 {
+        for (k, v) in &want[&i].1 {
+            *total.entry(k.clone()).or_default() += v;
+        }
+    }
+    let text = read(&whole);
+    for (k, v) in &total {
+        assert!(text.contains(&format!("\n{k} {v}\n")), "{k} {v} in\n{text}");
+    }
+    // Merging a shard twice is refused, naming the file.
+    let o = lifelab(&[
+        "census",
+        "merge",
+        a.to_str().unwrap(),
+        a.to_str().unwrap(),
+        "--haul",
+        merged.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("a.txt") && err.contains("counted twice"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_census_input_is_refused_with_what_was_wrong() {
+    for (args, says) in [
+        (
+            vec!["census", "soup", "k_x", "0", "--symmetry", "C3"],
+            "unknown symmetry 'C3'",
+        ),
+        (vec!["census", "--rule", "B03/S23", "--soups", "10"], "B0"),
+        (vec!["census", "--soups", "0"], "no soups"),
+        (vec!["census", "--soups", "9..3"], "9..3"),
+        (
+            vec!["census", "--rule", "B3/S23:T100,100", "--soups", "1"],
+            "unbounded plane",
+        ),
+        (vec!["census", "--rule", "B3/S23H", "--soups", "1"], "Moore"),
+    ] {
+        let o = lifelab(&args);
+        assert!(!o.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    let o = lifelab(&["census", "--json", "--soups", "0"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v["error"].as_str().unwrap().contains("no soups"), "{v}");
+}
