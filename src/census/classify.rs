@@ -6,7 +6,7 @@
 //!
 //! Results are memoised by shape and by apgcode, so a block costs a lookup.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::aperiodic;
 use super::object::{Cycle, NoCycle, Patch, apgcode, cycle};
@@ -92,8 +92,8 @@ impl Classifier {
             map,
             zone,
             offsets: zone.offsets(),
-            shapes: HashMap::new(),
-            decompositions: HashMap::new(),
+            shapes: HashMap::default(),
+            decompositions: HashMap::default(),
         }
     }
 
@@ -122,7 +122,7 @@ impl Classifier {
 
     /// The cells of `envelope` reached from `seed` through zones of influence.
     fn grow(&self, seed: (i64, i64), envelope: &HashSet<(i64, i64)>) -> Vec<(i64, i64)> {
-        let mut seen = HashSet::from([seed]);
+        let mut seen = HashSet::from_iter([seed]);
         let mut todo = vec![seed];
         while let Some((x, y)) = todo.pop() {
             for &(dx, dy) in &self.offsets {
@@ -221,7 +221,7 @@ impl Classifier {
         let mut ids: Vec<HashMap<(i64, i64), usize>> = Vec::new();
         let mut at: Vec<(usize, i64, i64)> = Vec::new();
         for (t, p) in phases.iter().enumerate() {
-            let mut m = HashMap::new();
+            let mut m = HashMap::default();
             for (x, y) in p.live() {
                 m.insert((x, y), at.len());
                 at.push((t, x, y));
@@ -231,7 +231,7 @@ impl Classifier {
         let n = at.len();
         let mut uf = Sets::new(n);
         let mut uf2 = Sets::new(n);
-        let mut suppressed: HashMap<(usize, i64, i64), Vec<usize>> = HashMap::new();
+        let mut suppressed: HashMap<(usize, i64, i64), Vec<usize>> = HashMap::default();
         for (id, &(t, x, y)) in at.iter().enumerate() {
             let join = |other: Option<&usize>, uf: &mut Sets, uf2: &mut Sets| {
                 if let Some(&o) = other {
@@ -294,7 +294,7 @@ impl Classifier {
             return elements;
         }
         let low_period_osc = period <= 3 && c.dx == 0 && c.dy == 0;
-        let mut invalid: HashSet<u64> = HashSet::new();
+        let mut invalid: HashSet<u64> = HashSet::default();
         for colours in 2..=count {
             if low_period_osc
                 && ((colours > 4 && self.zone == Zone::NinetyFive)
@@ -448,7 +448,7 @@ impl Classifier {
 /// The islands of a space-time partition, each as its patches in generations 0..=period, in
 /// the order their first cells were numbered.
 fn islands(uf: &mut Sets, at: &[(usize, i64, i64)], period: usize) -> Vec<Vec<Patch>> {
-    let mut index: HashMap<usize, usize> = HashMap::new();
+    let mut index: HashMap<usize, usize> = HashMap::default();
     let mut cells: Vec<Vec<Vec<(i64, i64)>>> = Vec::new();
     for (id, &(t, x, y)) in at.iter().enumerate() {
         let r = uf.find(id);

@@ -11,7 +11,9 @@
 //! them still, so the soup settles at the generation it would with them.
 
 use std::collections::hash_map::DefaultHasher;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+
+use rustc_hash::FxHashSet;
 use std::hash::{Hash, Hasher};
 
 use super::classify::Classifier;
@@ -96,7 +98,16 @@ struct Soup {
     /// Each glider taken off: the generation it was taken at and its cells then. The
     /// stabilisation's hash still sees them where they would be.
     ghosts: Vec<(u64, Patch)>,
+    /// The generation at which gliders are next looked for.
+    next_sweep: u64,
 }
+
+/// Generations between looks for escaping gliders. When a glider is taken off changes nothing
+/// the census sees, only what it costs.
+const SWEEP: u64 = 128;
+
+/// Where lifelib's origin is on this plane.
+const SHIFT: i64 = 16;
 
 impl Settler {
     pub fn new(classifier: Classifier) -> Self {
@@ -111,8 +122,10 @@ impl Settler {
     pub fn run(&mut self, index: u64, cells: &[(i64, i64)]) -> EngineResult<SoupOutcome> {
         let mut engine = TileEngine::new(self.classifier.rule, Universe::Plane, 0)?;
         let mut tiles = TileMap::new();
+        // A 16x16 soup at lifelib's (8, 8) sits in the middle of a 64x64 tile here, so its ash
+        // mostly stays in one tile.
         for &(x, y) in cells {
-            tiles.set(x, y, true);
+            tiles.set(x + SHIFT, y + SHIFT, true);
         }
         engine.import(&tiles)?;
         let mut soup = Soup {
@@ -120,6 +133,7 @@ impl Settler {
             generation: 0,
             escaped: 0,
             ghosts: Vec::new(),
+            next_sweep: SWEEP,
         };
         let mut duration = self.stabilise(&mut soup)?;
         let settled = soup.generation;
@@ -154,7 +168,11 @@ impl Settler {
     fn advance(&self, soup: &mut Soup, gens: u64) -> EngineResult<()> {
         soup.engine.step(gens)?;
         soup.generation += gens;
-        self.remove_escaped(soup)
+        if soup.generation >= soup.next_sweep {
+            soup.next_sweep = soup.generation + SWEEP;
+            self.remove_escaped(soup)?;
+        }
+        Ok(())
     }
 
     /// The population as if no glider had been taken off.
@@ -233,13 +251,13 @@ impl Settler {
 
     /// One more `duration` generations, keeping the envelope, then the classifier.
     fn separate(&mut self, soup: &mut Soup, duration: u64) -> EngineResult<Vec<String>> {
-        let mut envelope: HashSet<(i64, i64)> = soup.engine.export()?.cells().collect();
+        let mut envelope: FxHashSet<(i64, i64)> = soup.engine.export()?.cells().collect();
         for _ in 0..duration {
             soup.engine.step(1)?;
             soup.generation += 1;
             envelope.extend(soup.engine.export()?.cells());
         }
-        let live: HashSet<(i64, i64)> = soup.engine.export()?.cells().collect();
+        let live: FxHashSet<(i64, i64)> = soup.engine.export()?.cells().collect();
         Ok(self.classifier.census(&live, &envelope, true))
     }
 
@@ -248,28 +266,32 @@ impl Settler {
         let Some(gliders) = &self.gliders else {
             return Ok(());
         };
-        loop {
-            let tiles = soup.engine.export()?;
-            let cells: Vec<(i64, i64)> = tiles.cells().collect();
-            let Some(found) = escaping(gliders, &tiles, &cells) else {
-                return Ok(());
-            };
-            for &(x, y) in &found {
-                soup.engine.set_cell(x, y, false)?;
+        let mut cells: Vec<(i64, i64)> = soup.engine.export()?.cells().collect();
+        let mut live: FxHashSet<(i64, i64)> = cells.iter().copied().collect();
+        while let Some(found) = escaping(gliders, &live, &cells) {
+            for c in &found {
+                soup.engine.set_cell(c.0, c.1, false)?;
+                live.remove(c);
             }
+            cells.retain(|c| !found.contains(c));
             soup.escaped += 1;
-            soup.ghosts
-                .push((soup.generation, Patch::from_cells(&found)));
+            soup.ghosts.push((soup.generation, Patch::from_cells(&found)));
         }
+        Ok(())
     }
 }
 
 /// The cells of one glider that is alone (nothing within two cells of its box) and ahead of
 /// every other cell along its diagonal by more than its box, if there is one.
-fn escaping(gliders: &Gliders, tiles: &TileMap, cells: &[(i64, i64)]) -> Option<Vec<(i64, i64)>> {
+fn escaping(
+    gliders: &Gliders,
+    live: &FxHashSet<(i64, i64)>,
+    cells: &[(i64, i64)],
+) -> Option<Vec<(i64, i64)>> {
     if cells.len() < 5 {
         return None;
     }
+    let get = |x: i64, y: i64| live.contains(&(x, y));
     for (sx, sy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
         let proj = |&(x, y): &(i64, i64)| sx * x + sy * y;
         let top = cells.iter().map(proj).max()?;
@@ -278,7 +300,7 @@ fn escaping(gliders: &Gliders, tiles: &TileMap, cells: &[(i64, i64)]) -> Option<
                 let mut mask = 0u16;
                 for v in 0..3 {
                     for u in 0..3 {
-                        if tiles.get(bx + u, by + v) {
+                        if get(bx + u, by + v) {
                             mask |= 1 << (3 * v + u);
                         }
                     }
@@ -288,7 +310,7 @@ fn escaping(gliders: &Gliders, tiles: &TileMap, cells: &[(i64, i64)]) -> Option<
                 }
                 let ring_empty = (-2..5).all(|v| {
                     (-2..5).all(|u| {
-                        (0..3).contains(&u) && (0..3).contains(&v) || !tiles.get(bx + u, by + v)
+                        (0..3).contains(&u) && (0..3).contains(&v) || !get(bx + u, by + v)
                     })
                 });
                 if !ring_empty {
@@ -296,7 +318,7 @@ fn escaping(gliders: &Gliders, tiles: &TileMap, cells: &[(i64, i64)]) -> Option<
                 }
                 let own: Vec<(i64, i64)> = (0..3)
                     .flat_map(|v| (0..3).map(move |u| (bx + u, by + v)))
-                    .filter(|&(x, y)| tiles.get(x, y))
+                    .filter(|&(x, y)| get(x, y))
                     .collect();
                 let low = own.iter().map(proj).min()?;
                 let ahead = cells
@@ -317,7 +339,9 @@ impl Settler {
     /// away do not stop the stabilisation's hash from repeating. Gliders taken off count where
     /// they would be, so the hash is the one the whole plane would give.
     fn near_hash(&self, soup: &mut Soup) -> EngineResult<u64> {
-        let near = |&(x, y): &(i64, i64)| (-2048..2048).contains(&x) && (-2048..2048).contains(&y);
+        let near = |&(x, y): &(i64, i64)| {
+            (SHIFT - 2048..SHIFT + 2048).contains(&x) && (SHIFT - 2048..SHIFT + 2048).contains(&y)
+        };
         let mut cells: Vec<(i64, i64)> = soup.engine.export()?.cells().filter(near).collect();
         for (taken, glider) in &soup.ghosts {
             let age = soup.generation - taken;
