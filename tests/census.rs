@@ -115,7 +115,12 @@ fn symmetric_and_strip_soups_give_lifelibs_objects() {
 #[test]
 fn highlife_and_an_isotropic_non_totalistic_rule_give_lifelibs_objects() {
     check_rule_against_oracle("B36/S23", "C1", "lifelib_b36s23_C1_k_lifelab_.txt", 300);
-    check_rule_against_oracle("B3/S2-i34q", "C1", "lifelib_b3s2-i34q_C1_k_lifelab_.txt", 300);
+    check_rule_against_oracle(
+        "B3/S2-i34q",
+        "C1",
+        "lifelib_b3s2-i34q_C1_k_lifelab_.txt",
+        300,
+    );
 }
 
 #[test]

@@ -40,30 +40,26 @@ static int naive(apg::pattern &pat, uint64_t &gen) {
 static int stabilise(apg::pattern &pat, uint64_t &gen) {
     int pp = naive(pat, gen);
     if (pp > 0) return pp;
-    std::vector<uint64_t> hashlist;
-    std::vector<uint64_t> genlist;
+    // The first repeat of the cells near the soup, every 30 generations (apgluxe's sorted,
+    // cut-short list makes the answer depend on the hash's values).
+    std::map<uint64_t, uint64_t> seen;
     uint64_t generation = 0;
     for (int j = 0; j < 4000; j++) {
         pat = pat[30]; gen += 30; generation += 30;
         uint64_t h = near_hash(pat);
-        size_t pos = 0, len = hashlist.size();
-        while (pos < len) {
-            if (h > hashlist[pos]) { pos += 1; }
-            else if (h < hashlist[pos]) {
-                hashlist.resize(pos); genlist.resize(pos); break;
-            } else {
-                int period = generation - genlist[pos];
-                int prevpop = pat.totalPopulation();
-                for (int i = 0; i < 20; i++) {
-                    pat = pat[period]; gen += period;
-                    int currpop = pat.totalPopulation();
-                    if (currpop != prevpop) { if (period < 1280) period = 1280; break; }
-                    prevpop = currpop;
-                }
-                return period;
+        auto it = seen.find(h);
+        if (it != seen.end()) {
+            int period = generation - it->second;
+            int prevpop = pat.totalPopulation();
+            for (int i = 0; i < 20; i++) {
+                pat = pat[period]; gen += period;
+                int currpop = pat.totalPopulation();
+                if (currpop != prevpop) { if (period < 1280) period = 1280; break; }
+                prevpop = currpop;
             }
+            return period;
         }
-        hashlist.push_back(h); genlist.push_back(generation);
+        seen[h] = generation;
     }
     pat = pat[1280]; gen += 1280;
     return 1280;

@@ -10,8 +10,8 @@
 //! and counted, so that they cost nothing; the population the stabilisation watches counts
 //! them still, so the soup settles at the generation it would with them.
 
-use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
+use std::collections::hash_map::DefaultHasher;
 
 use rustc_hash::FxHashSet;
 use std::hash::{Hash, Hasher};
@@ -211,39 +211,30 @@ impl Settler {
             }
             i += 1;
         }
-        // Phase II: a hash of the cells near the soup, every 30 generations.
-        let mut hashes: Vec<u64> = Vec::new();
-        let mut gens: Vec<u64> = Vec::new();
+        // Phase II: the first time the cells near the soup repeat, looked at every 30
+        // generations. (apgluxe keeps a sorted list of hashes that it cuts short, so when it
+        // sees a repeat depends on the hash's values; every hash is kept here.)
+        let mut seen: HashMap<u64, u64> = HashMap::new();
         let mut generation = 0u64;
         for _ in 0..4000 {
             self.advance(soup, 30)?;
             generation += 30;
             let h = self.near_hash(soup)?;
-            let mut pos = 0;
-            while pos < hashes.len() {
-                if h > hashes[pos] {
-                    pos += 1;
-                } else if h < hashes[pos] {
-                    hashes.truncate(pos);
-                    gens.truncate(pos);
-                    break;
-                } else {
-                    let mut period = generation - gens[pos];
-                    let mut previous = self.population(soup)?;
-                    for _ in 0..20 {
-                        self.advance(soup, period)?;
-                        let current = self.population(soup)?;
-                        if current != previous {
-                            period = period.max(1280);
-                            break;
-                        }
-                        previous = current;
+            if let Some(&first) = seen.get(&h) {
+                let mut period = generation - first;
+                let mut previous = self.population(soup)?;
+                for _ in 0..20 {
+                    self.advance(soup, period)?;
+                    let current = self.population(soup)?;
+                    if current != previous {
+                        period = period.max(1280);
+                        break;
                     }
-                    return Ok(period);
+                    previous = current;
                 }
+                return Ok(period);
             }
-            hashes.push(h);
-            gens.push(generation);
+            seen.insert(h, generation);
         }
         self.advance(soup, 1280)?;
         Ok(1280)
@@ -275,7 +266,8 @@ impl Settler {
             }
             cells.retain(|c| !found.contains(c));
             soup.escaped += 1;
-            soup.ghosts.push((soup.generation, Patch::from_cells(&found)));
+            soup.ghosts
+                .push((soup.generation, Patch::from_cells(&found)));
         }
         Ok(())
     }
@@ -309,9 +301,8 @@ fn escaping(
                     continue;
                 }
                 let ring_empty = (-2..5).all(|v| {
-                    (-2..5).all(|u| {
-                        (0..3).contains(&u) && (0..3).contains(&v) || !get(bx + u, by + v)
-                    })
+                    (-2..5)
+                        .all(|u| (0..3).contains(&u) && (0..3).contains(&v) || !get(bx + u, by + v))
                 });
                 if !ring_empty {
                     continue;
