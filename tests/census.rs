@@ -188,6 +188,29 @@ fn census_soup_prints_the_soup_as_rle() {
 }
 
 #[test]
+fn a_census_soup_opens_as_a_pattern() {
+    let out = lifelab(&[
+        "run",
+        "--pattern",
+        "census:C1:k_test:0",
+        "--plane",
+        "--gens",
+        "0",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // lifelib's hashsoup("k_test0", "C1") has 131 cells.
+    assert_eq!(v["population"], 131, "{v}");
+    let out = lifelab(&["run", "--pattern", "census:C9:k_test:0", "--gens", "0"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown symmetry 'C9'"));
+}
+
+#[test]
 fn a_range_gives_the_same_haul_however_it_is_split() {
     let dir = std::env::temp_dir().join(format!("lifelab-census-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -144,6 +144,7 @@ impl LifelabApp {
                     out.push(Command::SetWatchRepeats(watch));
                 }
                 ui.checkbox(&mut self.show_games, "Games panel");
+                ui.checkbox(&mut self.show_census, "Census panel");
             });
             ui.menu_button("Simulation", |ui| {
                 ui.label(egui::RichText::new("Engine").strong());

@@ -129,6 +129,9 @@ pub struct LifelabApp {
     elementary_panel: ElementaryPanel,
     games: GamesPanel,
     show_games: bool,
+    /// The soup census, beside the simulation (View → Census panel).
+    pub census: panels::census::CensusPanel,
+    pub show_census: bool,
     /// The UI thread's own time in the last frame (idle time between frames not counted).
     frame_ms: f64,
     /// The longest frame since the run started (screenshots report it).
@@ -314,6 +317,8 @@ impl LifelabApp {
             elementary_panel: ElementaryPanel::default(),
             games,
             show_games: options.games_tab.is_some(),
+            census: Default::default(),
+            show_census: false,
             frame_ms: 0.0,
             max_frame_ms: 0.0,
             frames: 0,

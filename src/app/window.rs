@@ -284,6 +284,14 @@ impl LifelabApp {
                 .exact_size(420.0)
                 .show(ui, |ui| self.games.ui(ui));
         }
+        if self.show_census {
+            egui::Panel::right("census")
+                .exact_size(360.0)
+                .show(ui, |ui| {
+                    ui.heading("Census");
+                    self.census.ui(ui, &mut out);
+                });
+        }
         egui::CentralPanel::no_frame().show(ui, |ui| {
             if let Some(why) = &self.cpu_mode {
                 banner(ui, egui::Color32::from_rgb(120, 90, 10), why);

@@ -123,6 +123,15 @@ pub struct Progress {
 /// counts the soups from `first` up to the first one not done, so it is a valid haul of a
 /// shorter range. The haul is the same however many threads ran it.
 pub fn run(request: &Request, progress: &Progress) -> Result<Haul, String> {
+    run_with(request, progress, &|_| {})
+}
+
+/// [`run`], handing the haul so far to `on_batch` after each batch of soups (a live table).
+pub fn run_with(
+    request: &Request,
+    progress: &Progress,
+    on_batch: &(dyn Fn(&Haul) + Sync),
+) -> Result<Haul, String> {
     let table = census_table(&request.rule).map_err(|e| e.to_string())?;
     let mut haul = Haul::new(
         &request.root,
@@ -162,6 +171,7 @@ pub fn run(request: &Request, progress: &Progress) -> Result<Haul, String> {
             .collect::<Result<_, _>>()?;
         let stop = next + done.len() as u64;
         haul.add(next, stop, &done);
+        on_batch(&haul);
         if stop < end {
             break;
         }

@@ -180,7 +180,7 @@ fn soup(
     Ok(ExitCode::SUCCESS)
 }
 
-fn write_haul(haul: &Haul, path: &PathBuf) -> anyhow::Result<()> {
+fn write_haul(haul: &Haul, path: &std::path::Path) -> anyhow::Result<()> {
     crate::pattern::write_atomically(path, haul.to_text().as_bytes())
         .with_context(|| format!("writing the haul to {}", path.display()))
 }
@@ -327,7 +327,7 @@ fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn merge(files: &[PathBuf], out: &PathBuf, json: bool) -> anyhow::Result<ExitCode> {
+fn merge(files: &[PathBuf], out: &std::path::Path, json: bool) -> anyhow::Result<ExitCode> {
     let mut merged: Option<Haul> = None;
     for f in files {
         let name = f.display().to_string();

@@ -3,6 +3,7 @@
 //! progress and cancellation ([`worker`]), and the undo history ([`undo`]).
 
 pub mod cells;
+pub mod census;
 pub mod edit;
 #[cfg(feature = "gpu")]
 pub mod elementary;

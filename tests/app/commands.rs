@@ -1040,3 +1040,51 @@ fn auto_takes_n_state_hashlife_for_a_long_go_to_of_a_rule_file() {
     assert_eq!(app.status().generation, 0);
     assert_eq!(app.status().population, Some(54));
 }
+
+#[test]
+fn the_census_panel_counts_lifelibs_objects_and_opens_a_soup_on_the_plane() {
+    let Some((mut app, ctx)) = app(options("glider", "32x32")) else {
+        return;
+    };
+    app.census.soups = "40".into();
+    app.census.start();
+    let job = app.census.job.as_mut().unwrap();
+    let t = std::time::Instant::now();
+    while job.running() && t.elapsed().as_secs() < 60 {
+        job.poll();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let haul = job.haul().unwrap();
+    assert_eq!(haul.soups(), 40);
+    // lifelib's classifier for soups k_lifelab_0 to k_lifelab_39 (tests/data/census).
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/census/lifelib_b3s23_C1_k_lifelab_.txt"),
+    )
+    .unwrap();
+    let mut want: std::collections::BTreeMap<String, u64> = Default::default();
+    for line in text.lines().filter(|l| !l.starts_with('#')).take(40) {
+        for o in line.split_whitespace().skip(2) {
+            let (code, n) = o.split_once('*').unwrap();
+            *want.entry(code.to_string()).or_default() += n.parse::<u64>().unwrap();
+        }
+    }
+    assert_eq!(haul.counts, want);
+    // A bad field is said in the panel, and nothing starts.
+    app.census.job = None;
+    app.census.soups = "5..2".into();
+    app.census.start();
+    assert!(app.census.job.is_none());
+    assert!(
+        app.census
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("holds no soups")
+    );
+    // The panel's Open: lifelib's hashsoup("k_test0", "C1") has 131 cells.
+    app.command(&ctx, Command::LoadFile("census:C1:k_test:0".into()));
+    app.settle();
+    assert_eq!(app.status().universe, lifelab::engine::Universe::Plane);
+    assert_eq!(app.status().population, Some(131));
+}

@@ -2,6 +2,7 @@
 //! pushes [`Command`]s; none of them touches the simulation.
 
 pub mod analysis;
+pub mod census;
 pub mod controls;
 pub mod edit;
 pub mod elementary;
