@@ -287,6 +287,7 @@ impl LifelabApp {
         if self.show_census {
             egui::Panel::right("census")
                 .exact_size(360.0)
+                .resizable(false)
                 .show(ui, |ui| {
                     ui.heading("Census");
                     self.census.ui(ui, &mut out);

@@ -15,6 +15,8 @@ pub struct CensusJob {
     latest: Arc<Mutex<Option<Haul>>>,
     thread: Option<JoinHandle<Result<Haul, String>>>,
     started: Instant,
+    /// When the thread ended (the rate is of the time it ran).
+    finished: Option<Instant>,
     /// The finished census, or why it failed.
     pub result: Option<Result<Haul, String>>,
 }
@@ -28,11 +30,23 @@ impl CensusJob {
             std::thread::Builder::new()
                 .name("census".into())
                 .spawn(move || {
-                    census::run_with(&request, &progress, &|h: &Haul| {
-                        if let Ok(mut l) = latest.lock() {
-                            *l = Some(h.clone());
-                        }
-                    })
+                    let run = || {
+                        census::run_with(&request, &progress, &|h: &Haul| {
+                            if let Ok(mut l) = latest.lock() {
+                                *l = Some(h.clone());
+                            }
+                        })
+                    };
+                    // One core is left to the window, so that it keeps drawing.
+                    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                    match rayon::ThreadPoolBuilder::new()
+                        .num_threads(cores.saturating_sub(1).max(1))
+                        .thread_name(|i| format!("census-{i}"))
+                        .build()
+                    {
+                        Ok(pool) => pool.install(run),
+                        Err(_) => run(),
+                    }
                 })
                 .ok()
         };
@@ -45,6 +59,7 @@ impl CensusJob {
             latest,
             thread,
             started: Instant::now(),
+            finished: None,
             result,
         }
     }
@@ -63,7 +78,10 @@ impl CensusJob {
         (
             self.progress.soups.load(Ordering::Relaxed),
             self.progress.objects.load(Ordering::Relaxed),
-            self.started.elapsed().as_secs_f64(),
+            self.finished
+                .unwrap_or_else(Instant::now)
+                .duration_since(self.started)
+                .as_secs_f64(),
         )
     }
 
@@ -81,6 +99,7 @@ impl CensusJob {
         if self.thread.as_ref().is_some_and(|t| t.is_finished())
             && let Some(t) = self.thread.take()
         {
+            self.finished = Some(Instant::now());
             self.result = Some(
                 t.join()
                     .unwrap_or_else(|_| Err("the census's thread panicked".into())),

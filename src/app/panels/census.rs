@@ -34,6 +34,8 @@ impl Default for CensusPanel {
 
 /// Rows of the table shown.
 const ROWS: usize = 40;
+/// The longest apgcode shown whole in the table.
+const CODE_CHARS: usize = 20;
 
 impl CensusPanel {
     /// What Start asks for, or why it cannot start.
@@ -73,6 +75,9 @@ impl CensusPanel {
     }
 
     pub fn ui(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        if let Some(j) = &mut self.job {
+            j.poll();
+        }
         let running = self.job.as_ref().is_some_and(|j| j.running());
         egui::Grid::new("census-fields")
             .num_columns(2)
@@ -177,7 +182,16 @@ impl CensusPanel {
                     .show(ui, |ui| {
                         for row in haul.table().iter().take(ROWS) {
                             draw_object(ui, &row.apgcode);
-                            ui.label(&row.apgcode);
+                            // Long codes are cut, so that the panel keeps its width; the
+                            // whole code is in the tooltip.
+                            let shown = if row.apgcode.chars().count() > CODE_CHARS {
+                                let cut: String =
+                                    row.apgcode.chars().take(CODE_CHARS - 1).collect();
+                                format!("{cut}…")
+                            } else {
+                                row.apgcode.clone()
+                            };
+                            ui.label(shown).on_hover_text(&row.apgcode);
                             ui.label(row.count.to_string());
                             ui.label(format!("{:.3}%", 100.0 * row.count as f64 / total_objects));
                             ui.end_row();
