@@ -118,8 +118,10 @@ impl Haul {
     fn trim(&mut self) {
         for s in self.samples.values_mut() {
             s.sort_unstable();
+            s.dedup();
             s.truncate(SAMPLES);
         }
+        self.samples.retain(|_, s| !s.is_empty());
         self.longest
             .sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         self.longest.dedup();
@@ -266,11 +268,19 @@ impl Haul {
                     }
                 }
                 "samples" if !words.is_empty() => {
+                    if !h.counts.contains_key(words[0]) {
+                        return Err(err(
+                            n,
+                            format!("{} has sample soups but is not in @CENSUS TABLE", words[0]),
+                        ));
+                    }
                     let ids = words[1..]
                         .iter()
                         .map(|w| number(w))
                         .collect::<Result<_, _>>()?;
-                    h.samples.insert(words[0].into(), ids);
+                    if h.samples.insert(words[0].into(), ids).is_some() {
+                        return Err(err(n, format!("{} has two lines of samples", words[0])));
+                    }
                 }
                 "ranges" if words.len() == 1 => {
                     let (a, b) = line
@@ -388,5 +398,33 @@ mod tests {
         assert_eq!(back, whole);
         let e = back.merge(&b, "b.txt").unwrap_err();
         assert!(e.to_string().contains("counted twice"), "{e}");
+    }
+
+    #[test]
+    fn a_haul_whose_parts_disagree_is_refused_at_its_line() {
+        let mut a = Haul::new("k_x", "b3s23", "C1");
+        a.add(0, 1, &[outcome(0, 300, &["xs4_33"])]);
+        let text = a.to_text();
+        // Samples of an object the table does not have (found by the haul fuzz target).
+        let bad = text.replace(
+            "@SAMPLE_SOUPIDS\nxs4_33 0",
+            "@SAMPLE_SOUPIDS\nxs4_33 0\nxp2_7 0",
+        );
+        let e = Haul::parse(&bad, "h.txt").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("h.txt:13: xp2_7 has sample soups"),
+            "{e}"
+        );
+        let bad = text.replace("@NUM_OBJECTS 1", "@NUM_OBJECTS 2");
+        let e = Haul::parse(&bad, "h.txt").unwrap_err();
+        assert!(e.to_string().contains("table adds up to 1"), "{e}");
+        let bad = text.replace("@NUM_SOUPS 1", "@NUM_SOUPS 5");
+        assert!(
+            Haul::parse(&bad, "h.txt")
+                .unwrap_err()
+                .to_string()
+                .contains("hold 1 soups")
+        );
     }
 }
