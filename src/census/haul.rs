@@ -413,7 +413,7 @@ mod tests {
         let e = Haul::parse(&bad, "h.txt").unwrap_err();
         assert!(
             e.to_string()
-                .starts_with("h.txt:13: xp2_7 has sample soups"),
+                .starts_with("h.txt:14: xp2_7 has sample soups"),
             "{e}"
         );
         let bad = text.replace("@NUM_OBJECTS 1", "@NUM_OBJECTS 2");
