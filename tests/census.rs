@@ -4,8 +4,10 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 
+mod common;
+
+use common::cli::{failure, json, json_error, lifelab};
 use lifelab::census::{self, Symmetry, object, soup};
 use lifelab::pattern::apgcode::decode;
 use lifelab::rule::Rule;
@@ -161,13 +163,6 @@ fn every_apgcode_in_a_census_decodes_to_an_object_of_that_period_and_motion() {
     }
 }
 
-fn lifelab(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_lifelab"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
 #[test]
 fn census_soup_prints_the_soup_as_rle() {
     let out = lifelab(&["census", "soup", "k_test", "0", "--symmetry", "C1"]);
@@ -189,7 +184,7 @@ fn census_soup_prints_the_soup_as_rle() {
 
 #[test]
 fn a_census_soup_opens_as_a_pattern() {
-    let out = lifelab(&[
+    let v = json(&[
         "run",
         "--pattern",
         "census:C1:k_test:0",
@@ -198,16 +193,10 @@ fn a_census_soup_opens_as_a_pattern() {
         "0",
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     // lifelib's hashsoup("k_test0", "C1") has 131 cells.
     assert_eq!(v["population"], 131, "{v}");
-    let out = lifelab(&["run", "--pattern", "census:C9:k_test:0", "--gens", "0"]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown symmetry 'C9'"));
+    let err = failure(&["run", "--pattern", "census:C9:k_test:0", "--gens", "0"]);
+    assert!(err.contains("unknown symmetry 'C9'"), "{err}");
 }
 
 #[test]
@@ -290,12 +279,9 @@ fn bad_census_input_is_refused_with_what_was_wrong() {
         ),
         (vec!["census", "--rule", "B3/S23H", "--soups", "1"], "Moore"),
     ] {
-        let o = lifelab(&args);
-        assert!(!o.status.success(), "{args:?}");
-        let err = String::from_utf8_lossy(&o.stderr);
+        let err = failure(&args);
         assert!(err.contains(says), "{args:?}: {err}");
     }
-    let o = lifelab(&["census", "--json", "--soups", "0"]);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert!(v["error"].as_str().unwrap().contains("no soups"), "{v}");
+    let err = json_error(&["census", "--json", "--soups", "0"]);
+    assert!(err.contains("no soups"), "{err}");
 }

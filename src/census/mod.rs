@@ -101,6 +101,27 @@ pub fn catagolue_rule(rule: &Rule) -> String {
     }
 }
 
+/// `N` (soups 0 to N-1) or `A..B` (soups A to B-1), as `--soups` and the Census panel take it.
+pub fn parse_soups(text: &str) -> Result<(u64, u64), String> {
+    let number = |t: &str| {
+        t.trim()
+            .parse::<u64>()
+            .map_err(|_| format!("{text}: '{}' is not a whole number", t.trim()))
+    };
+    let (a, b) = match text.split_once("..") {
+        Some((a, b)) => (number(a)?, number(b)?),
+        None => (0, number(text)?),
+    };
+    if a >= b {
+        return Err(if text.contains("..") {
+            format!("{text}: the range {a}..{b} holds no soups (A..B is soups A to B-1)")
+        } else {
+            format!("{text}: no soups to census")
+        });
+    }
+    Ok((a, b))
+}
+
 /// A census to run: soups `first..end` of `root` under `symmetry`.
 #[derive(Clone, Debug)]
 pub struct Request {

@@ -109,24 +109,8 @@ fn parse_rule(s: &str) -> anyhow::Result<Rule> {
     Ok(rule)
 }
 
-/// `N` or `A..B`.
 fn parse_soups(s: &str) -> anyhow::Result<(u64, u64)> {
-    let number = |t: &str| {
-        t.trim()
-            .parse::<u64>()
-            .map_err(|_| anyhow!("--soups {s}: '{t}' is not a whole number"))
-    };
-    let (a, b) = match s.split_once("..") {
-        Some((a, b)) => (number(a)?, number(b)?),
-        None => (0, number(s)?),
-    };
-    if a >= b {
-        if s.contains("..") {
-            bail!("--soups {s}: the range {a}..{b} holds no soups (A..B is soups A to B-1)");
-        }
-        bail!("--soups {s}: no soups to census");
-    }
-    Ok((a, b))
+    census::parse_soups(s.trim()).map_err(|e| anyhow!("--soups {e}"))
 }
 
 fn soup(

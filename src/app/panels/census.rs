@@ -42,19 +42,8 @@ impl CensusPanel {
     pub fn request(&self) -> Result<Request, String> {
         let rule = Rule::parse(self.rule.trim()).map_err(|e| e.to_string())?;
         census::census_table(&rule).map_err(|e| e.to_string())?;
-        let text = self.soups.trim();
-        let number = |t: &str| {
-            t.trim()
-                .parse::<u64>()
-                .map_err(|_| format!("soups: '{t}' is not a whole number"))
-        };
-        let (first, end) = match text.split_once("..") {
-            Some((a, b)) => (number(a)?, number(b)?),
-            None => (0, number(text)?),
-        };
-        if first >= end {
-            return Err(format!("soups: {text} holds no soups"));
-        }
+        let (first, end) =
+            census::parse_soups(self.soups.trim()).map_err(|e| format!("soups: {e}"))?;
         Ok(Request {
             rule,
             symmetry: self.symmetry,
