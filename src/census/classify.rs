@@ -147,10 +147,14 @@ impl Classifier {
                 let code = apgcode(&c);
                 if code.starts_with('x') {
                     self.separate(&code)
-                } else if recurse {
-                    self.oversized(&c)
                 } else {
-                    vec![code]
+                    // What an oversized object splits into depends on `recurse`, so it is not
+                    // kept by shape (lifelib keeps only `x` codes too).
+                    return if recurse {
+                        self.oversized(&c)
+                    } else {
+                        vec![code]
+                    };
                 }
             }
             Err(NoCycle::Aperiodic | NoCycle::Grew) => {
