@@ -97,9 +97,17 @@ struct Soup {
     escaped: u64,
     /// Each glider taken off: the generation it was taken at and its cells then. The
     /// stabilisation's hash still sees them where they would be.
-    ghosts: Vec<(u64, Patch)>,
+    ghosts: Vec<Ghost>,
     /// The generation at which gliders are next looked for.
     next_sweep: u64,
+}
+
+/// A glider taken off: the generation it was taken at, its cells then, and the diagonal it
+/// moves along (a cell each way every four generations).
+struct Ghost {
+    taken: u64,
+    cells: Patch,
+    direction: Direction,
 }
 
 /// Generations between looks for escaping gliders. When a glider is taken off changes nothing
@@ -259,19 +267,25 @@ impl Settler {
         };
         let mut cells: Vec<(i64, i64)> = soup.engine.export()?.cells().collect();
         let mut live: FxHashSet<(i64, i64)> = cells.iter().copied().collect();
-        while let Some(found) = escaping(gliders, &live, &cells) {
+        while let Some((found, direction)) = escaping(gliders, &live, &cells) {
             for c in &found {
                 soup.engine.set_cell(c.0, c.1, false)?;
                 live.remove(c);
             }
             cells.retain(|c| !found.contains(c));
             soup.escaped += 1;
-            soup.ghosts
-                .push((soup.generation, Patch::from_cells(&found)));
+            soup.ghosts.push(Ghost {
+                taken: soup.generation,
+                cells: Patch::from_cells(&found),
+                direction,
+            });
         }
         Ok(())
     }
 }
+
+/// A glider's motion: a cell right (1) or left (-1) and down (1) or up (-1) every 4 generations.
+type Direction = (i64, i64);
 
 /// The cells of one glider that is alone (nothing within two cells of its box) and ahead of
 /// every other cell along its diagonal by more than its box, if there is one.
@@ -279,7 +293,7 @@ fn escaping(
     gliders: &Gliders,
     live: &FxHashSet<(i64, i64)>,
     cells: &[(i64, i64)],
-) -> Option<Vec<(i64, i64)>> {
+) -> Option<(Vec<(i64, i64)>, Direction)> {
     if cells.len() < 5 {
         return None;
     }
@@ -317,7 +331,7 @@ fn escaping(
                     .filter(|c| !own.contains(c))
                     .any(|c| proj(c) >= low - 4);
                 if !ahead {
-                    return Some(own);
+                    return Some((own, (sx, sy)));
                 }
             }
         }
@@ -334,16 +348,13 @@ impl Settler {
             (SHIFT - 2048..SHIFT + 2048).contains(&x) && (SHIFT - 2048..SHIFT + 2048).contains(&y)
         };
         let mut cells: Vec<(i64, i64)> = soup.engine.export()?.cells().filter(near).collect();
-        for (taken, glider) in &soup.ghosts {
-            let age = soup.generation - taken;
-            let mut g = glider.clone();
+        for ghost in &soup.ghosts {
+            let age = soup.generation - ghost.taken;
+            let mut g = ghost.cells.clone();
             for _ in 0..age % 4 {
                 g = g.step(&self.classifier.map);
             }
-            // A glider moves one cell diagonally each four generations.
-            let next = glider.step(&self.classifier.map).step(&self.classifier.map);
-            let four = next.step(&self.classifier.map).step(&self.classifier.map);
-            let (dx, dy) = (four.x0 - glider.x0, four.y0 - glider.y0);
+            let (dx, dy) = ghost.direction;
             let n = (age / 4) as i64;
             cells.extend(g.live().map(|(x, y)| (x + n * dx, y + n * dy)).filter(near));
         }
