@@ -285,3 +285,246 @@ fn bad_census_input_is_refused_with_what_was_wrong() {
     let err = json_error(&["census", "--json", "--soups", "0"]);
     assert!(err.contains("no soups"), "{err}");
 }
+
+/// The objects of an outcome as the oracle files count them.
+fn oracle_counts(objects: &[String]) -> BTreeMap<String, u64> {
+    let mut counts: BTreeMap<String, u64> = BTreeMap::new();
+    for o in objects {
+        let o = if o.starts_with("yl") || o.starts_with("zz_") {
+            "PATHOLOGICAL"
+        } else {
+            o
+        };
+        *counts.entry(o.to_string()).or_default() += 1;
+    }
+    counts
+}
+
+/// The GPU path (lavapipe in CI) carries each soup through its first generations in its own
+/// square and the CPU finishes it from there: every soup's outcome is the CPU path's and its
+/// objects and settling generation are lifelib's. Squares from 64 cells (most soups reach the
+/// edge and are handed on mid-way) to 512 (most settle on the GPU), a generation budget that
+/// stops soups between dispatches, strips too wide for the smallest square, and the rule
+/// families the census runs (B/S and isotropic non-totalistic).
+#[test]
+fn the_gpu_path_gives_every_soup_the_cpus_outcome_and_lifelibs_objects() {
+    use census::settle::{Settler, Stage};
+    use census::{GpuPath, classify::Classifier, gpu::GpuSoups};
+    if !common::gpu_available() {
+        return;
+    }
+    let ctx = lifelab::gpu::shared_context().unwrap();
+    let cases = [
+        (
+            "B3/S23",
+            "C1",
+            "lifelib_b3s23_C1_k_lifelab_.txt",
+            0..240,
+            64,
+            32_768,
+        ),
+        (
+            "B3/S23",
+            "C1",
+            "lifelib_b3s23_C1_k_lifelab_.txt",
+            240..480,
+            96,
+            32_768,
+        ),
+        (
+            "B3/S23",
+            "C1",
+            "lifelib_b3s23_C1_k_lifelab_.txt",
+            480..640,
+            512,
+            32_768,
+        ),
+        (
+            "B3/S23",
+            "C1",
+            "lifelib_b3s23_C1_k_lifelab_.txt",
+            640..700,
+            512,
+            700,
+        ),
+        (
+            "B3/S23",
+            "D8_1",
+            "lifelib_b3s23_D8_1_k_lifelab_.txt",
+            0..80,
+            96,
+            32_768,
+        ),
+        (
+            "B3/S23",
+            "1x256",
+            "lifelib_b3s23_1x256_k_lifelab_.txt",
+            0..40,
+            64,
+            32_768,
+        ),
+        (
+            "B3/S23",
+            "1x256",
+            "lifelib_b3s23_1x256_k_lifelab_.txt",
+            40..80,
+            512,
+            32_768,
+        ),
+        (
+            "B36/S23",
+            "C1",
+            "lifelib_b36s23_C1_k_lifelab_.txt",
+            0..100,
+            128,
+            32_768,
+        ),
+        (
+            "B3/S2-i34q",
+            "C1",
+            "lifelib_b3s2-i34q_C1_k_lifelab_.txt",
+            0..100,
+            128,
+            32_768,
+        ),
+    ];
+    for (rule_text, sym, file, range, side, generations) in cases {
+        let what = format!("{rule_text} {sym} soups {range:?}, squares of {side}");
+        let want = oracle(file);
+        let rule = Rule::parse(rule_text).unwrap();
+        let symmetry: Symmetry = sym.parse().unwrap();
+        let table = census::census_table(&rule).unwrap();
+        let path = GpuPath {
+            side,
+            // Several batches, the last one short.
+            batch: 64,
+            generations,
+        };
+        let gpu = GpuSoups::new(ctx, &table, path).unwrap();
+        let soups: Vec<_> = range
+            .clone()
+            .map(|i| soup::hashsoup(&format!("k_lifelab_{i}"), symmetry))
+            .collect();
+        let starts = gpu.run(&soups).unwrap();
+        assert_eq!(starts.len(), soups.len(), "{what}");
+        let mut settler = Settler::new(Classifier::new(rule, table));
+        let mut wrong = Vec::new();
+        for (start, index) in starts.iter().zip(range.clone()) {
+            let cpu = census::one(rule, symmetry, "k_lifelab_", index).unwrap();
+            let got = settler.resume(index, start).unwrap();
+            if got != cpu {
+                wrong.push(format!(
+                    "soup {index} (from generation {} {:?}): GPU path {} {:?}\n    CPU {} {:?}",
+                    start.generation,
+                    start.stage,
+                    got.settled,
+                    got.objects,
+                    cpu.settled,
+                    cpu.objects
+                ));
+            }
+            let (settled, objects) = &want[&index];
+            assert_eq!(
+                (got.settled, oracle_counts(&got.objects)),
+                (*settled, objects.clone()),
+                "{what}: soup {index} against lifelib"
+            );
+        }
+        assert!(
+            wrong.is_empty(),
+            "{what}: {} soups differ:\n{}",
+            wrong.len(),
+            wrong.join("\n")
+        );
+        // The GPU did carry them: how far depends on the square.
+        let carried = starts.iter().filter(|s| s.generation > 0).count();
+        let settled = starts
+            .iter()
+            .filter(|s| matches!(s.stage, Stage::Settled(_)))
+            .count();
+        let handed = starts
+            .iter()
+            .filter(|s| s.generation > 0 && matches!(s.stage, Stage::Stabilising(_)))
+            .count();
+        match (sym, side) {
+            ("1x256", 64) => assert_eq!(carried, 0, "{what}: a 256-wide strip fits no 64 square"),
+            (_, 512) if generations > 700 => {
+                assert!(
+                    settled * 10 >= soups.len() * 7,
+                    "{what}: {settled} settled on the GPU"
+                )
+            }
+            (_, 512) => assert!(
+                handed > 0 && settled > 0,
+                "{what}: {handed} handed on at the budget"
+            ),
+            _ => assert!(
+                carried == soups.len() && handed > 0,
+                "{what}: {carried} carried, {handed} handed on from the edge"
+            ),
+        }
+    }
+}
+
+/// `census --gpu` writes the haul the CPU does, and refuses a square it cannot use.
+#[test]
+fn census_on_the_gpu_path_writes_the_cpus_haul() {
+    if !common::gpu_available() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("lifelab-census-gpu-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (cpu, gpu) = (dir.join("cpu.txt"), dir.join("gpu.txt"));
+    let base = [
+        "census",
+        "--soups",
+        "100..220",
+        "--root",
+        "k_lifelab_",
+        "--haul",
+    ];
+    let c = json(&[&base[..], &[cpu.to_str().unwrap(), "--json"]].concat());
+    let g = json(
+        &[
+            &base[..],
+            &[
+                gpu.to_str().unwrap(),
+                "--json",
+                "--gpu",
+                "--square",
+                "96",
+                "--batch",
+                "50",
+            ],
+        ]
+        .concat(),
+    );
+    assert!(c["gpu"].is_null(), "{c}");
+    assert!(g["gpu"].is_string(), "{g}");
+    assert_eq!(g["gpu_path"]["on_cpu"], 0, "{g}");
+    assert!(
+        g["gpu_path"]["generations"].as_u64().unwrap() > 120 * 100,
+        "{g}"
+    );
+    let body = |p: &Path| {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with("@VERSION"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(body(&gpu), body(&cpu));
+    let err = failure(&[
+        "census",
+        "--soups",
+        "5",
+        "--gpu",
+        "--square",
+        "80",
+        "--haul",
+        gpu.to_str().unwrap(),
+    ]);
+    assert!(err.contains("multiple of 32"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

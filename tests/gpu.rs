@@ -607,6 +607,15 @@ fn every_shader_validates_and_its_struct_matches_the_rust_one() {
         lifelab::app::view_render::source(),
         lifelab::app::view_render::layout(),
     ));
+    // The census's soups kernel, for a B/S rule and a non-totalistic one, with each struct it
+    // shares.
+    for rule in ["B3/S23", "B3/S2-i34q"] {
+        let table =
+            lifelab::census::census_table(&lifelab::rule::Rule::parse(rule).unwrap()).unwrap();
+        for layout in lifelab::census::gpu::layouts() {
+            shaders.push((lifelab::census::gpu::source(&table), layout));
+        }
+    }
     assert!(shaders.len() > 2 * lifelab::rule::named::all().len());
     for (source, layout) in shaders {
         let module = naga::front::wgsl::parse_str(&source)

@@ -4,6 +4,7 @@
 //!
 //! - [`soup`]: the soups, from SHA-256 as lifelib makes them;
 //! - [`settle`]: one soup to its objects (stabilisation, escaping gliders, retries);
+//! - [`stabilise`]: the first phase of the stabilisation, as a machine the GPU runs too;
 //! - [`classify`]: clusters, their cycles and the space-time separation;
 //! - [`object`]: one object alone, its cycle and apgcode;
 //! - [`aperiodic`]: linear and chaotic growth;
@@ -11,10 +12,13 @@
 
 pub mod aperiodic;
 pub mod classify;
+#[cfg(feature = "gpu")]
+pub mod gpu;
 pub mod haul;
 pub mod object;
 pub mod settle;
 pub mod soup;
+pub mod stabilise;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -122,7 +126,30 @@ pub fn parse_soups(text: &str) -> Result<(u64, u64), String> {
     Ok((a, b))
 }
 
-/// A census to run: soups `first..end` of `root` under `symmetry`.
+/// How the GPU path runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GpuPath {
+    /// Cells a side of each soup's square (a multiple of 32). A soup that reaches the edge goes
+    /// on on the CPU from there.
+    pub side: u32,
+    /// Soups per batch.
+    pub batch: u32,
+    /// Generations the GPU runs a soup at most.
+    pub generations: u32,
+}
+
+impl Default for GpuPath {
+    fn default() -> Self {
+        GpuPath {
+            side: 512,
+            batch: 1024,
+            generations: 32_768,
+        }
+    }
+}
+
+/// A census to run: soups `first..end` of `root` under `symmetry`, on the GPU's path when
+/// `gpu` says how.
 #[derive(Clone, Debug)]
 pub struct Request {
     pub rule: Rule,
@@ -130,6 +157,7 @@ pub struct Request {
     pub root: String,
     pub first: u64,
     pub end: u64,
+    pub gpu: Option<GpuPath>,
 }
 
 /// How far a census has gone, for a progress bar.
@@ -138,6 +166,41 @@ pub struct Progress {
     pub soups: AtomicU64,
     pub objects: AtomicU64,
     pub stop: AtomicBool,
+    /// What the GPU path did.
+    pub gpu: GpuTally,
+}
+
+/// How far the GPU carried the soups: each soup is counted once, by where the CPU took it on.
+#[derive(Debug, Default)]
+pub struct GpuTally {
+    /// Settled on the GPU: the CPU only separated their objects.
+    pub settled: AtomicU64,
+    /// Reached their square's edge, or ran out of the GPU's generations, still settling.
+    pub handed_on: AtomicU64,
+    /// Through the first phase of the stabilisation unsettled.
+    pub phase_two: AtomicU64,
+    /// Too big for their square: all on the CPU.
+    pub on_cpu: AtomicU64,
+    /// Generations the GPU ran, over all soups.
+    pub generations: AtomicU64,
+    /// Wall-clock microseconds spent in the GPU's batches, and in the CPU's finishing of them
+    /// (the two overlap, a batch apart).
+    pub gpu_micros: AtomicU64,
+    pub cpu_micros: AtomicU64,
+}
+
+impl GpuTally {
+    fn count(&self, start: &settle::Start) {
+        let field = match start.stage {
+            _ if start.generation == 0 => &self.on_cpu,
+            settle::Stage::Settled(_) => &self.settled,
+            settle::Stage::PhaseTwo => &self.phase_two,
+            settle::Stage::Stabilising(_) => &self.handed_on,
+        };
+        field.fetch_add(1, Ordering::Relaxed);
+        self.generations
+            .fetch_add(start.generation, Ordering::Relaxed);
+    }
 }
 
 /// Runs the census. Stopped (`progress.stop`), it ends after the soups in hand and the haul
@@ -159,46 +222,130 @@ pub fn run_with(
         &catagolue_rule(&request.rule),
         request.symmetry.name(),
     );
-    let mut next = request.first;
-    while next < request.end && !progress.stop.load(Ordering::Relaxed) {
-        let end = (next + BATCH).min(request.end);
-        let outcomes: Vec<Option<Result<SoupOutcome, String>>> = (next..end)
-            .into_par_iter()
-            .map_init(
-                || settle::Settler::new(classify::Classifier::new(request.rule, table)),
-                |settler, index| {
-                    if progress.stop.load(Ordering::Relaxed) {
-                        return None;
-                    }
-                    let cells =
-                        soup::hashsoup(&format!("{}{index}", request.root), request.symmetry);
-                    let outcome = settler
-                        .run(index, &cells)
-                        .map_err(|e| format!("soup {}{index}: {e}", request.root));
-                    progress.soups.fetch_add(1, Ordering::Relaxed);
-                    if let Ok(o) = &outcome {
-                        progress
-                            .objects
-                            .fetch_add(o.objects.len() as u64, Ordering::Relaxed);
-                    }
-                    Some(outcome)
-                },
-            )
-            .collect();
-        // Only the soups up to the first one not done count.
-        let done: Vec<SoupOutcome> = outcomes
-            .into_iter()
-            .map_while(|o| o)
-            .collect::<Result<_, _>>()?;
-        let stop = next + done.len() as u64;
-        haul.add(next, stop, &done);
-        on_batch(&haul);
-        if stop < end {
-            break;
+    let soup = |index: u64| soup::hashsoup(&format!("{}{index}", request.root), request.symmetry);
+    let Some(path) = request.gpu else {
+        let mut next = request.first;
+        while next < request.end && !progress.stop.load(Ordering::Relaxed) {
+            let end = (next + BATCH).min(request.end);
+            let starts = (next..end)
+                .into_par_iter()
+                .map(|i| settle::Start::fresh(&soup(i)))
+                .collect();
+            if !finish(request, table, progress, next, starts, &mut haul)? {
+                break;
+            }
+            on_batch(&haul);
+            next = end;
         }
-        next = end;
+        return Ok(haul);
+    };
+    // The GPU carries one batch while the CPU finishes the one before.
+    let gpu = open_gpu(&table, path)?;
+    let batch = gpu.batch() as u64;
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        let gpu = &gpu;
+        scope.spawn(move || {
+            let mut next = request.first;
+            while next < request.end && !progress.stop.load(Ordering::Relaxed) {
+                let end = (next + batch).min(request.end);
+                let soups: Vec<_> = (next..end).into_par_iter().map(soup).collect();
+                let clock = std::time::Instant::now();
+                let carried = gpu.run(&soups).map_err(|e| format!("the GPU path: {e}"));
+                let micros = clock.elapsed().as_micros() as u64;
+                progress.gpu.gpu_micros.fetch_add(micros, Ordering::Relaxed);
+                let failed = carried.is_err();
+                if tx.send(carried.map(|s| (next, s))).is_err() || failed {
+                    break;
+                }
+                next = end;
+            }
+        });
+        for carried in rx {
+            let (first, starts) = carried?;
+            for start in &starts {
+                progress.gpu.count(start);
+            }
+            let clock = std::time::Instant::now();
+            let whole = finish(request, table, progress, first, starts, &mut haul)?;
+            let micros = clock.elapsed().as_micros() as u64;
+            progress.gpu.cpu_micros.fetch_add(micros, Ordering::Relaxed);
+            if !whole {
+                // Stopped: the sender ends at its next send.
+                break;
+            }
+            on_batch(&haul);
+        }
+        Ok(haul)
+    })
+}
+
+#[cfg(feature = "gpu")]
+fn open_gpu(table: &MapRule, path: GpuPath) -> Result<gpu::GpuSoups, String> {
+    let ctx = crate::gpu::shared_context().map_err(|e| format!("the GPU path: {e}"))?;
+    gpu::GpuSoups::new(ctx, table, path).map_err(|e| format!("the GPU path: {e}"))
+}
+
+#[cfg(not(feature = "gpu"))]
+fn open_gpu(_: &MapRule, _: GpuPath) -> Result<NoGpu, String> {
+    Err("the GPU path: lifelab was built without the gpu feature".into())
+}
+
+/// What `open_gpu` gives where there is no GPU path to give.
+#[cfg(not(feature = "gpu"))]
+struct NoGpu;
+
+#[cfg(not(feature = "gpu"))]
+impl NoGpu {
+    fn batch(&self) -> usize {
+        1
     }
-    Ok(haul)
+    fn run(&self, _: &[Vec<(i64, i64)>]) -> Result<Vec<settle::Start>, String> {
+        Err("no GPU".into())
+    }
+}
+
+/// Runs the soups `first..` from their starts and adds them to the haul; false when a stop
+/// cut the batch short (only the soups up to the first one not done count).
+fn finish(
+    request: &Request,
+    table: MapRule,
+    progress: &Progress,
+    first: u64,
+    starts: Vec<settle::Start>,
+    haul: &mut Haul,
+) -> Result<bool, String> {
+    let n = starts.len();
+    let outcomes: Vec<Option<Result<SoupOutcome, String>>> = starts
+        .into_par_iter()
+        .enumerate()
+        .map_init(
+            || settle::Settler::new(classify::Classifier::new(request.rule, table)),
+            |settler, (k, start)| {
+                if progress.stop.load(Ordering::Relaxed) {
+                    return None;
+                }
+                let index = first + k as u64;
+                let outcome = settler
+                    .resume(index, &start)
+                    .map_err(|e| format!("soup {}{index}: {e}", request.root));
+                progress.soups.fetch_add(1, Ordering::Relaxed);
+                if let Ok(o) = &outcome {
+                    progress
+                        .objects
+                        .fetch_add(o.objects.len() as u64, Ordering::Relaxed);
+                }
+                Some(outcome)
+            },
+        )
+        .collect();
+    let done: Vec<SoupOutcome> = outcomes
+        .into_iter()
+        .map_while(|o| o)
+        .collect::<Result<_, _>>()?;
+    let stop = first + done.len() as u64;
+    haul.add(first, stop, &done);
+    Ok(done.len() == n)
 }
 
 /// One soup's outcome alone (what the tests and `census soup --objects` use).

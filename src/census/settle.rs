@@ -18,6 +18,7 @@ use std::hash::{Hash, Hasher};
 
 use super::classify::Classifier;
 use super::object::{Patch, apgcode, cycle};
+use super::stabilise::{Stabiliser, Verdict};
 use crate::cpu::tiles::TileEngine;
 use crate::engine::{Engine, EngineResult, Universe};
 use crate::tiles::TileMap;
@@ -84,6 +85,36 @@ fn orient_vector(o: u8, dx: i64, dy: i64) -> (i64, i64) {
     (dx, dy)
 }
 
+/// Where a soup's run starts: its cells (lifelib's coordinates) at a generation, and how far
+/// its stabilisation has got.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Start {
+    pub generation: u64,
+    pub cells: Vec<(i64, i64)>,
+    pub stage: Stage,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// In the first phase, with the machine's state.
+    Stabilising(Stabiliser),
+    /// At the start of the second phase.
+    PhaseTwo,
+    /// Settled now, with this stabilisation period.
+    Settled(u64),
+}
+
+impl Start {
+    /// A soup at generation 0.
+    pub fn fresh(cells: &[(i64, i64)]) -> Self {
+        Start {
+            generation: 0,
+            cells: cells.to_vec(),
+            stage: Stage::Stabilising(Stabiliser::new()),
+        }
+    }
+}
+
 /// The soup runner for one thread: its classifier keeps what it has named.
 pub struct Settler {
     pub classifier: Classifier,
@@ -128,22 +159,35 @@ impl Settler {
 
     /// Runs the soup of `cells` to its objects.
     pub fn run(&mut self, index: u64, cells: &[(i64, i64)]) -> EngineResult<SoupOutcome> {
+        self.resume(index, &Start::fresh(cells))
+    }
+
+    /// Runs a soup to its objects from where `start` leaves it (the GPU's first generations).
+    pub fn resume(&mut self, index: u64, start: &Start) -> EngineResult<SoupOutcome> {
         let mut engine = TileEngine::new(self.classifier.rule, Universe::Plane, 0)?;
         let mut tiles = TileMap::new();
         // A 16x16 soup at lifelib's (8, 8) sits in the middle of a 64x64 tile here, so its ash
         // mostly stays in one tile.
-        for &(x, y) in cells {
+        for &(x, y) in &start.cells {
             tiles.set(x + SHIFT, y + SHIFT, true);
         }
         engine.import(&tiles)?;
         let mut soup = Soup {
             engine,
-            generation: 0,
+            generation: start.generation,
             escaped: 0,
             ghosts: Vec::new(),
-            next_sweep: SWEEP,
+            next_sweep: start.generation + SWEEP,
         };
-        let mut duration = self.stabilise(&mut soup)?;
+        let mut duration = match start.stage {
+            Stage::Stabilising(machine) => self.stabilise(&mut soup, machine)?,
+            Stage::PhaseTwo => self.phase_two(&mut soup)?,
+            Stage::Settled(period) => {
+                // Gliders the CPU would have taken off by now: taken off, as it would.
+                self.remove_escaped(&mut soup)?;
+                period
+            }
+        };
         let settled = soup.generation;
         let mut attempt = 0;
         let objects = loop {
@@ -188,37 +232,21 @@ impl Settler {
         Ok(soup.engine.population()? + 5 * soup.escaped)
     }
 
-    /// apgsearch's stabilisation; the stabilisation period it ends with.
-    fn stabilise(&self, soup: &mut Soup) -> EngineResult<u64> {
-        let (mut depth, mut previous) = (0, 0u64);
-        let (mut period, mut security) = (8u64, 15);
-        let mut i = 0;
-        while i < 1000 {
-            match i {
-                25 => security = 20,
-                50 => security = 25,
-                75 => security = 30,
-                200 => period = 12,
-                400 => period = 30,
-                _ => {}
+    /// apgsearch's stabilisation from `machine`'s state; the stabilisation period it ends
+    /// with.
+    fn stabilise(&self, soup: &mut Soup, mut machine: Stabiliser) -> EngineResult<u64> {
+        loop {
+            self.advance(soup, machine.due())?;
+            match machine.event(self.population(soup)?) {
+                Verdict::Continue => {}
+                Verdict::Settled(period) => return Ok(period),
+                Verdict::PhaseTwo => return self.phase_two(soup),
             }
-            self.advance(soup, period)?;
-            let current = self.population(soup)?;
-            if current == previous {
-                depth += 1;
-            } else {
-                depth = 0;
-                if period < 30 {
-                    i += 1;
-                    self.advance(soup, 12)?;
-                }
-            }
-            previous = current;
-            if depth == security {
-                return Ok(period);
-            }
-            i += 1;
         }
+    }
+
+    /// The second phase: the first time the cells near the soup repeat.
+    fn phase_two(&self, soup: &mut Soup) -> EngineResult<u64> {
         // Phase II: the first time the cells near the soup repeat, looked at every 30
         // generations. (apgluxe keeps a sorted list of hashes that it cuts short, so when it
         // sees a repeat depends on the hash's values; every hash is kept here.)

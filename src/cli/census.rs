@@ -43,6 +43,17 @@ pub struct RunArgs {
     /// Table rows printed (the haul has them all).
     #[arg(long, default_value_t = 30)]
     pub top: usize,
+    /// Carry the soups through their first generations on the GPU, many to a dispatch; the
+    /// CPU finishes each one from there. The census is the same, soup for soup.
+    #[arg(long)]
+    pub gpu: bool,
+    /// With --gpu: cells a side of each soup's square on the GPU (a multiple of 32). A soup
+    /// that reaches its square's edge goes on on the CPU.
+    #[arg(long, default_value_t = 512, requires = "gpu")]
+    pub square: u32,
+    /// With --gpu: soups per GPU batch.
+    #[arg(long, default_value_t = 1024, requires = "gpu")]
+    pub batch: u32,
     #[arg(long)]
     pub json: bool,
 }
@@ -240,6 +251,18 @@ fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         root: args.root.clone(),
         first,
         end,
+        gpu: args.gpu.then_some(census::GpuPath {
+            side: args.square,
+            batch: args.batch,
+            ..Default::default()
+        }),
+    };
+    // The adapter, opened before the clock starts.
+    let adapter = if args.gpu {
+        let ctx = crate::gpu::shared_context().map_err(|e| anyhow!("the GPU path: {e}"))?;
+        Some(ctx.name().to_string())
+    } else {
+        None
     };
     let path = args.haul.clone().unwrap_or_else(|| {
         PathBuf::from(format!(
@@ -292,6 +315,10 @@ fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     if args.json {
         let mut v = haul_json(&haul, &path, stopped);
         v["seconds"] = json!(started.elapsed().as_secs_f64());
+        v["gpu"] = json!(adapter);
+        if args.gpu {
+            v["gpu_path"] = gpu_tally(&progress.gpu);
+        }
         outln!("{v}")?;
     } else {
         if stopped {
@@ -302,13 +329,40 @@ fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         }
         print_haul(&haul, &path, args.top)?;
         let secs = started.elapsed().as_secs_f64();
+        if args.gpu {
+            let t = gpu_tally(&progress.gpu);
+            outln!(
+                "the GPU settled {} soups and handed {} on still settling, {} at the first phase's end; {} were too big for their square; it ran {} generations in {:.2} s, and the CPU finished them in {:.2} s",
+                t["settled"],
+                t["handed_on"],
+                t["phase_two"],
+                t["on_cpu"],
+                t["generations"],
+                t["gpu_seconds"].as_f64().unwrap_or(0.0),
+                t["cpu_seconds"].as_f64().unwrap_or(0.0)
+            )?;
+        }
+        let on = adapter.map_or("the CPU".to_string(), |a| format!("the GPU path ({a})"));
         outln!(
-            "{:.1} s, {:.0} soups/s",
+            "{:.1} s, {:.0} soups/s on {on}",
             secs,
             haul.soups() as f64 / secs.max(1e-9)
         )?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn gpu_tally(t: &census::GpuTally) -> serde_json::Value {
+    let get = |a: &std::sync::atomic::AtomicU64| a.load(Ordering::Relaxed);
+    json!({
+        "settled": get(&t.settled),
+        "handed_on": get(&t.handed_on),
+        "phase_two": get(&t.phase_two),
+        "on_cpu": get(&t.on_cpu),
+        "generations": get(&t.generations),
+        "gpu_seconds": get(&t.gpu_micros) as f64 / 1e6,
+        "cpu_seconds": get(&t.cpu_micros) as f64 / 1e6,
+    })
 }
 
 fn merge(files: &[PathBuf], out: &std::path::Path, json: bool) -> anyhow::Result<ExitCode> {

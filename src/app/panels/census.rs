@@ -50,6 +50,8 @@ impl CensusPanel {
             root: self.root.trim().to_string(),
             first,
             end,
+            // The app's census runs on the CPU: the window's device draws.
+            gpu: None,
         })
     }
 
