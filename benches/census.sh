@@ -1,19 +1,35 @@
 #!/bin/bash
-# Soups per second of the census, lifelab against lifelib's classifier driven as apgluxe drives
-# it (scripts/census/lifelib_oracle.cpp, one thread, HashLife), interleaved, on soups 0..N of
-# b3s23/C1. Build the oracle first: bash scripts/census/make_oracle.sh
+# Soups per second of the census on soups 0..N of b3s23/C1, interleaved in rounds: lifelab's CPU
+# path on 2 and 1 threads, its GPU path (squares of 512 and 64 cells; on this machine the GPU is
+# lavapipe, which runs on the same two cores), and lifelib's classifier driven as apgluxe drives
+# it (scripts/census/lifelib_oracle.cpp, one thread, HashLife; build it first with
+# bash scripts/census/make_oracle.sh, or the oracle's rows are skipped). For the GPU path it also
+# prints how far the GPU carried the soups and the CPU's share (the rate a GPU that took no time
+# would give on these cores).
 set -euo pipefail
 n=${1:-2000}
 bin=${LIFELAB:-target/release/lifelab}
+rate() { echo "$n / $1" | bc -l | xargs printf '%.0f'; }
 for round in 1 2 3; do
     for threads in 2 1; do
-        s=$(date +%s.%N)
-        RAYON_NUM_THREADS=$threads $bin census --soups $n --haul /tmp/bench_haul.txt > /dev/null
-        e=$(date +%s.%N)
-        echo "round $round lifelab ${threads} thread(s): $(echo "$n / ($e - $s)" | bc -l | xargs printf '%.0f') soups/s"
+        out=$(RAYON_NUM_THREADS=$threads $bin census --soups $n --haul /tmp/bench_haul.txt --json)
+        secs=$(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["seconds"])')
+        echo "round $round lifelab CPU ${threads} thread(s): $(rate $secs) soups/s"
     done
-    s=$(date +%s.%N)
-    /tmp/lifelib_oracle b3s23 C1 k_lifelab_ 0 $n > /dev/null 2>&1
-    e=$(date +%s.%N)
-    echo "round $round lifelib oracle 1 thread: $(echo "$n / ($e - $s)" | bc -l | xargs printf '%.0f') soups/s"
+    for square in 512 64; do
+        out=$($bin census --soups $n --gpu --square $square --batch $n --haul /tmp/bench_haul_gpu.txt --json)
+        echo "$out" | python3 -c '
+import json, sys
+v = json.load(sys.stdin); g = v["gpu_path"]; n = '"$n"'
+print("round '"$round"' lifelab GPU path (%s), squares of '"$square"': %.0f soups/s; GPU %.2f s, %d settled there, %d handed on, %d generations; CPU share %.2f s = %.0f soups/s"
+      % (v["gpu"], n / v["seconds"], g["gpu_seconds"], g["settled"], g["handed_on"], g["generations"], g["cpu_seconds"], n / max(g["cpu_seconds"], 1e-9)))'
+        diff <(grep -v '^@VERSION' /tmp/bench_haul.txt) <(grep -v '^@VERSION' /tmp/bench_haul_gpu.txt) > /dev/null \
+            || echo "round $round: the GPU path's haul differs from the CPU's"
+    done
+    if [ -x /tmp/lifelib_oracle ]; then
+        s=$(date +%s.%N)
+        /tmp/lifelib_oracle b3s23 C1 k_lifelab_ 0 $n > /dev/null 2>&1
+        e=$(date +%s.%N)
+        echo "round $round lifelib oracle 1 thread: $(rate "($e - $s)") soups/s"
+    fi
 done

@@ -248,12 +248,13 @@ fn main(
             }
         }
     }
+    if li == 0u {
+        plan(s);
+    }
+    // A barrier: the seed and the first window are seen by every invocation.
     storageBarrier();
+    var w = workgroupUniformLoad(&window);
     for (var g = 0u; g < params.generations; g++) {
-        if li == 0u {
-            plan(s);
-        }
-        let w = workgroupUniformLoad(&window);
         var population = 0u;
         var x0 = EMPTY;
         var y0 = EMPTY;
@@ -283,12 +284,18 @@ fn main(
         }
         storageBarrier();
         workgroupBarrier();
+        // Invocation 0 takes the generation through the machine and plans the next, all in
+        // one turn, so a generation costs three barriers.
         if li == 0u {
             settle();
+            if going == 1u {
+                plan(s);
+            }
         }
         if workgroupUniformLoad(&going) == 0u {
             break;
         }
+        w = window;
     }
     // The host reads copy 0: a soup whose generation is in copy 1 is copied over, and both
     // copies then hold it.
