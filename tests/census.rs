@@ -528,3 +528,39 @@ fn census_on_the_gpu_path_writes_the_cpus_haul() {
     assert!(err.contains("multiple of 32"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The haul apgluxe itself writes for soups 0 to 9,999 of b3s23/C1 (recorded by
+/// scripts/census/record_apgluxe.sh from apgluxe v4.2-ll1.2 and the lifelib it ships): lifelab's
+/// census has the same number of objects, the same table in the same order, and the same
+/// sample soups for every object.
+#[test]
+fn ten_thousand_soups_give_apgluxes_own_haul() {
+    let dir = std::env::temp_dir().join(format!("lifelab-census-apgluxe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let haul = dir.join("haul.txt");
+    let o = lifelab(&[
+        "census",
+        "--root",
+        "k_lifelab_",
+        "--soups",
+        "10000",
+        "--haul",
+        haul.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // From @NUM_SOUPS to the end of the sample soups (apgluxe writes no more; lifelab adds
+    // its soup ranges and longest-lived soups after them).
+    let body = |text: &str| -> Vec<String> {
+        text.lines()
+            .skip_while(|l| !l.starts_with("@NUM_SOUPS"))
+            .take_while(|l| !l.starts_with("@SOUP_RANGES"))
+            .filter(|l| !l.trim().is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let want = body(&data("apgluxe_b3s23_C1_k_lifelab_10000.txt"));
+    let got = body(&std::fs::read_to_string(&haul).unwrap());
+    assert!(want.len() > 40, "{want:?}");
+    assert_eq!(got, want);
+    std::fs::remove_dir_all(&dir).ok();
+}

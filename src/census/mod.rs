@@ -7,6 +7,7 @@
 //! - [`stabilise`]: the first phase of the stabilisation, as a machine the GPU runs too;
 //! - [`classify`]: clusters, their cycles and the space-time separation;
 //! - [`object`]: one object alone, its cycle and apgcode;
+//! - [`plane`]: the flat, growing bit grid a soup runs on;
 //! - [`aperiodic`]: linear and chaotic growth;
 //! - [`haul`]: the tally, its text and JSON forms, and merging.
 
@@ -16,6 +17,7 @@ pub mod classify;
 pub mod gpu;
 pub mod haul;
 pub mod object;
+pub mod plane;
 pub mod settle;
 pub mod soup;
 pub mod stabilise;

@@ -18,10 +18,9 @@ use std::hash::{Hash, Hasher};
 
 use super::classify::Classifier;
 use super::object::{Patch, apgcode, cycle};
+use super::plane::SoupPlane;
 use super::stabilise::{Stabiliser, Verdict};
-use crate::cpu::tiles::TileEngine;
-use crate::engine::{Engine, EngineResult, Universe};
-use crate::tiles::TileMap;
+use crate::engine::{EngineError, EngineResult};
 
 /// What one soup gave.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,7 +122,7 @@ pub struct Settler {
 
 /// A soup on the plane, with the gliders it has lost.
 struct Soup {
-    engine: TileEngine,
+    engine: SoupPlane,
     generation: u64,
     escaped: u64,
     /// Each glider taken off: the generation it was taken at and its cells then. The
@@ -164,14 +163,12 @@ impl Settler {
 
     /// Runs a soup to its objects from where `start` leaves it (the GPU's first generations).
     pub fn resume(&mut self, index: u64, start: &Start) -> EngineResult<SoupOutcome> {
-        let mut engine = TileEngine::new(self.classifier.rule, Universe::Plane, 0)?;
-        let mut tiles = TileMap::new();
-        // A 16x16 soup at lifelib's (8, 8) sits in the middle of a 64x64 tile here, so its ash
-        // mostly stays in one tile.
+        let mut engine = SoupPlane::new(&self.classifier.rule).ok_or_else(|| {
+            EngineError::Unsupported(format!("{}: no census plane", self.classifier.rule))
+        })?;
         for &(x, y) in &start.cells {
-            tiles.set(x + SHIFT, y + SHIFT, true);
+            engine.set(x + SHIFT, y + SHIFT, true);
         }
-        engine.import(&tiles)?;
         let mut soup = Soup {
             engine,
             generation: start.generation,
@@ -192,7 +189,7 @@ impl Settler {
         let mut attempt = 0;
         let objects = loop {
             let mut objects = Vec::new();
-            if soup.engine.population()? > 0 {
+            if soup.engine.population() > 0 {
                 objects = self.separate(&mut soup, duration)?;
             }
             let linear = objects.iter().any(|o| o.starts_with('y'));
@@ -218,7 +215,7 @@ impl Settler {
     }
 
     fn advance(&self, soup: &mut Soup, gens: u64) -> EngineResult<()> {
-        soup.engine.step(gens)?;
+        soup.engine.step(gens);
         soup.generation += gens;
         if soup.generation >= soup.next_sweep {
             soup.next_sweep = soup.generation + SWEEP;
@@ -229,7 +226,7 @@ impl Settler {
 
     /// The population as if no glider had been taken off.
     fn population(&self, soup: &mut Soup) -> EngineResult<u64> {
-        Ok(soup.engine.population()? + 5 * soup.escaped)
+        Ok(soup.engine.population() + 5 * soup.escaped)
     }
 
     /// apgsearch's stabilisation from `machine`'s state; the stabilisation period it ends
@@ -278,13 +275,13 @@ impl Settler {
 
     /// One more `duration` generations, keeping the envelope, then the classifier.
     fn separate(&mut self, soup: &mut Soup, duration: u64) -> EngineResult<Vec<String>> {
-        let mut envelope: FxHashSet<(i64, i64)> = soup.engine.export()?.cells().collect();
+        let mut envelope: FxHashSet<(i64, i64)> = soup.engine.cells().into_iter().collect();
         for _ in 0..duration {
-            soup.engine.step(1)?;
+            soup.engine.step(1);
             soup.generation += 1;
-            envelope.extend(soup.engine.export()?.cells());
+            envelope.extend(soup.engine.cells());
         }
-        let live: FxHashSet<(i64, i64)> = soup.engine.export()?.cells().collect();
+        let live: FxHashSet<(i64, i64)> = soup.engine.cells().into_iter().collect();
         Ok(self.classifier.census(&live, &envelope, true))
     }
 
@@ -293,11 +290,11 @@ impl Settler {
         let Some(gliders) = &self.gliders else {
             return Ok(());
         };
-        let mut cells: Vec<(i64, i64)> = soup.engine.export()?.cells().collect();
+        let mut cells: Vec<(i64, i64)> = soup.engine.cells();
         let mut live: FxHashSet<(i64, i64)> = cells.iter().copied().collect();
         while let Some((found, direction)) = escaping(gliders, &live, &cells) {
             for c in &found {
-                soup.engine.set_cell(c.0, c.1, false)?;
+                soup.engine.set(c.0, c.1, false);
                 live.remove(c);
             }
             cells.retain(|c| !found.contains(c));
@@ -308,6 +305,7 @@ impl Settler {
                 direction,
             });
         }
+        soup.engine.shrink();
         Ok(())
     }
 }
@@ -375,7 +373,7 @@ impl Settler {
         let near = |&(x, y): &(i64, i64)| {
             (SHIFT - 2048..SHIFT + 2048).contains(&x) && (SHIFT - 2048..SHIFT + 2048).contains(&y)
         };
-        let mut cells: Vec<(i64, i64)> = soup.engine.export()?.cells().filter(near).collect();
+        let mut cells: Vec<(i64, i64)> = soup.engine.cells().into_iter().filter(near).collect();
         for ghost in &soup.ghosts {
             let age = soup.generation - ghost.taken;
             let mut g = ghost.cells.clone();

@@ -129,6 +129,30 @@ impl Kernel {
         }
     }
 
+    /// [`Kernel::rows`], compiled a second time for AVX2 and picked at run time (the soup
+    /// census's plane calls it for short runs of rows, where the wider vectors pay).
+    pub fn rows_fast(&self, w: &[u64], c: &[u64], e: &[u64], out: &mut [u64], planes: &mut Planes) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, checked just above.
+            return unsafe { self.rows_avx2(w, c, e, out, planes) };
+        }
+        self.rows(w, c, e, out, planes)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn rows_avx2(
+        &self,
+        w: &[u64],
+        c: &[u64],
+        e: &[u64],
+        out: &mut [u64],
+        planes: &mut Planes,
+    ) {
+        self.rows(w, c, e, out, planes)
+    }
+
     /// `gens` generations of 32 rows of 32 cells, packed two rows to a word (row 2q in the low
     /// half of word q, row 2q + 1 in the high half). Deterministic rules only. Bits that cross
     /// a half's edge make its first and last columns garbage, like the missing rows above and
