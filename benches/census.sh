@@ -3,7 +3,9 @@
 # path on 2 and 1 threads, its GPU path (squares of 512 and 64 cells; on this machine the GPU is
 # lavapipe, which runs on the same two cores), and lifelib's classifier driven as apgluxe drives
 # it (scripts/census/lifelib_oracle.cpp, one thread, HashLife; build it first with
-# bash scripts/census/make_oracle.sh, or the oracle's rows are skipped). For the GPU path it also
+# bash scripts/census/make_oracle.sh, or the oracle's rows are skipped), and apgluxe itself on 1
+# and 2 threads where APGLUXE names its directory (built as scripts/census/record_apgluxe.sh
+# builds it). For the GPU path it also
 # prints how far the GPU carried the soups and the CPU's share (the rate a GPU that took no time
 # would give on these cores).
 set -euo pipefail
@@ -26,6 +28,14 @@ print("round '"$round"' lifelab GPU path (%s), squares of '"$square"': %.0f soup
         diff <(grep -v '^@VERSION' /tmp/bench_haul.txt) <(grep -v '^@VERSION' /tmp/bench_haul_gpu.txt) > /dev/null \
             || echo "round $round: the GPU path's haul differs from the CPU's"
     done
+    if [ -n "${APGLUXE:-}" ]; then
+        for threads in 1 2; do
+            s=$(date +%s.%N)
+            (cd "$APGLUXE" && ./apgluxe -s k_lifelab_ -n $n -t 1 -p $threads < /dev/null > /dev/null)
+            e=$(date +%s.%N)
+            echo "round $round apgluxe $threads thread(s): $(rate "($e - $s)") soups/s"
+        done
+    fi
     if [ -x /tmp/lifelib_oracle ]; then
         s=$(date +%s.%N)
         /tmp/lifelib_oracle b3s23 C1 k_lifelab_ 0 $n > /dev/null 2>&1

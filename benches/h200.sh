@@ -37,6 +37,17 @@ LIFELAB=target/release/lifelab
 "$LIFELAB" bench --engine gpu --kernel dense --kernel tiles --pattern acorn --size 4096 \
     --json > "$OUT/bench-acorn-dense-vs-tiles.json"
 
+# The soup census (issue 26): 100,000 soups of b3s23/C1 on the CPU (every core) and on the GPU
+# path (first generations on the GPU, the CPU finishing each soup), and the two hauls compared.
+"$LIFELAB" census --soups 100000 --haul "$OUT/haul-cpu.txt" --json > "$OUT/census-cpu.json"
+"$LIFELAB" census --soups 100000 --gpu --batch 8192 --haul "$OUT/haul-gpu.txt" --json \
+    > "$OUT/census-gpu.json"
+if diff <(grep -v '^@VERSION' "$OUT/haul-cpu.txt") <(grep -v '^@VERSION' "$OUT/haul-gpu.txt") > /dev/null; then
+    echo '{"census_hauls_equal": true}' > "$OUT/census-compare.json"
+else
+    echo '{"census_hauls_equal": false}' > "$OUT/census-compare.json"
+fi
+
 for f in "$OUT"/*.json; do
     printf '%s: ' "$f"
     head -c 300 "$f"
