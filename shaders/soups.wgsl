@@ -84,6 +84,8 @@ struct Window {
 var<workgroup> state: Soup;
 var<workgroup> window: Window;
 var<workgroup> going: u32;
+// Whether the current generation is in copy 1 at the end of the dispatch.
+var<workgroup> in_copy_1: u32;
 var<workgroup> total: atomic<u32>;
 var<workgroup> bx0: atomic<u32>;
 var<workgroup> by0: atomic<u32>;
@@ -300,9 +302,9 @@ fn main(
     // The host reads copy 0: a soup whose generation is in copy 1 is copied over, and both
     // copies then hold it.
     if li == 0u {
-        window.src = state.half;
+        in_copy_1 = state.half;
     }
-    if workgroupUniformLoad(&window).src == 1u {
+    if workgroupUniformLoad(&in_copy_1) == 1u {
         for (var k = li; k < region; k += GROUP) {
             cells[s * region + k] = cells[(params.soups + s) * region + k];
         }

@@ -131,6 +131,11 @@ fn placement(cells: &[(i64, i64)], side: u32) -> Option<(i64, i64)> {
 
 impl GpuSoups {
     pub fn new(ctx: &GpuContext, table: &MapRule, path: GpuPath) -> EngineResult<Self> {
+        if path.generations == 0 || path.batch == 0 {
+            return Err(EngineError::Unsupported(
+                "the GPU path needs at least one generation and one soup a batch".into(),
+            ));
+        }
         if path.side < 64 || !path.side.is_multiple_of(32) {
             return Err(EngineError::Unsupported(format!(
                 "a soup's square is {} cells a side; it must be a multiple of 32, at least 64",
@@ -140,8 +145,11 @@ impl GpuSoups {
         let words = path.side / 32;
         // Both copies of every square in one binding: the batch shrinks to what fits.
         let per_soup = 2 * path.side as u64 * words as u64 * 4;
-        let limit = ctx.limits().max_storage_buffer_binding_size;
-        let fits = (limit / per_soup).min(ctx.limits().max_compute_workgroups_per_dimension as u64);
+        let limits = ctx.limits();
+        let limit = limits
+            .max_storage_buffer_binding_size
+            .min(limits.max_buffer_size);
+        let fits = (limit / per_soup).min(limits.max_compute_workgroups_per_dimension as u64);
         if fits == 0 {
             return Err(EngineError::Unsupported(format!(
                 "a soup's square of {} cells a side needs {per_soup} bytes, more than one binding on {} holds",

@@ -134,10 +134,13 @@ impl SoupPlane {
                 }
             }
         }
+        // An edited row outside the new grid is far from anything live: nothing to recompute.
         self.fresh = self
             .fresh
             .iter()
-            .map(|&r| (r as i64 + dr) as usize)
+            .map(|&r| r as i64 + dr)
+            .filter(|r| (0..height as i64).contains(r))
+            .map(|r| r as usize)
             .collect();
         if !self.empty() {
             self.rows = (
@@ -233,6 +236,7 @@ impl SoupPlane {
         let (p, q) = (self.parity, 1 - self.parity);
         self.parity = q;
         if self.empty() {
+            self.fresh.clear();
             return;
         }
         // Births reach a row and a word beyond what may be live; the kernel reads one more.

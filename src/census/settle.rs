@@ -179,12 +179,12 @@ impl Settler {
         let mut duration = match start.stage {
             Stage::Stabilising(machine) => self.stabilise(&mut soup, machine)?,
             Stage::PhaseTwo => self.phase_two(&mut soup)?,
-            Stage::Settled(period) => {
-                // Gliders the CPU would have taken off by now: taken off, as it would.
-                self.remove_escaped(&mut soup)?;
-                period
-            }
+            Stage::Settled(period) => period,
         };
+        // Every glider escaping at the settling generation is taken off, however the soup got
+        // here (from generation 0, or from the GPU at any generation), so that separation sees
+        // the same plane either way.
+        self.remove_escaped(&mut soup)?;
         let settled = soup.generation;
         let mut attempt = 0;
         let objects = loop {
