@@ -101,13 +101,86 @@ pub fn layouts() -> Vec<StructLayout> {
     ]
 }
 
-/// The soups kernel on one device, with buffers for a batch.
+/// The soups kernel on one device, with buffers for a batch, made once and used by every
+/// batch.
 pub struct GpuSoups {
     ctx: GpuContext,
     pipeline: wgpu::ComputePipeline,
-    layout: wgpu::BindGroupLayout,
     path: GpuPath,
     words: u32,
+    buffers: Buffers,
+}
+
+/// The kernel's bindings (parameters, states, seeds, both copies of every square, the count of
+/// soups still running) and the buffers they are read back through.
+struct Buffers {
+    params: wgpu::Buffer,
+    states: wgpu::Buffer,
+    seeds: wgpu::Buffer,
+    cells: wgpu::Buffer,
+    running: wgpu::Buffer,
+    running_back: wgpu::Buffer,
+    states_back: wgpu::Buffer,
+    cells_back: wgpu::Buffer,
+    bind: wgpu::BindGroup,
+}
+
+impl Buffers {
+    fn new(ctx: &GpuContext, layout: &wgpu::BindGroupLayout, soups: u64, region: u64) -> Self {
+        use wgpu::BufferUsages as U;
+        let buffer = |label: &str, size: u64, usage: U| {
+            ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: size.max(16),
+                usage,
+                mapped_at_creation: false,
+            })
+        };
+        let state_bytes = soups * std::mem::size_of::<SoupState>() as u64;
+        let cell_bytes = soups * region * 4;
+        let read = U::MAP_READ | U::COPY_DST;
+        let params = buffer("soups params", 16, U::UNIFORM | U::COPY_DST);
+        let states = buffer(
+            "soups states",
+            state_bytes,
+            U::STORAGE | U::COPY_DST | U::COPY_SRC,
+        );
+        let seeds = buffer(
+            "soups seeds",
+            soups * (SEED_ROWS * SEED_WORDS * 4) as u64,
+            U::STORAGE | U::COPY_DST,
+        );
+        let cells = buffer(
+            "soups cells",
+            2 * cell_bytes,
+            U::STORAGE | U::COPY_DST | U::COPY_SRC,
+        );
+        let running = buffer("soups running", 4, U::STORAGE | U::COPY_DST | U::COPY_SRC);
+        let bind = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("soups"),
+            layout,
+            entries: &[&params, &states, &seeds, &cells, &running]
+                .iter()
+                .enumerate()
+                .map(|(k, b)| wgpu::BindGroupEntry {
+                    binding: k as u32,
+                    resource: b.as_entire_binding(),
+                })
+                .collect::<Vec<_>>(),
+        });
+        Buffers {
+            running_back: buffer("soups running readback", 4, read),
+            states_back: buffer("soups states readback", state_bytes, read),
+            // Only copy 0 comes back.
+            cells_back: buffer("soups cells readback", cell_bytes, read),
+            params,
+            states,
+            seeds,
+            cells,
+            running,
+            bind,
+        }
+    }
 }
 
 /// Where a soup goes in its square: the offset added to lifelib's coordinates, or None when it
@@ -170,12 +243,15 @@ impl GpuSoups {
         ];
         let (pipeline, layout) =
             pipeline_cache::with_layout(ctx, "soups", &source(table), &entries, &[])?;
+        let region = path.side as u64 * words as u64;
+        let buffers = Buffers::new(ctx, &layout, path.batch as u64, region);
+        ctx.check_faults()?;
         Ok(GpuSoups {
             ctx: ctx.clone(),
             pipeline,
-            layout,
             path,
             words,
+            buffers,
         })
     }
 
@@ -241,57 +317,16 @@ impl GpuSoups {
             offsets.push(place);
             states.push(state);
         }
-        let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
-        let buffer = |label: &str, size: u64, usage: wgpu::BufferUsages| {
-            ctx.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size: size.max(16),
-                usage,
-                mapped_at_creation: false,
-            })
-        };
+        let b = &self.buffers;
         let state_bytes = (n * std::mem::size_of::<SoupState>()) as u64;
         let cell_bytes = region * n as u64 * 4;
-        let params = buffer(
-            "soups params",
-            16,
-            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        );
-        let state_buf = buffer(
-            "soups states",
-            state_bytes,
-            usage | wgpu::BufferUsages::COPY_SRC,
-        );
-        let seed_buf = buffer("soups seeds", (seeds.len() * 4) as u64, usage);
-        let cell_buf = buffer(
-            "soups cells",
-            2 * cell_bytes,
-            usage | wgpu::BufferUsages::COPY_SRC,
-        );
-        let running = buffer("soups running", 4, usage | wgpu::BufferUsages::COPY_SRC);
-        let running_back = buffer(
-            "soups running readback",
-            4,
-            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        );
         ctx.queue
-            .write_buffer(&state_buf, 0, bytemuck::cast_slice(&states));
+            .write_buffer(&b.states, 0, bytemuck::cast_slice(&states));
         ctx.queue
-            .write_buffer(&seed_buf, 0, bytemuck::cast_slice(&seeds));
-        let bind = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("soups"),
-            layout: &self.layout,
-            entries: &[&params, &state_buf, &seed_buf, &cell_buf, &running]
-                .iter()
-                .enumerate()
-                .map(|(k, b)| wgpu::BindGroupEntry {
-                    binding: k as u32,
-                    resource: b.as_entire_binding(),
-                })
-                .collect::<Vec<_>>(),
-        });
+            .write_buffer(&b.seeds, 0, bytemuck::cast_slice(&seeds));
+        // Both copies of this batch's squares start empty (copy 1 begins at soup n's place).
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
-        encoder.clear_buffer(&cell_buf, 0, None);
+        encoder.clear_buffer(&b.cells, 0, Some(2 * cell_bytes));
         ctx.queue.submit([encoder.finish()]);
 
         let mut done = 0u32;
@@ -303,20 +338,20 @@ impl GpuSoups {
                 soups: n as u32,
                 generations,
             };
-            ctx.queue.write_buffer(&params, 0, bytemuck::bytes_of(&p));
-            ctx.queue.write_buffer(&running, 0, &[0; 4]);
+            ctx.queue.write_buffer(&b.params, 0, bytemuck::bytes_of(&p));
+            ctx.queue.write_buffer(&b.running, 0, &[0; 4]);
             let mut encoder = ctx.device.create_command_encoder(&Default::default());
             {
                 let mut pass = encoder.begin_compute_pass(&Default::default());
                 pass.set_pipeline(&self.pipeline);
-                pass.set_bind_group(0, &bind, &[]);
+                pass.set_bind_group(0, &b.bind, &[]);
                 pass.dispatch_workgroups(n as u32, 1, 1);
             }
-            encoder.copy_buffer_to_buffer(&running, 0, &running_back, 0, 4);
+            encoder.copy_buffer_to_buffer(&b.running, 0, &b.running_back, 0, 4);
             ctx.queue.submit([encoder.finish()]);
             let mut still = 0u32;
-            read_mapped(ctx, &running_back, 4, |b| {
-                still = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            read_mapped(ctx, &b.running_back, 4, |v| {
+                still = u32::from_le_bytes([v[0], v[1], v[2], v[3]]);
             })?;
             ctx.check_faults()?;
             done += generations;
@@ -325,27 +360,17 @@ impl GpuSoups {
             }
         }
 
-        let state_back = buffer(
-            "soups states readback",
-            state_bytes,
-            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        );
-        let cell_back = buffer(
-            "soups cells readback",
-            cell_bytes,
-            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        );
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
-        encoder.copy_buffer_to_buffer(&state_buf, 0, &state_back, 0, state_bytes);
-        encoder.copy_buffer_to_buffer(&cell_buf, 0, &cell_back, 0, cell_bytes);
+        encoder.copy_buffer_to_buffer(&b.states, 0, &b.states_back, 0, state_bytes);
+        encoder.copy_buffer_to_buffer(&b.cells, 0, &b.cells_back, 0, cell_bytes);
         ctx.queue.submit([encoder.finish()]);
         let mut back: Vec<SoupState> = Vec::new();
-        read_mapped(ctx, &state_back, state_bytes, |b| {
-            back = bytemuck::pod_collect_to_vec(b);
+        read_mapped(ctx, &b.states_back, state_bytes, |v| {
+            back = bytemuck::pod_collect_to_vec(v);
         })?;
         let mut starts = Vec::with_capacity(n);
-        read_mapped(ctx, &cell_back, cell_bytes, |b| {
-            let words: &[u32] = bytemuck::cast_slice(b);
+        read_mapped(ctx, &b.cells_back, cell_bytes, |v| {
+            let words: &[u32] = bytemuck::cast_slice(v);
             for (s, state) in back.iter().enumerate() {
                 let Some((ox, oy)) = offsets[s] else {
                     starts.push(Start::fresh(&soups[s]));

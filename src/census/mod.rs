@@ -192,6 +192,7 @@ pub struct GpuTally {
 }
 
 impl GpuTally {
+    #[cfg(feature = "gpu")]
     fn count(&self, start: &settle::Start) {
         let field = match start.stage {
             _ if start.generation == 0 => &self.on_cpu,
@@ -224,7 +225,7 @@ pub fn run_with(
         &catagolue_rule(&request.rule),
         request.symmetry.name(),
     );
-    let soup = |index: u64| soup::hashsoup(&format!("{}{index}", request.root), request.symmetry);
+    let soup = |index: u64| soup_of(request, index);
     let Some(path) = request.gpu else {
         let mut next = request.first;
         while next < request.end && !progress.stop.load(Ordering::Relaxed) {
@@ -241,8 +242,34 @@ pub fn run_with(
         }
         return Ok(haul);
     };
-    // The GPU carries one batch while the CPU finishes the one before.
-    let gpu = open_gpu(&table, path)?;
+    run_gpu(request, table, path, progress, on_batch, haul)
+}
+
+/// Soup `index` of the request's root and symmetry.
+fn soup_of(request: &Request, index: u64) -> Vec<(i64, i64)> {
+    soup::hashsoup(&format!("{}{index}", request.root), request.symmetry)
+}
+
+/// The GPU path: the GPU carries one batch while the CPU finishes the one before.
+#[cfg(feature = "gpu")]
+fn run_gpu(
+    request: &Request,
+    table: MapRule,
+    path: GpuPath,
+    progress: &Progress,
+    on_batch: &(dyn Fn(&Haul) + Sync),
+    mut haul: Haul,
+) -> Result<Haul, String> {
+    let soup = |index: u64| soup_of(request, index);
+    let path = GpuPath {
+        // No bigger than the range: the buffers are made for a whole batch.
+        batch: path
+            .batch
+            .min((request.end - request.first).min(u32::MAX as u64) as u32),
+        ..path
+    };
+    let ctx = crate::gpu::shared_context().map_err(|e| format!("the GPU path: {e}"))?;
+    let gpu = gpu::GpuSoups::new(ctx, &table, path).map_err(|e| format!("the GPU path: {e}"))?;
     let batch = gpu.batch() as u64;
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::sync_channel(1);
@@ -282,29 +309,16 @@ pub fn run_with(
     })
 }
 
-#[cfg(feature = "gpu")]
-fn open_gpu(table: &MapRule, path: GpuPath) -> Result<gpu::GpuSoups, String> {
-    let ctx = crate::gpu::shared_context().map_err(|e| format!("the GPU path: {e}"))?;
-    gpu::GpuSoups::new(ctx, table, path).map_err(|e| format!("the GPU path: {e}"))
-}
-
 #[cfg(not(feature = "gpu"))]
-fn open_gpu(_: &MapRule, _: GpuPath) -> Result<NoGpu, String> {
+fn run_gpu(
+    _: &Request,
+    _: MapRule,
+    _: GpuPath,
+    _: &Progress,
+    _: &(dyn Fn(&Haul) + Sync),
+    _: Haul,
+) -> Result<Haul, String> {
     Err("the GPU path: lifelab was built without the gpu feature".into())
-}
-
-/// What `open_gpu` gives where there is no GPU path to give.
-#[cfg(not(feature = "gpu"))]
-struct NoGpu;
-
-#[cfg(not(feature = "gpu"))]
-impl NoGpu {
-    fn batch(&self) -> usize {
-        1
-    }
-    fn run(&self, _: &[Vec<(i64, i64)>]) -> Result<Vec<settle::Start>, String> {
-        Err("no GPU".into())
-    }
 }
 
 /// Runs the soups `first..` from their starts and adds them to the haul; false when a stop
