@@ -1,6 +1,11 @@
 // Draws the torus straight from the engine's bit-packed storage buffers, inside an egui paint
 // callback: one full-screen triangle, clipped by egui to the viewport, and per pixel the cell
-// (zoomed in) or the live fraction of the cells the pixel covers (zoomed out).
+// (zoomed in) or the live fraction of the cells the pixel covers (zoomed out), every one of
+// them counted, so that a pixel holding a single live cell always lights.
+//
+// The torus is drawn once: the copy is the torus-sized rectangle starting `copy_min` cells
+// from the origin cell (viewport.rs centres it on the view), framed in the edge colour, with
+// the panel colour outside it. Panning moves the copy's start, so the view wraps round.
 //
 // Mode 1 draws an elementary automaton's space-time ring instead: row 0 of the picture is the
 // oldest generation kept, the last row the newest.
@@ -24,8 +29,8 @@ struct View {
     // 0: torus; 1: space-time ring (height = capacity rows, newest = the newest row).
     mode: u32,
     newest: u32,
-    // The origin cell before wrapping: mode 1 draws one copy of the ring, not a tiling.
-    origin_signed: vec2<i32>,
+    // Where the one copy drawn starts, in cells from the origin cell.
+    copy_min: vec2<i32>,
     // 1: hexagonal cells. Rows shift half a cell left of the row above and are sqrt(3)/2
     // apart; origin_frac is then the fraction of the sheared origin (viewport.rs).
     hex: u32,
@@ -97,11 +102,31 @@ fn count_run(y: u32, x: u32, n: u32) -> u32 {
 // Around the space-time picture: egui's dark panel colour (view_render::OUTSIDE).
 const OUTSIDE = vec4<f32>(0.106, 0.106, 0.106, 1.0);
 
-// Whether the cell `offset` cells from the view's origin lies outside the one copy of the
-// picture that mode 1 draws.
-fn outside(offset: vec2<u32>) -> bool {
-    let c = view.origin_signed + vec2<i32>(offset);
+// Whether the cell `offset` cells from the view's origin cell lies outside the one copy drawn.
+fn outside(offset: vec2<i32>) -> bool {
+    let c = offset - view.copy_min;
     return c.x < 0 || c.y < 0 || c.x >= i32(view.width) || c.y >= i32(view.height);
+}
+
+// The colour of a pixel covering [lo, lo + cpp) cells (from the origin cell) that misses the
+// copy: the edge colour within a pixel of it on a torus, so that its bounds are always marked,
+// else the panel colour.
+fn beyond(lo: vec2<f32>, cpp: f32) -> vec4<f32> {
+    let a = vec2<f32>(view.copy_min) - vec2<f32>(cpp);
+    let b = vec2<f32>(view.copy_min) + vec2<f32>(f32(view.width), f32(view.height)) + vec2<f32>(cpp);
+    let hi = lo + vec2<f32>(cpp);
+    if view.mode == 0u && hi.x > a.x && hi.y > a.y && lo.x < b.x && lo.y < b.y {
+        return view.edge;
+    }
+    return OUTSIDE;
+}
+
+// Whether [lo, lo + cpp) misses the copy.
+fn misses(lo: vec2<f32>, cpp: f32) -> bool {
+    let a = vec2<f32>(view.copy_min);
+    let b = a + vec2<f32>(f32(view.width), f32(view.height));
+    let hi = lo + vec2<f32>(cpp);
+    return hi.x <= a.x || hi.y <= a.y || lo.x >= b.x || lo.y >= b.y;
 }
 
 const ROW: f32 = 0.8660254;
@@ -153,6 +178,9 @@ fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
         let yc = view.origin_frac.y + l.y / ROW;
         let xc = view.origin_frac.x + l.x + yc / 2.0;
         let h = hex_cell(xc, yc);
+        if outside(h.cell) {
+            return OUTSIDE;
+        }
         let xy = wrap(vec2<i32>(view.origin_cell) + h.cell, size);
         var colour = view.dead;
         if cell(xy.x, xy.y) == 1u {
@@ -163,14 +191,21 @@ fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
         }
         return colour;
     }
+    // The cells the pixel covers: [lo, lo + cpp) from the origin cell (a hexagonal view's
+    // block starts at its sheared top-left cell).
+    var lo = view.origin_frac + p * cpp;
+    if view.hex == 1u {
+        let yc = view.origin_frac.y + p.y * cpp / ROW;
+        lo = vec2<f32>(view.origin_frac.x + p.x * cpp + yc / 2.0, yc);
+    }
     if cpp <= 1.0 {
         // Zoomed in: the cell under the pixel centre.
-        let c = view.origin_frac + (p + vec2<f32>(0.5)) * cpp;
-        let ci = vec2<u32>(floor(c));
-        if view.mode == 1u && outside(ci) {
-            return OUTSIDE;
+        let c = lo + vec2<f32>(0.5 * cpp);
+        let ci = vec2<i32>(floor(c));
+        if outside(ci) {
+            return beyond(lo, cpp);
         }
-        let xy = (view.origin_cell + ci) % size;
+        let xy = wrap(vec2<i32>(view.origin_cell) + ci, size);
         var colour = view.dead;
         if cell(xy.x, xy.y) == 1u {
             colour = view.live;
@@ -186,36 +221,31 @@ fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
         }
         return colour;
     }
-    // Zoomed out: the live fraction of the block of cells this pixel covers, sampling at most
-    // 16 rows and 8 runs of 32 cells per row of very large blocks.
-    var c0 = view.origin_frac + p * cpp;
-    if view.hex == 1u {
-        // The sheared rows: a block's top-left cell.
-        let yc = view.origin_frac.y + p.y * cpp / ROW;
-        c0 = vec2<f32>(view.origin_frac.x + p.x * cpp + yc / 2.0, yc);
+    // Zoomed out: every cell of the pixel's block inside the copy is counted.
+    if misses(lo, cpp) {
+        return beyond(lo, cpp);
     }
-    if view.mode == 1u && outside(vec2<u32>(floor(c0))) {
-        return OUTSIDE;
-    }
-    let span = u32(ceil(cpp));
-    let first = (view.origin_cell + vec2<u32>(floor(c0))) % size;
-    let rows = min(span, view.height);
-    let cols = min(span, view.width);
-    let row_step = max(1u, rows / 16u);
-    let runs = min(8u, max(1u, cols / 32u));
-    let run_len = cols / runs;
-    let col_step = cols / runs;
+    let first = max(vec2<i32>(floor(lo)), view.copy_min);
+    let end = min(vec2<i32>(ceil(lo + vec2<f32>(cpp))), view.copy_min + vec2<i32>(size));
+    let cols = u32(max(end.x - first.x, 1));
+    let start = wrap(vec2<i32>(view.origin_cell) + first, size);
     var live = 0u;
-    var seen = 0u;
-    for (var r = 0u; r < rows; r += row_step) {
-        let y = (first.y + r) % view.height;
-        for (var k = 0u; k < runs; k++) {
-            let x = (first.x + k * col_step) % view.width;
-            live += count_run(y, x, run_len);
-            seen += run_len;
-        }
+    for (var r = 0u; r < u32(max(end.y - first.y, 0)); r++) {
+        live += count_run((start.y + r) % view.height, start.x, cols);
+    }
+    let seen = u32(max(end.y - first.y, 1)) * cols;
+    return shade(live, seen);
+}
+
+// A block's colour: dead when empty, else from a floor that is always visible (one live cell
+// in a million) up to the live colour, by the square root of the live fraction, which lifts
+// sparse regions. cpu_view.rs shades the same way.
+const FLOOR: f32 = 0.45;
+
+fn shade(live: u32, seen: u32) -> vec4<f32> {
+    if live == 0u {
+        return view.dead;
     }
     let fraction = f32(live) / f32(max(seen, 1u));
-    // A square root lifts sparse regions, so that a few live cells still show.
-    return mix(view.dead, view.live, sqrt(fraction));
+    return mix(view.dead, view.live, FLOOR + (1.0 - FLOOR) * sqrt(fraction));
 }

@@ -127,47 +127,60 @@ impl Canvas {
         // Only the primary button draws: a right or middle drag pans, and never edits. As in
         // Golly, drawing goes on while a run does (the worker applies the cells between two
         // pieces of work).
-        let pointer_primary =
-            ui.input(|i| i.pointer.primary_down() || i.pointer.primary_released());
         let drawing = tool == Tool::Draw
             && paste.is_none()
             && status.busy.is_none()
             && !shift
-            && !other_button
-            && pointer_primary;
+            && !other_button;
         let selecting = paste.is_none() && (tool == Tool::Select || shift);
         if let (Some(_), Some(cell)) = (paste, self.hover)
             && response.clicked_by(egui::PointerButton::Primary)
         {
             out.push(Command::PlacePaste { at: cell });
         }
-        if let Some(pos) = response.interact_pointer_pos() {
-            let cell = self.viewport.cell_at_unwrapped(local(pos));
-            if drawing && (response.drag_started() || response.clicked() || primary) {
-                self.draw_line(
-                    cell,
-                    response.drag_started() || response.clicked(),
-                    status,
-                    out,
-                );
-                if response.clicked() {
-                    out.push(Command::EndStroke);
-                    self.last_cell = None;
-                }
+        // A stroke or a selection starts on the press, at the cell pressed, as in Golly: not
+        // at the first motion egui counts as a drag, which would lose the pressed cell and
+        // start a selection wherever the pointer had got to by then.
+        let (pressed, down, released, press_origin, pointer) = ui.input(|i| {
+            (
+                i.pointer.primary_pressed(),
+                i.pointer.primary_down(),
+                i.pointer.primary_released(),
+                i.pointer.press_origin(),
+                i.pointer.interact_pos(),
+            )
+        });
+        let cell_of = |p: egui::Pos2| self.viewport.cell_at_unwrapped(local(p));
+        if pressed
+            && response.is_pointer_button_down_on()
+            && let Some(at) = press_origin.map(cell_of)
+        {
+            if drawing {
+                self.draw_line(at, true, status, out);
             }
-            if selecting && (response.drag_started() || primary) {
-                let from = *self.select_from.get_or_insert(cell);
-                out.push(Command::Select(Some(selection(from, cell, &self.viewport))));
+            if selecting {
+                self.select_from = Some(at);
+                out.push(Command::Select(Some(selection(at, at, &self.viewport))));
+            }
+        } else if (down || released)
+            && let Some(at) = pointer.map(cell_of)
+        {
+            // The stroke goes on, also outside the view, until the button is let go.
+            if self.last_cell.is_some() {
+                self.draw_line(at, false, status, out);
+            }
+            if let Some(from) = self.select_from {
+                out.push(Command::Select(Some(selection(from, at, &self.viewport))));
             }
         }
-        if response.drag_stopped() {
+        if released || !down {
             if self.last_cell.take().is_some() {
                 out.push(Command::EndStroke);
             }
-            self.select_from = None;
-        }
-        if response.clicked() && selecting {
-            out.push(Command::Select(None));
+            // A click without a drag clears the selection.
+            if self.select_from.take().is_some() && response.clicked() {
+                out.push(Command::Select(None));
+            }
         }
 
         // The picture.
@@ -189,6 +202,9 @@ impl Canvas {
                     unwrapped.0.rem_euclid(v.torus.0 as f64),
                     unwrapped.1.rem_euclid(v.torus.1 as f64),
                 );
+                let copy = v
+                    .copy_origin((rect.width() as f64, rect.height() as f64))
+                    .unwrap_or((0, 0));
                 let uniforms = ViewUniforms {
                     rect_min: [rect.min.x * ppp as f32, rect.min.y * ppp as f32],
                     origin_frac: [
@@ -204,9 +220,11 @@ impl Canvas {
                     band_rows: target.band_rows,
                     mode,
                     newest,
-                    origin_signed: [
-                        unwrapped.0.clamp(i32::MIN as f64, i32::MAX as f64) as i32,
-                        unwrapped.1.clamp(i32::MIN as f64, i32::MAX as f64) as i32,
+                    copy_min: [
+                        (copy.0 as f64 - unwrapped.0).clamp(i32::MIN as f64, i32::MAX as f64)
+                            as i32,
+                        (copy.1 as f64 - unwrapped.1).clamp(i32::MIN as f64, i32::MAX as f64)
+                            as i32,
                     ],
                     hex: v.hex as u32,
                     _pad: [0; 3],

@@ -26,7 +26,8 @@ fn mix(a: [f32; 4], b: [f32; 4], t: f32) -> egui::Color32 {
 }
 
 /// The view of `grid` under `view`, `size` points big. `ring_newest`: draw a space-time ring
-/// with its oldest row at the top (elementary mode).
+/// with its oldest row at the top (elementary mode). The torus (or ring) is drawn once, as
+/// the shader draws it: the copy `Viewport::copy_origin` places, framed on a torus.
 pub fn render(
     grid: &Grid,
     view: &Viewport,
@@ -42,63 +43,123 @@ pub fn render(
         }
     };
     let zoom = view.zoom;
+    let cpp = 1.0 / zoom;
     let lines = view.shows_grid_lines();
+    let (x0, y0) = view
+        .copy_origin((size[0] as f64, size[1] as f64))
+        .unwrap_or((0, 0));
+    let copy = Copy {
+        min: (x0 as f64, y0 as f64),
+        max: ((x0 + w) as f64, (y0 + h) as f64),
+        framed: ring_newest.is_none(),
+    };
     let mut pixels = vec![egui::Color32::BLACK; size[0] * size[1]];
     pixels
         .par_chunks_mut(size[0].max(1))
         .enumerate()
         .for_each(|(py, row)| {
             for (px, out) in row.iter_mut().enumerate() {
-                let cx = view.origin.0 + (px as f64 + 0.5) / zoom;
-                let cy = view.origin.1 + (py as f64 + 0.5) / zoom;
-                // One copy of a bounded picture (the space-time ring), not a tiling.
-                let (ux, uy) = if zoom >= 1.0 {
-                    (cx, cy)
-                } else {
-                    (
-                        view.origin.0 + px as f64 / zoom,
-                        view.origin.1 + py as f64 / zoom,
-                    )
-                };
-                if view.bounded && (ux < 0.0 || uy < 0.0 || ux >= w as f64 || uy >= h as f64) {
-                    *out = colour(OUTSIDE);
-                    continue;
-                }
+                // The cells the pixel covers: [lo, lo + cpp).
+                let lo = (
+                    view.origin.0 + px as f64 * cpp,
+                    view.origin.1 + py as f64 * cpp,
+                );
                 if zoom >= 1.0 {
+                    let (cx, cy) = (lo.0 + 0.5 * cpp, lo.1 + 0.5 * cpp);
                     let (x, y) = (cx.floor() as i64, cy.floor() as i64);
+                    if !copy.holds(x, y) {
+                        *out = copy.beyond(lo, cpp);
+                        continue;
+                    }
                     let alive = grid.get(x.rem_euclid(w) as u32, row_of(y));
                     let mut c = if alive { colour(LIVE) } else { colour(DEAD) };
                     let (fx, fy) = (cx - cx.floor(), cy - cy.floor());
-                    let edge = fx < 1.0 / zoom || fy < 1.0 / zoom;
+                    let edge = fx < cpp || fy < cpp;
                     if lines && edge {
                         c = mix(if alive { LIVE } else { DEAD }, LINE, 0.6);
                     }
-                    let seam = (x.rem_euclid(w) == 0 && fx < 1.0 / zoom)
-                        || (y.rem_euclid(h) == 0 && fy < 1.0 / zoom);
+                    let seam =
+                        (x.rem_euclid(w) == 0 && fx < cpp) || (y.rem_euclid(h) == 0 && fy < cpp);
                     if ring_newest.is_none() && seam {
                         c = colour(EDGE);
                     }
                     *out = c;
                 } else {
-                    // The live fraction of a few cells spread over the block the pixel covers.
-                    let span = (1.0 / zoom).ceil() as i64;
-                    let x0 = (view.origin.0 + px as f64 / zoom).floor() as i64;
-                    let y0 = (view.origin.1 + py as f64 / zoom).floor() as i64;
-                    let samples = span.min(4);
-                    let step = (span / samples).max(1);
-                    let mut live = 0;
-                    for sy in 0..samples {
-                        for sx in 0..samples {
-                            let x = (x0 + sx * step).rem_euclid(w) as u32;
-                            live += grid.get(x, row_of(y0 + sy * step)) as u32;
-                        }
+                    if copy.misses(lo, cpp) {
+                        *out = copy.beyond(lo, cpp);
+                        continue;
                     }
-                    let fraction = live as f32 / (samples * samples) as f32;
-                    *out = mix(DEAD, LIVE, fraction.sqrt());
+                    // Every cell of the block inside the copy.
+                    let xa = (lo.0.floor() as i64).max(x0);
+                    let xb = ((lo.0 + cpp).ceil() as i64).min(x0 + w);
+                    let ya = (lo.1.floor() as i64).max(y0);
+                    let yb = ((lo.1 + cpp).ceil() as i64).min(y0 + h);
+                    let cols = (xb - xa).max(1) as u32;
+                    let first = xa.rem_euclid(w) as u32;
+                    let live: u64 = (ya..yb)
+                        .map(|y| count_run(grid.row(row_of(y)), first, cols, grid.width()))
+                        .sum();
+                    *out = shade_fraction(live, (yb - ya).max(1) as u64 * cols as u64);
                 }
             }
         });
     egui::ColorImage::new(size, pixels)
+}
+
+/// The copy of a torus or picture that a view draws, in unwrapped cell coordinates.
+struct Copy {
+    min: (f64, f64),
+    max: (f64, f64),
+    /// A torus's copy is framed in the edge colour; a picture's is not.
+    framed: bool,
+}
+
+impl Copy {
+    fn holds(&self, x: i64, y: i64) -> bool {
+        let (x, y) = (x as f64, y as f64);
+        x >= self.min.0 && y >= self.min.1 && x < self.max.0 && y < self.max.1
+    }
+
+    /// Whether the cells [lo, lo + d) miss the copy.
+    fn misses(&self, lo: (f64, f64), d: f64) -> bool {
+        lo.0 + d <= self.min.0 || lo.1 + d <= self.min.1 || lo.0 >= self.max.0 || lo.1 >= self.max.1
+    }
+
+    /// A pixel covering [lo, lo + cpp) outside the copy: the frame within a pixel of it.
+    fn beyond(&self, lo: (f64, f64), cpp: f64) -> egui::Color32 {
+        let near = Copy {
+            min: (self.min.0 - cpp, self.min.1 - cpp),
+            max: (self.max.0 + cpp, self.max.1 + cpp),
+            framed: self.framed,
+        };
+        if self.framed && !near.misses(lo, cpp) {
+            colour(EDGE)
+        } else {
+            colour(OUTSIDE)
+        }
+    }
+}
+
+/// Live cells of a row in columns [x, x + n), n <= width, wrapping round.
+fn count_run(row: &[u64], x: u32, n: u32, width: u32) -> u64 {
+    let mut total = 0u64;
+    let (mut at, mut left) = (x, n);
+    while left > 0 {
+        let bit = at & 63;
+        let take = (64 - bit).min(left).min(width - at);
+        let mask = if take == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << take) - 1) << bit
+        };
+        total += (row[(at >> 6) as usize] & mask).count_ones() as u64;
+        left -= take;
+        at += take;
+        if at >= width {
+            at = 0;
+        }
+    }
+    total
 }
 
 /// The view of the cells the worker read for it (`picture.request` says which), `size` points
@@ -125,6 +186,14 @@ pub fn render_cells(
         (dx >= 0 && dy >= 0 && dx < rect.width as i64 && dy < rect.height as i64)
             .then_some((dx, dy))
     };
+    // A torus or bounded plane is drawn once (see `render`).
+    let copy = view
+        .copy_origin((size[0] as f64, size[1] as f64))
+        .map(|(x0, y0)| Copy {
+            min: (x0 as f64, y0 as f64),
+            max: ((x0 + tw) as f64, (y0 + th) as f64),
+            framed: wraps && !view.hex,
+        });
     let mut pixels = vec![egui::Color32::BLACK; size[0] * size[1]];
     pixels
         .par_chunks_mut(size[0].max(1))
@@ -138,9 +207,9 @@ pub fn render_cells(
                     Some((c, _)) => c,
                     None => (cx.floor() as i64, cy.floor() as i64),
                 };
-                // Beyond a bounded plane's edges nothing lives.
-                if view.bounded && (x < 0 || y < 0 || x >= tw || y >= th) {
-                    *out = colour(OUTSIDE);
+                if let Some(copy) = copy.as_ref().filter(|c| !c.holds(x, y)) {
+                    let lo = view.screen_to_cell((px as f64, py as f64));
+                    *out = copy.beyond(lo, 1.0 / zoom);
                     continue;
                 }
                 let Some((dx, dy)) = offset(x, y) else {
@@ -245,11 +314,21 @@ fn state_colour(state: u8, states: u16) -> [f32; 4] {
     }
 }
 
-/// The colour of a sampled block: by the square root of its live share, and bright enough to
-/// see when it holds a single live cell (a glider far out in a zoomed-out plane).
-fn shade(v: u8) -> egui::Color32 {
-    if v == 0 {
+/// How bright a block with any live cell is at least, of the way from dead to live: a glider
+/// alone in a zoomed-out plane still shows, as in Golly. `shaders/view.wgsl` has the same.
+const FLOOR: f32 = 0.45;
+
+/// The colour of a block with `live` of its `cells` alive: from the floor up by the square root
+/// of its live share, which lifts sparse regions.
+fn shade_fraction(live: u64, cells: u64) -> egui::Color32 {
+    if live == 0 {
         return colour(DEAD);
     }
-    mix(DEAD, LIVE, (v as f32 / 255.0).sqrt().max(0.75))
+    let fraction = live as f32 / cells.max(1) as f32;
+    mix(DEAD, LIVE, FLOOR + (1.0 - FLOOR) * fraction.sqrt())
+}
+
+/// The colour of a sampled block (its live share of 255, never 0 when a cell lives).
+fn shade(v: u8) -> egui::Color32 {
+    shade_fraction(v as u64, 255)
 }

@@ -154,13 +154,12 @@ impl LifelabApp {
         format!("lifelab — {what}{}", if self.dirty { " *" } else { "" })
     }
 
-    /// Runs one whole frame of the window on `raw` input, headless (tests): returns the UI
-    /// thread's time in it, in milliseconds.
-    pub fn run_frame(&mut self, ctx: &egui::Context, raw: egui::RawInput) -> f64 {
+    /// Runs one whole frame of the window on `raw` input, headless (tests): returns what the
+    /// frame painted.
+    pub fn run_frame(&mut self, ctx: &egui::Context, raw: egui::RawInput) -> egui::FullOutput {
         let mut raw = raw;
         self.take_tab(ctx, &mut raw);
-        let _ = ctx.run_ui(raw, |ui| self.frame(ui));
-        self.frame_ms
+        ctx.run_ui(raw, |ui| self.frame(ui))
     }
 
     /// The longest frame since the last run started (what screenshots report).

@@ -24,8 +24,8 @@ pub struct ViewUniforms {
     pub band_rows: u32,
     pub mode: u32,
     pub newest: u32,
-    /// The origin cell before wrapping: mode 1 draws one copy of the ring, not a tiling.
-    pub origin_signed: [i32; 2],
+    /// Where the one copy drawn starts, in cells from `origin_cell` (`Viewport::copy_origin`).
+    pub copy_min: [i32; 2],
     /// 1: hexagonal cells (then `origin_frac` is the column and row fraction of the sheared
     /// origin, see `viewport.rs`).
     pub hex: u32,
@@ -59,7 +59,7 @@ pub fn layout() -> crate::gpu::layout::StructLayout {
             band_rows,
             mode,
             newest,
-            origin_signed,
+            copy_min,
             hex,
             live,
             dead,

@@ -328,6 +328,33 @@ impl Viewport {
         self.wrap();
     }
 
+    /// The top-left cell (unwrapped) of the one copy of a torus or bounded picture that a
+    /// `size`-point view draws; `None` on the plane. A bounded picture's copy is itself. A
+    /// torus's is centred on the view's centre, so that the whole torus shows once whatever
+    /// the zoom, and a pan brings the cells leaving one side in at the other: the view wraps,
+    /// and it never tiles.
+    pub fn copy_origin(&self, size: (f64, f64)) -> Option<(i64, i64)> {
+        if self.plane {
+            return None;
+        }
+        if self.bounded {
+            return Some((0, 0));
+        }
+        let (cx, cy) = self.screen_to_cell((size.0 / 2.0, size.1 / 2.0));
+        let (w, h) = (self.torus.0 as f64, self.torus.1 as f64);
+        // Rounded, so that a fitted torus (centred on its middle) starts at its cell 0.
+        Some(((cx - w / 2.0).round() as i64, (cy - h / 2.0).round() as i64))
+    }
+
+    /// Whether an unwrapped cell lies in the copy a `size`-point view draws (always on the
+    /// plane).
+    pub fn in_copy(&self, size: (f64, f64), cell: (i64, i64)) -> bool {
+        self.copy_origin(size).is_none_or(|(x0, y0)| {
+            let (dx, dy) = (cell.0 - x0, cell.1 - y0);
+            dx >= 0 && dy >= 0 && dx < self.torus.0 as i64 && dy < self.torus.1 as i64
+        })
+    }
+
     pub fn shows_grid_lines(&self) -> bool {
         self.zoom >= Self::GRID_LINES_FROM
     }

@@ -87,12 +87,22 @@ impl Pending {
 }
 
 /// What a new engine brings when its job lands.
+/// What a state the worker reads in order with the edits becomes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StateFor {
+    Start,
+    StartAndCheckpoint,
+    Checkpoint,
+}
+
 struct Rebuilt {
     rule: Rule,
     universe: Universe,
     choice: Choice,
-    /// The new cells, when they were given (Reset returns to them).
-    start: Option<(Cells, u64)>,
+    /// What Reset returns to: the new cells, or the start moved into the new universe.
+    start: (Cells, u64),
+    /// Whether `start` is also the new engine's state (a load: the GPU falls back on it).
+    loaded: bool,
 }
 
 /// What a simulation keeps across engines: the seed of stochastic rules, the engine asked for
@@ -126,7 +136,7 @@ pub struct Session {
     start: (Cells, u64),
     /// What Reset is to return to next, as the worker reads it in order with the edits (and
     /// whether it is also the state to fall back on).
-    start_pending: Option<(Receiver<StateRead>, bool)>,
+    start_pending: Option<(Receiver<StateRead>, StateFor)>,
     /// The state to fall back on when the GPU fails.
     checkpoint: (Cells, u64),
     checkpoint_at: Instant,
@@ -422,14 +432,18 @@ impl Session {
                     universe,
                     choice,
                     start,
+                    loaded,
                 } = *rebuilt;
                 self.rule = rule;
                 self.universe = universe;
                 self.choice = choice;
-                if let Some(s) = start {
-                    self.checkpoint = s.clone();
-                    self.start = s;
+                if loaded {
+                    self.checkpoint = start.clone();
+                } else {
+                    // A move: the engine's state is the moved current one.
+                    self.queue_snapshot(StateFor::Checkpoint);
                 }
+                self.start = start;
             }
             (
                 Landed::Unit(Ok(())),
@@ -918,7 +932,16 @@ impl Session {
         };
         let request = with_stride(request_for(rule, universe, seed, &probe, &gpu, memory));
         let choice = registry::choose(wanted, &request)?;
-        let start = cells.clone().map(|c| (c, generation));
+        let loaded = cells.is_some();
+        // A move keeps the pattern's start, moved with the cells: Reset goes back to it.
+        let start = match &cells {
+            Some(c) => (c.clone(), generation),
+            None => {
+                self.take_start(true);
+                let (c, g) = self.start.clone();
+                (moved(c, from, universe)?, g)
+            }
+        };
         let engine_name = choice.engine;
         let h = self.worker.submit(label, 0, move |access, _| {
             let (cells, generation) = match cells {
@@ -942,10 +965,11 @@ impl Session {
                 universe,
                 choice,
                 start,
+                loaded,
             }),
         });
-        // A new engine for a run in big steps goes on with the plot as it is.
-        if stride.is_none() {
+        // A move, or a new engine for a run in big steps, goes on with the plot as it is.
+        if stride.is_none() && loaded {
             self.worker.clear_history();
         }
         Ok(())
@@ -983,9 +1007,17 @@ impl Session {
     /// Asks the worker for the cells after the edits queued so far, as what Reset returns to
     /// (and, with `checkpoint`, the state the GPU falls back on). Nothing waits for it.
     fn queue_start(&mut self, checkpoint: bool) {
+        self.queue_snapshot(if checkpoint {
+            StateFor::StartAndCheckpoint
+        } else {
+            StateFor::Start
+        });
+    }
+
+    fn queue_snapshot(&mut self, what: StateFor) {
         let (to, state) = channel();
         self.edit(Edit::Snapshot(to));
-        self.start_pending = Some((state, checkpoint));
+        self.start_pending = Some((state, what));
     }
 
     /// The start state the worker has read, once it has; `wait`: waits for it (Reset, a GPU
@@ -1003,13 +1035,15 @@ impl Session {
                 Err(TryRecvError::Disconnected) => None,
             }
         };
-        let checkpoint = *checkpoint;
+        let what = *checkpoint;
         self.start_pending = None;
         if let Some(Ok(s)) = got {
-            if checkpoint {
+            if what != StateFor::Start {
                 self.checkpoint = s.clone();
             }
-            self.start = s;
+            if what != StateFor::Checkpoint {
+                self.start = s;
+            }
         }
     }
 

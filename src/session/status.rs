@@ -29,7 +29,7 @@ impl Busy {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Watch {
     /// The population of every generation, for the plot (Step N included), where the engine
-    /// gives it without losing its speed (not HashLife's jumps: there, one point per piece).
+    /// gives it without losing its speed (not HashLife's jumps: there, one point per step).
     pub populations: bool,
     /// The census hash of every generation, to see the whole universe repeat.
     pub repeats: bool,

@@ -138,7 +138,10 @@ impl Access {
             let t = Instant::now();
             let watch = lock(&self.shared.control).watch;
             let (did, target_ms) = self.with(|e| -> EngineResult<(u64, f64)> {
-                Ok((advance(&self.shared, e, n, progress, watch)?, e.piece_ms()))
+                Ok((
+                    advance(&self.shared, e, n, n, progress, watch)?,
+                    e.piece_ms(),
+                ))
             })?;
             done += did;
             self.shared.publish_figures(false);
@@ -299,10 +302,14 @@ fn advance(
     shared: &Shared,
     e: &mut dyn Engine,
     n: u64,
+    stride: u64,
     progress: &Progress,
     watch: Watch,
 ) -> EngineResult<u64> {
     crate::engine::check_reach(e.generation(), n)?;
+    if e.jumps() && stride < n {
+        return advance_in_strides(shared, e, n, stride, progress, watch);
+    }
     if e.jumps() || !(watch.populations || watch.repeats) || progress.cancelled() {
         return e.step_with(n, progress);
     }
@@ -330,6 +337,33 @@ fn advance(
         }
     }
     Ok(n)
+}
+
+/// A jumping engine's step costs about the same whatever its length, so a run's piece of such
+/// an engine is whole steps of the step size shown (2^k), taken one by one, with a point for the
+/// plot after each: a piece as long as the clock allows would jump far past what the status
+/// line says. Stops after a whole stride when `progress` is cancelled.
+fn advance_in_strides(
+    shared: &Shared,
+    e: &mut dyn Engine,
+    n: u64,
+    stride: u64,
+    progress: &Progress,
+    watch: Watch,
+) -> EngineResult<u64> {
+    let stride = stride.max(1);
+    let mut done = 0;
+    while done < n && !progress.cancelled() {
+        let len = stride.min(n - done);
+        let did = e.step_with(len, &Progress::new(len))?;
+        done += did;
+        progress.advance(did);
+        if watch.populations {
+            let (g, p) = (e.generation(), e.population()?);
+            lock(&shared.status).history.record(g, p, false);
+        }
+    }
+    Ok(done)
 }
 
 pub struct Worker {
@@ -753,7 +787,9 @@ fn worker_loop(shared: Arc<Shared>) {
                 target.saturating_sub(generation)
             }
         };
-        let mut gens = piece.max(step).min(due / step * step);
+        // Whole steps only: the generation moves by the step size shown, and a pause lands on
+        // a multiple of it.
+        let mut gens = (piece.max(step) / step * step).min(due / step * step);
         if let Some(stop) = stop_at {
             gens = gens.min(stop.saturating_sub(generation));
         }
@@ -779,8 +815,9 @@ fn worker_loop(shared: Arc<Shared>) {
         }
         let t = Instant::now();
         let progress = Progress::new(gens);
-        let result = access
-            .with(|e| advance(&shared, e, gens, &progress, watch).map(|did| (did, e.piece_ms())));
+        let result = access.with(|e| {
+            advance(&shared, e, gens, step, &progress, watch).map(|did| (did, e.piece_ms()))
+        });
         match result {
             Ok((did, target_ms)) => {
                 piece = next_piece(piece, did, t.elapsed(), target_ms);
@@ -933,5 +970,58 @@ mod tests {
             std::thread::sleep(Duration::from_millis(2));
         }
         assert_eq!(w.status().generation, 500);
+    }
+
+    /// Runs `engine` on the plane from acorn at step `step` and full speed for a while, then
+    /// pauses: the generation is a whole number of steps from 0, and on a jumping engine the
+    /// plot has a point at every step.
+    fn run_at_step(engine: &str, step: u64) -> (u64, Vec<(u64, u64)>) {
+        let (e, _) = create(engine, &Request::new(Rule::life(), Universe::Plane)).unwrap();
+        let w = Worker::new(e);
+        let acorn = crate::pattern::library::get("acorn").unwrap();
+        w.with_engine(|e| -> crate::engine::EngineResult<()> {
+            for (x, y) in acorn.cells.alive_cells() {
+                e.set_cell(x as i64, y as i64, true)?;
+            }
+            Ok(())
+        })
+        .unwrap();
+        w.set_watch(Watch {
+            populations: true,
+            ..Default::default()
+        });
+        w.set_step(step);
+        w.set_pace(Pace::Max);
+        w.set_running(true);
+        std::thread::sleep(Duration::from_millis(400));
+        w.set_running(false);
+        w.wait_idle();
+        let s = w.status();
+        (s.generation, s.history.points().to_vec())
+    }
+
+    #[test]
+    fn a_run_at_step_2_to_the_k_moves_in_whole_steps() {
+        for (engine, step) in [("tiles", 8), ("hashlife", 1024)] {
+            let (generation, points) = run_at_step(engine, step);
+            assert!(generation >= step, "{engine}: {generation}");
+            assert_eq!(generation % step, 0, "{engine}: paused at {generation}");
+            // The tile engine records every generation for the plot; HashLife one per step.
+            if engine == "hashlife" {
+                for &(g, _) in &points {
+                    assert_eq!(g % step, 0, "{engine}: a point at {g}");
+                }
+                // Step by step, not one jump per piece: the widest gap is a step, or the
+                // plot's thinning stride once the points pass its bound (a doubling piece
+                // would leave a gap of half the run).
+                let widest = points.windows(2).map(|w| w[1].0 - w[0].0).max().unwrap();
+                let stride = generation / (Thinned::MAX as u64 / 4);
+                assert!(
+                    widest <= step.max(stride),
+                    "{engine}: a gap of {widest} in {} points to {generation}",
+                    points.len()
+                );
+            }
+        }
     }
 }

@@ -1088,3 +1088,61 @@ fn the_census_panel_counts_lifelibs_objects_and_opens_a_soup_on_the_plane() {
     assert_eq!(app.status().universe, lifelab::engine::Universe::Plane);
     assert_eq!(app.status().population, Some(131));
 }
+
+#[test]
+fn switching_the_torus_to_the_plane_keeps_the_plot_and_reset_goes_back_to_the_start() {
+    let Some((mut app, ctx)) = app(options("glider", "64x64")) else {
+        return;
+    };
+    let start: Vec<(i64, i64)> = {
+        let mut c: Vec<_> = app.tiles().unwrap().cells().collect();
+        c.sort();
+        c
+    };
+    assert_eq!(start.len(), 5);
+    app.command(&ctx, Command::Step(100));
+    app.settle();
+    let plot = app.population_history();
+    assert_eq!(plot.last(), Some(&(100, 5)));
+    // To the plane: the cells go over as they are, the plot stays, and Undo takes it back.
+    app.command(&ctx, Command::SetPlane(true));
+    app.settle();
+    assert_eq!(app.status().universe, lifelab::engine::Universe::Plane);
+    assert_eq!(app.status().generation, 100);
+    assert_eq!(app.status().population, Some(5));
+    assert_eq!(app.population_history(), plot);
+    // A glider moves (1, 1) every 4 generations: 25 cells down and right of the start.
+    let mut now: Vec<_> = app.tiles().unwrap().cells().collect();
+    now.sort();
+    let moved: Vec<_> = start.iter().map(|&(x, y)| (x + 25, y + 25)).collect();
+    assert_eq!(now, moved);
+    // Reset goes back to the pattern's start, on the plane.
+    app.command(&ctx, Command::Reset);
+    app.settle();
+    assert_eq!(app.status().universe, lifelab::engine::Universe::Plane);
+    assert_eq!(app.status().generation, 0);
+    let mut back: Vec<_> = app.tiles().unwrap().cells().collect();
+    back.sort();
+    assert_eq!(back, start);
+    // R, the key, does the same after a run on the plane.
+    app.command(&ctx, Command::Step(8));
+    let cmds = app.keyboard(&ctx, keys(vec![key(egui::Key::R, Default::default())]));
+    for c in cmds {
+        app.command(&ctx, c);
+    }
+    app.settle();
+    assert_eq!(app.status().generation, 0);
+    // Undo goes back through the resets and the step, then takes back the switch: to the
+    // torus at generation 100.
+    let mut undone = 0;
+    while app.status().universe == lifelab::engine::Universe::Plane && undone < 6 {
+        app.command(&ctx, Command::Undo);
+        app.settle();
+        undone += 1;
+    }
+    assert_eq!(
+        app.status().universe,
+        lifelab::engine::Universe::torus(64, 64)
+    );
+    assert_eq!(app.status().generation, 100);
+}

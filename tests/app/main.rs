@@ -10,6 +10,7 @@ mod common;
 
 mod commands;
 mod games;
+mod gestures;
 mod window;
 
 use common::app::*;

@@ -53,7 +53,7 @@ fn zoomed_out_pixels_shade_the_live_fraction() {
     }
     let Some(display) = display() else { return };
     // Half the cells of a 2048x2048 soup live; at 1 point per 8 cells each pixel covers 64 of
-    // them, so it is drawn between the dead and the live colour, near sqrt(1/2) of the way.
+    // them, so it is drawn between the dead and the live colour.
     let (image, info) = screenshot(
         &display,
         &[
@@ -70,18 +70,19 @@ fn zoomed_out_pixels_shade_the_live_fraction() {
     );
     let population = info["population"].as_u64().unwrap() as f64;
     assert!((population / (2048.0 * 2048.0) - 0.5).abs() < 0.01);
-    let v = &info["view"]["rect"];
-    let (x0, y0) = (v[0].as_f64().unwrap() as u32, v[1].as_f64().unwrap() as u32);
-    let (w, h) = (v[2].as_f64().unwrap() as u32, v[3].as_f64().unwrap() as u32);
+    // The torus is drawn once, 256 pixels square: sample inside it.
+    let (x0, y0) = cell_centre(&info, 0, 0);
     let mut reds = Vec::new();
-    for y in (y0 + 40..y0 + h - 40).step_by(37) {
-        for x in (x0 + 40..x0 + w - 40).step_by(41) {
+    for y in (y0 + 8..y0 + 248).step_by(7) {
+        for x in (x0 + 8..x0 + 248).step_by(11) {
             reds.push(image.get_pixel(x, y)[0] as f64);
         }
     }
     let mean = reds.iter().sum::<f64>() / reds.len() as f64;
-    // dead red 0.06, live red 1.0: sqrt(0.5) of the way is 0.72, or 184 of 255.
-    assert!((mean - 184.0).abs() < 20.0, "mean red {mean}");
+    // A block with a live cell is at least 0.45 of the way from the dead colour to the live
+    // one, and the rest of the way by the square root of its live fraction: 0.45 + 0.55 *
+    // sqrt(0.5) = 0.839 of the way from dead red 0.06 to live red 1.0 is 0.849, or 216.
+    assert!((mean - 216.0).abs() < 20.0, "mean red {mean}");
 }
 
 #[test]
@@ -230,21 +231,22 @@ fn hexagonal_rules_are_drawn_as_hexagons_around_each_cell() {
     // The side panel has a fixed width: the view starts at 300 points.
     assert_eq!(rx, 300.0);
     // Where the centre of cell (x, y) is drawn: each row half a cell left of the row above,
-    // rows sqrt(3)/2 apart; of the copies of the torus (16 cells across, and 16 rows down
-    // shifted 8 left), the first inside the view.
+    // rows sqrt(3)/2 apart, in the one copy of the torus drawn, the 16x16 cells centred on
+    // the cell at the view's centre.
     let row = 3f64.sqrt() / 2.0;
+    let mid_y = (oy + rh / 2.0 / ppc) / row;
+    let mid_x = ox + rw / 2.0 / ppc + mid_y / 2.0;
+    let (copy_x, copy_y) = ((mid_x - 8.0).round(), (mid_y - 8.0).round());
     let centre = |x: f64, y: f64| -> (u32, u32) {
-        for m in -3..=3 {
-            for k in -3..=3 {
-                let (cx, cy) = (x + 0.5 + 16.0 * k as f64, y + 0.5 + 16.0 * m as f64);
-                let px = rx + (cx - cy / 2.0 - ox) * ppc;
-                let py = ry + (cy * row - oy) * ppc;
-                if px > rx + ppc && py > ry + ppc && px < rx + rw - ppc && py < ry + rh - ppc {
-                    return (px as u32, py as u32);
-                }
-            }
-        }
-        panic!("no copy of ({x}, {y}) in view");
+        let cx = copy_x + (x - copy_x).rem_euclid(16.0) + 0.5;
+        let cy = copy_y + (y - copy_y).rem_euclid(16.0) + 0.5;
+        let px = rx + (cx - cy / 2.0 - ox) * ppc;
+        let py = ry + (cy * row - oy) * ppc;
+        assert!(
+            px > rx + ppc && py > ry + ppc && px < rx + rw - ppc && py < ry + rh - ppc,
+            "({x}, {y}) is drawn outside the view"
+        );
+        (px as u32, py as u32)
     };
     let live = |(px, py): (u32, u32)| is_live(image.get_pixel(px, py));
     assert!(live(centre(7.0, 7.0)), "the cell's hexagon is live");
@@ -283,4 +285,92 @@ fn a_mistyped_adapter_name_opens_in_cpu_mode_and_says_which() {
     let text = info["cpu_mode_text"].as_str().unwrap();
     assert!(text.contains("no-such-gpu"), "{text}");
     assert_eq!(info["generation"], 1);
+}
+
+/// The view's pixels, with their coordinates, below the top rows where the coordinate label sits.
+fn view_pixels(image: &image::RgbaImage, info: &serde_json::Value) -> Vec<(u32, u32, [u8; 3])> {
+    let r = &info["view"]["rect"];
+    let f = |i: usize| r[i].as_f64().unwrap() as u32;
+    let (x0, y0, w, h) = (f(0), f(1), f(2), f(3));
+    let mut out = Vec::new();
+    for y in y0 + 30..y0 + h {
+        for x in x0..x0 + w {
+            let p = image.get_pixel(x, y).0;
+            out.push((x, y, [p[0], p[1], p[2]]));
+        }
+    }
+    out
+}
+
+#[test]
+fn zoomed_out_a_lone_glider_lights_its_pixel_and_the_torus_is_drawn_once() {
+    if gpu().is_none() {
+        return;
+    }
+    let Some(display) = display() else { return };
+    // One glider on a 2048x2048 torus at 1 pixel per 32 cells: 5 live cells among the 1024
+    // of its pixel's block. The torus is 64 pixels square and drawn once, in a frame.
+    for (name, env) in [
+        ("lone-glider-gpu", vec![]),
+        ("lone-glider-cpu", vec![("WGPU_BACKEND", "metal")]),
+    ] {
+        let (image, info) = screenshot_env(
+            &display,
+            &[
+                "--pattern",
+                "glider",
+                "--size",
+                "2048x2048",
+                "--zoom",
+                "0.03125",
+                "--after-gens",
+                "0",
+            ],
+            name,
+            &env,
+        );
+        assert_eq!(info["population"], 5, "{name}");
+        let pixels = view_pixels(&image, &info);
+        const DEAD: [u8; 3] = [15, 17, 22];
+        const FRAME: [u8; 3] = [51, 114, 216];
+        const PANEL: [u8; 3] = [27, 27, 27];
+        // A lit pixel is warm and bright enough to see: at least 0.45 of the way to live.
+        let warm = |p: [u8; 3]| p[0] > 100 && p[0] as u32 > p[2] as u32 + 50;
+        let lit: Vec<_> = pixels.iter().filter(|&&(_, _, p)| warm(p)).collect();
+        assert!(!lit.is_empty(), "{name}: the glider's pixel is not lit");
+        // The glider sits at the torus's centre, cell (1024, 1024) give or take its size.
+        let (cx, cy) = cell_centre(&info, 1024, 1024);
+        for &&(x, y, p) in &lit {
+            assert!(p[0] >= 120, "{name}: lit pixel ({x}, {y}) is dim: {p:?}");
+            assert!(
+                x.abs_diff(cx) <= 2 && y.abs_diff(cy) <= 2,
+                "{name}: lit pixel ({x}, {y}) is not at the glider ({cx}, {cy})"
+            );
+        }
+        // One copy of the torus: 64x64 pixels of cells (65 where a block straddles an edge),
+        // framed by a line one pixel wide; everything else is the panel.
+        let cells = pixels
+            .iter()
+            .filter(|&&(_, _, p)| p == DEAD || warm(p))
+            .count();
+        assert!(
+            (64 * 64..=65 * 65).contains(&cells),
+            "{name}: {cells} cell pixels"
+        );
+        let frame = pixels.iter().filter(|&&(_, _, p)| p == FRAME).count();
+        assert!((256..=528).contains(&frame), "{name}: {frame} frame pixels");
+        let others: Vec<_> = pixels
+            .iter()
+            .filter(|&&(_, _, p)| p != DEAD && p != FRAME && !warm(p))
+            .collect();
+        let panel = others.iter().filter(|&&&(_, _, p)| p == PANEL).count();
+        assert_eq!(
+            panel,
+            others.len(),
+            "{name}: not the panel: {:?}",
+            others.iter().find(|&&&(_, _, p)| p != PANEL)
+        );
+        // The view is far larger than one copy, so a tiled torus could not hide.
+        assert!(panel > 50 * cells, "{name}: {panel} panel pixels");
+    }
 }

@@ -118,3 +118,58 @@ pub fn ctrl() -> egui::Modifiers {
         ..Default::default()
     }
 }
+
+/// One whole frame of a 1280x800 window with `events`, as the window would run it: what it
+/// painted.
+pub fn frame(
+    app: &mut LifelabApp,
+    ctx: &egui::Context,
+    events: Vec<egui::Event>,
+) -> Vec<egui::epaint::ClippedShape> {
+    let raw = egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(1280.0, 800.0),
+        )),
+        events,
+        ..Default::default()
+    };
+    app.run_frame(ctx, raw).shapes
+}
+
+/// Every text a frame painted, with where it starts.
+pub fn texts_at(shapes: &[egui::epaint::ClippedShape]) -> Vec<(String, egui::Pos2)> {
+    fn walk(shape: &egui::Shape, out: &mut Vec<(String, egui::Pos2)>) {
+        match shape {
+            egui::Shape::Text(t) => out.push((t.galley.text().to_string(), t.pos)),
+            egui::Shape::Vec(v) => v.iter().for_each(|s| walk(s, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for s in shapes {
+        walk(&s.shape, &mut out);
+    }
+    out
+}
+
+/// The pointer moved to `at`, with a button pressed or let go there, and `modifiers` held.
+pub fn pointer(
+    at: egui::Pos2,
+    button: Option<bool>,
+    modifiers: egui::Modifiers,
+) -> Vec<egui::Event> {
+    let mut events = vec![
+        egui::Event::ModifiersChanged(modifiers),
+        egui::Event::PointerMoved(at),
+    ];
+    if let Some(pressed) = button {
+        events.push(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers,
+        });
+    }
+    events
+}

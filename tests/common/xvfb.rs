@@ -175,8 +175,12 @@ pub fn cell_centre(info: &serde_json::Value, x: u32, y: u32) -> (u32, u32) {
     let (ox, oy) = (f(&v["origin"], 0), f(&v["origin"], 1));
     let (tw, th) = (f(&v["torus"], 0), f(&v["torus"], 1));
     let ppc = v["pixels_per_cell"].as_f64().unwrap();
-    let dx = (x as f64 + 0.5 - ox).rem_euclid(tw);
-    let dy = (y as f64 + 0.5 - oy).rem_euclid(th);
+    // The torus is drawn once, its copy centred on the view's centre cell.
+    let (rw, rh) = (f(&v["rect"], 2), f(&v["rect"], 3));
+    let copy_x = (ox + rw / 2.0 / ppc - tw / 2.0).round();
+    let copy_y = (oy + rh / 2.0 / ppc - th / 2.0).round();
+    let dx = copy_x + (x as f64 - copy_x).rem_euclid(tw) + 0.5 - ox;
+    let dy = copy_y + (y as f64 - copy_y).rem_euclid(th) + 0.5 - oy;
     ((rx + dx * ppc) as u32, (ry + dy * ppc) as u32)
 }
 

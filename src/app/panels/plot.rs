@@ -43,13 +43,13 @@ impl PlotPanel {
             .allow_scroll(false)
             .x_grid_spacer(nice_marks)
             .x_axis_formatter(|m, _| number(m.value, m.step_size))
+            // The data under the cursor, not the cursor's own height.
             .label_formatter(move |h| {
                 let p = match h {
                     egui_plot::HoverPosition::NearDataPoint { position, .. } => position,
                     egui_plot::HoverPosition::Elsewhere { position } => position,
                 };
-                let pop = if log { 10f64.powf(p.y) } else { p.y };
-                Some(format!("generation {:.0}\npopulation {:.0}", p.x, pop))
+                hover_text(history, p.x)
             });
         plot = if log {
             plot.y_grid_spacer(decades)
@@ -66,6 +66,17 @@ impl PlotPanel {
             plot.line(Line::new("population", points));
         });
     }
+}
+
+/// The tooltip at generation `x`: the recorded point nearest it, or nothing on an empty plot.
+pub fn hover_text(history: &[(u64, u64)], x: f64) -> Option<String> {
+    let after = history.partition_point(|&(g, _)| (g as f64) < x);
+    let near = [after.checked_sub(1), Some(after)]
+        .into_iter()
+        .flatten()
+        .filter_map(|i| history.get(i))
+        .min_by(|a, b| (a.0 as f64 - x).abs().total_cmp(&(b.0 as f64 - x).abs()))?;
+    Some(format!("generation {}\npopulation {}", near.0, near.1))
 }
 
 /// Where a population sits on the y axis: on the log scale, 0 is drawn at 10^-0.5, below 1.

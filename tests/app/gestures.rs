@@ -1,0 +1,130 @@
+//! Mouse gestures on the view, through whole frames of the window: a stroke and a selection
+//! act on the press, at the cell pressed, as in Golly.
+
+use super::*;
+
+/// The centre, in window points, of torus cell `c` as the view shows it now (headless, a
+/// point is a pixel).
+fn at_cell(app: &LifelabApp, c: (i64, i64)) -> egui::Pos2 {
+    let g = app.canvas_geometry();
+    let ppc = g.pixels_per_cell;
+    let (tw, th) = (g.torus[0] as f64, g.torus[1] as f64);
+    // The copy of the cell nearest the view's centre.
+    let centre = (
+        g.origin[0] + g.rect[2] as f64 / 2.0 / ppc,
+        g.origin[1] + g.rect[3] as f64 / 2.0 / ppc,
+    );
+    let near = |c: f64, mid: f64, n: f64| c + ((mid - c) / n).round() * n;
+    let x = near(c.0 as f64 + 0.5, centre.0, tw);
+    let y = near(c.1 as f64 + 0.5, centre.1, th);
+    egui::pos2(
+        g.rect[0] + ((x - g.origin[0]) * ppc) as f32,
+        g.rect[1] + ((y - g.origin[1]) * ppc) as f32,
+    )
+}
+
+fn settled_app(name: &str) -> (LifelabApp, egui::Context) {
+    let mut o = options("block", "32x32");
+    o.data_dir = Some(data_dir(name));
+    let (mut app, ctx) = app(o).unwrap();
+    for _ in 0..3 {
+        frame(&mut app, &ctx, vec![]);
+    }
+    assert!(app.canvas_geometry().pixels_per_cell >= 4.0);
+    (app, ctx)
+}
+
+#[test]
+fn gestures_the_pressed_cell_is_drawn_at_once_and_a_quick_stroke_keeps_every_cell() {
+    let (mut app, ctx) = settled_app("press-draws");
+    let none = egui::Modifiers::default();
+    let before = app.cells().unwrap();
+    assert!(!before.get(3, 3));
+    // Pressed and held without moving: the cell is drawn while the button is still down.
+    let p = at_cell(&app, (3, 3));
+    frame(&mut app, &ctx, pointer(p, Some(true), none));
+    for _ in 0..3 {
+        frame(&mut app, &ctx, pointer(p, None, none));
+    }
+    let held = app.cells().unwrap();
+    assert!(held.get(3, 3), "holding the button drew nothing");
+    assert_eq!(held.population(), before.population() + 1);
+    frame(&mut app, &ctx, pointer(p, Some(false), none));
+
+    // A quick stroke: pressed on (3, 8), one motion to (8, 8), let go. Every cell between
+    // is drawn, the pressed one included.
+    let (from, to) = (at_cell(&app, (3, 8)), at_cell(&app, (8, 8)));
+    frame(&mut app, &ctx, pointer(from, Some(true), none));
+    frame(&mut app, &ctx, pointer(to, None, none));
+    frame(&mut app, &ctx, pointer(to, Some(false), none));
+    let after = app.cells().unwrap();
+    for x in 3..=8 {
+        assert!(after.get(x, 8), "the stroke lost cell ({x}, 8)");
+    }
+    assert_eq!(after.population(), held.population() + 6);
+    // The two strokes are two edits.
+    app.command(&ctx, Command::Undo);
+    assert_eq!(app.cells().unwrap(), held);
+}
+
+#[test]
+fn gestures_a_shift_drag_selects_from_the_pressed_cell() {
+    let (mut app, ctx) = settled_app("press-selects");
+    let shift = egui::Modifiers {
+        shift: true,
+        ..Default::default()
+    };
+    let before = app.cells().unwrap();
+    let (from, to) = (at_cell(&app, (2, 3)), at_cell(&app, (6, 9)));
+    frame(&mut app, &ctx, pointer(from, Some(true), shift));
+    frame(&mut app, &ctx, pointer(to, None, shift));
+    frame(&mut app, &ctx, pointer(to, Some(false), shift));
+    assert_eq!(app.status().selection, Some(CellRect::new(2, 3, 5, 7)));
+    // Selecting draws nothing.
+    assert_eq!(app.cells().unwrap(), before);
+}
+
+#[test]
+fn gestures_the_plots_tooltip_shows_the_recorded_point_under_the_cursor() {
+    let mut o = options("acorn", "256x256");
+    o.data_dir = Some(data_dir("plot-tooltip"));
+    // An engine that records every generation (auto takes HashLife for a long step).
+    o.engine = "tiles".into();
+    let (mut app, ctx) = app(o).unwrap();
+    frame(&mut app, &ctx, vec![]);
+    app.command(&ctx, Command::Step(3000));
+    app.settle();
+    let history = app.population_history();
+    assert!(history.len() > 2000, "{} points", history.len());
+    let shapes = frame(&mut app, &ctx, vec![]);
+    let (_, at) = texts_at(&shapes)
+        .into_iter()
+        .find(|(t, _)| t == "log scale")
+        .expect("the plot's log scale box");
+    // Across the plot, halfway up: each tooltip is a recorded point, whatever the cursor's
+    // height (acorn's population is near 600 there, not what halfway up reads).
+    let none = egui::Modifiers::default();
+    let mut seen = 0;
+    for dx in (40..300).step_by(15) {
+        let p = egui::pos2(at.x + dx as f32, at.y + 110.0);
+        frame(&mut app, &ctx, pointer(p, None, none));
+        let shapes = frame(&mut app, &ctx, pointer(p, None, none));
+        for (t, _) in texts_at(&shapes) {
+            // The tooltip, not the status line's "generation N".
+            let Some((g, pop)) = t
+                .strip_prefix("generation ")
+                .and_then(|r| r.split_once("\npopulation "))
+            else {
+                continue;
+            };
+            let point = (g.parse::<u64>().ok(), pop.parse::<u64>().ok());
+            let recorded = match point {
+                (Some(g), Some(p)) => history.contains(&(g, p)),
+                _ => false,
+            };
+            assert!(recorded, "the tooltip says {t:?}");
+            seen += 1;
+        }
+    }
+    assert!(seen >= 5, "{seen} tooltips");
+}
