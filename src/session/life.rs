@@ -757,11 +757,19 @@ impl Session {
         Ok(())
     }
 
-    /// Runs to generation `target` (forwards only), with progress.
+    /// Runs to generation `target` with progress; one before the current generation goes back
+    /// to the start and runs forward from there, as in Golly.
     pub fn go_to(&mut self, target: u64) -> Result<(), SessionError> {
         let now = self.generation();
         if target < now {
-            return Err(SessionError::Behind { target, now });
+            // As in Golly: back to the start, then forward to the generation asked for.
+            self.take_start(true);
+            let start = self.start.1;
+            if target < start {
+                return Err(SessionError::BeforeStart { target, start });
+            }
+            self.reset()?;
+            return self.step(target - start);
         }
         self.step(target - now)
     }
@@ -1249,6 +1257,6 @@ pub enum SessionError {
     Grid(#[from] crate::grid::GridError),
     #[error("busy with {0} (Esc or Cancel stops it)")]
     Busy(String),
-    #[error("generation {target} is behind the current one ({now}); Reset first")]
-    Behind { target: u64, now: u64 },
+    #[error("generation {target} is before the start of this pattern, generation {start}")]
+    BeforeStart { target: u64, start: u64 },
 }

@@ -128,3 +128,72 @@ fn gestures_the_plots_tooltip_shows_the_recorded_point_under_the_cursor() {
     }
     assert!(seen >= 5, "{seen} tooltips");
 }
+
+/// Where a text the frame painted starts, the first one at or above `max_y`.
+fn text_pos(shapes: &[egui::epaint::ClippedShape], text: &str, max_y: f32) -> Option<egui::Pos2> {
+    texts_at(shapes)
+        .into_iter()
+        .find(|(t, p)| t == text && p.y <= max_y)
+        .map(|(_, p)| p)
+}
+
+#[test]
+fn gestures_the_toolbars_number_fields_take_typing_and_go_to_goes_back() {
+    let (mut app, ctx) = settled_app("toolbar-typing");
+    let start = app.cells().unwrap();
+    let shapes = frame(&mut app, &ctx, vec![]);
+    // The Step N field: click into it, replace its text with "2^5", press Enter.
+    let field = text_pos(&shapes, "100", 48.0).expect("the Step N field") + egui::vec2(4.0, 6.0);
+    let none = egui::Modifiers::default();
+    frame(&mut app, &ctx, pointer(field, Some(true), none));
+    frame(&mut app, &ctx, pointer(field, Some(false), none));
+    let mut typing = vec![key(egui::Key::A, ctrl())];
+    typing.push(egui::Event::Text("2^5".into()));
+    frame(&mut app, &ctx, typing);
+    frame(&mut app, &ctx, vec![key(egui::Key::Enter, none)]);
+    for _ in 0..3 {
+        frame(&mut app, &ctx, vec![]);
+    }
+    app.settle();
+    assert_eq!(app.status().generation, 32);
+    // Go to an earlier generation: back to the start, then forward, as in Golly.
+    app.command(&ctx, Command::GoTo(8));
+    app.settle();
+    assert_eq!(app.status().generation, 8);
+    app.command(&ctx, Command::GoTo(0));
+    app.settle();
+    assert_eq!(app.status().generation, 0);
+    assert_eq!(app.cells().unwrap(), start);
+}
+
+#[test]
+fn gestures_the_speed_buttons_stay_put_as_the_speed_text_changes() {
+    let (mut app, ctx) = settled_app("toolbar-steady");
+    let plus = |app: &mut LifelabApp| {
+        let shapes = frame(app, &ctx, vec![]);
+        text_pos(&shapes, "+", 48.0).expect("the + button")
+    };
+    let at = plus(&mut app);
+    for pace in [
+        lifelab::session::pace::Pace::PerSecond(0.25),
+        lifelab::session::pace::Pace::PerSecond(1024.0),
+        lifelab::session::pace::Pace::Max,
+    ] {
+        app.command(&ctx, Command::SetSpeed(pace));
+        // And the step menu's text, from 2^0 to 2^40.
+        for k in [0, 40] {
+            app.command(&ctx, Command::SetStepExponent(k));
+            let now = plus(&mut app);
+            assert!(
+                (now.x - at.x).abs() < 0.5,
+                "{pace:?} 2^{k}: + moved from {at:?} to {now:?}"
+            );
+        }
+    }
+    // The step menu offers every 2^k, and the status says which.
+    app.command(&ctx, Command::SetStepExponent(10));
+    frame(&mut app, &ctx, vec![]);
+    assert_eq!(app.status().step_exponent, 10);
+    let shapes = frame(&mut app, &ctx, vec![]);
+    assert!(text_pos(&shapes, "step 2^10", 48.0).is_some());
+}
