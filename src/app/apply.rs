@@ -225,7 +225,7 @@ impl LifelabApp {
                 );
                 self.life.put(cells, at, Put::Or);
                 self.life.mark_start();
-                self.dirty = true;
+                self.changed("a paste");
                 self.autosave.touch();
             }
             Command::RandomFill {
@@ -258,7 +258,7 @@ impl LifelabApp {
                         self.source = format!("random {density} (seed {seed})");
                     }
                 }
-                self.dirty = true;
+                self.changed("a random fill");
                 self.autosave.touch();
             }
             Command::Clear => {
@@ -266,7 +266,11 @@ impl LifelabApp {
                 self.remember("clear")?;
                 self.life.clear(self.selection)?;
                 // Clearing everything leaves nothing to lose.
-                self.dirty = self.selection.is_some();
+                if self.selection.is_some() {
+                    self.changed("a clear");
+                } else {
+                    self.unchanged();
+                }
             }
             Command::ClearOutside => {
                 let Some(keep) = self.selection else {
@@ -275,7 +279,7 @@ impl LifelabApp {
                 self.life.cancel_and_wait();
                 self.remember("clear outside")?;
                 self.life.clear_outside(keep);
-                self.dirty = true;
+                self.changed("a clear outside the selection");
                 self.autosave.touch();
             }
             Command::Resize { width, height } => {
@@ -302,7 +306,7 @@ impl LifelabApp {
                     if !self.life.running() {
                         self.life.mark_start();
                     }
-                    self.dirty = true;
+                    self.changed("drawn cells");
                     self.autosave.touch();
                 }
             }
@@ -459,7 +463,7 @@ impl LifelabApp {
             } => self.start_elementary(rule, start, capacity)?,
             Command::ConfirmDiscard => {
                 if let Some(c) = self.pending_discard.take() {
-                    self.dirty = false;
+                    self.unchanged();
                     self.autosave.clear();
                     if matches!(c, Command::Quit) {
                         self.quit_confirmed = true;
@@ -490,7 +494,7 @@ impl LifelabApp {
                     self.source = saved.source;
                     self.life.clear_undo();
                     // Restored work is still unsaved.
-                    self.dirty = true;
+                    self.changed("restored work");
                     self.autosave.touch();
                 }
             }
@@ -577,6 +581,31 @@ impl LifelabApp {
 
     /// Records the state before a step the user may want to take back (Life mode only: the
     /// space-time diagram has nothing to undo).
+    /// Marks the pattern changed since it was opened or saved, by `what` (the discard prompt
+    /// names what would be lost).
+    fn changed(&mut self, what: &'static str) {
+        self.dirty = true;
+        if !self.changes.contains(&what) {
+            self.changes.push(what);
+        }
+    }
+
+    /// Nothing is unsaved (a save, a load, a discard).
+    pub(super) fn unchanged(&mut self) {
+        self.dirty = false;
+        self.changes.clear();
+    }
+
+    /// The discard prompt's question: what has changed, in the order it first did.
+    pub fn discard_question(&self) -> String {
+        let what = match self.changes.as_slice() {
+            [] => "changes".to_string(),
+            [one] => one.to_string(),
+            [first @ .., last] => format!("{} and {last}", first.join(", ")),
+        };
+        format!("Not saved since the pattern was opened or saved: {what}. Discard them?")
+    }
+
     fn remember(&mut self, label: &str) -> anyhow::Result<()> {
         if self.mode == Mode::Life {
             self.life.remember(label);
@@ -615,7 +644,7 @@ impl LifelabApp {
             self.fit_rect = None;
             self.canvas.fit_pending = true;
         }
-        self.dirty = true;
+        self.changed("an undo or redo");
         self.autosave.touch();
         let verb = if back { "undid" } else { "redid" };
         self.note_info(format!("{verb} {}", done.label));
@@ -785,7 +814,7 @@ impl LifelabApp {
         self.fit_rect = fit;
         self.canvas.fit_pending = true;
         self.selection = None;
-        self.dirty = false;
+        self.unchanged();
         self.info = info;
         self.paste = None;
         self.analysis_panel.clear();
@@ -833,3 +862,4 @@ fn fill_region(g: &mut Grid, rect: CellRect, universe: Universe, density: f64, s
         }
     }
 }
+

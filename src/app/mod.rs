@@ -12,6 +12,7 @@ pub mod autosave;
 pub mod canvas;
 pub mod command;
 mod cpu_view;
+mod fonts;
 mod games;
 pub mod help;
 mod keys;
@@ -83,6 +84,8 @@ pub struct LifelabApp {
     selection: Option<CellRect>,
     /// Edits made since the last load or save.
     dirty: bool,
+    /// What changed since the pattern was opened or saved, for the discard prompt.
+    changes: Vec<&'static str>,
     /// A command waiting for "discard unsaved edits?".
     pending_discard: Option<Command>,
     quit_confirmed: bool,
@@ -228,6 +231,7 @@ impl LifelabApp {
         options: AppOptions,
         tabs: Vec<Box<dyn GameTab>>,
     ) -> anyhow::Result<Self> {
+        fonts::install(egui_ctx);
         let pipeline = gpu
             .as_ref()
             .map(|(ctx, format)| ViewPipeline::new(&ctx.device, *format));
@@ -289,6 +293,7 @@ impl LifelabApp {
             tool: Tool::Draw,
             selection: None,
             dirty: false,
+            changes: Vec::new(),
             pending_discard: None,
             quit_confirmed: false,
             notice: None,
@@ -408,7 +413,7 @@ impl LifelabApp {
         self.land_bounds();
         match self.life.saved.take() {
             Some(Ok((path, warnings))) => {
-                self.dirty = false;
+                self.unchanged();
                 self.autosave.clear();
                 self.source = path.display().to_string();
                 if warnings.is_empty() {

@@ -618,7 +618,7 @@ impl LifelabApp {
             let modal =
                 egui::Modal::new(egui::Id::unique("discard unsaved edits")).show(ctx, |ui| {
                     ui.heading("Unsaved edits");
-                    ui.label("The cells you drew have not been saved. Discard them?");
+                    ui.label(self.discard_question());
                     ui.horizontal(|ui| {
                         if ui.button("Discard").clicked() {
                             out.push(Command::ConfirmDiscard);

@@ -1146,3 +1146,46 @@ fn switching_the_torus_to_the_plane_keeps_the_plot_and_reset_goes_back_to_the_st
     );
     assert_eq!(app.status().generation, 100);
 }
+
+#[test]
+fn the_discard_prompt_names_what_would_be_lost() {
+    let Some((mut app, ctx)) = app(options("glider", "32x32")) else {
+        return;
+    };
+    app.command(
+        &ctx,
+        Command::RandomFill {
+            density: 0.3,
+            seed: 7,
+            region: None,
+        },
+    );
+    app.settle();
+    let acorn = library::get("acorn").unwrap();
+    let load = Command::Load {
+        pattern: acorn,
+        source: "acorn".into(),
+    };
+    app.command(&ctx, load.clone());
+    assert!(app.is_asking_to_discard());
+    let q = app.discard_question();
+    assert!(q.contains("a random fill"), "{q}");
+    assert!(!q.contains("drew") && !q.contains("drawn"), "{q}");
+    app.command(&ctx, Command::CancelDiscard);
+    // A stroke after it: both are named.
+    app.command(
+        &ctx,
+        Command::DrawAt {
+            cell: (1, 1),
+            begin: true,
+        },
+    );
+    app.command(&ctx, Command::EndStroke);
+    app.command(&ctx, load);
+    let q = app.discard_question();
+    assert!(q.contains("a random fill and drawn cells"), "{q}");
+    // Discarding leaves nothing to name.
+    app.command(&ctx, Command::ConfirmDiscard);
+    app.settle();
+    assert!(!app.status().dirty);
+}

@@ -298,3 +298,28 @@ fn games_the_sums_tab_plays_a_sum_of_different_games() {
     assert_eq!(components[0], "nim:2");
     assert_eq!(components[1], "0.77:2,2");
 }
+
+#[test]
+fn games_the_nim_log_reads_oldest_first_and_the_opening_line_goes() {
+    let mut nim = games_tab("Nim");
+    nim.act("new 9 9 9 9").unwrap();
+    nim.act("take 1 1").unwrap();
+    let text = shown_text(nim.as_mut());
+    let at = |prefix: &str| {
+        text.iter()
+            .position(|t| t.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix:?} in {text:?}"))
+    };
+    assert!(at("you move first") < at("you took 1 from heap 1"));
+    assert!(at("you took 1 from heap 1") < at("the computer takes"));
+    // Enough moves later the opening line is no longer shown.
+    for h in [2, 3, 4, 2, 3] {
+        // A refusal is a line of the log too.
+        let _ = nim.act(&format!("take 1 {h}"));
+    }
+    let text = shown_text(nim.as_mut());
+    assert!(
+        !text.iter().any(|t| t.starts_with("you move first")),
+        "{text:?}"
+    );
+}

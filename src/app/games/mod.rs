@@ -80,9 +80,11 @@ impl Log {
         *self = Self::new(first);
     }
 
-    /// The newest lines first.
+    /// The latest `shown` lines, oldest first, as a game record reads: the newest at the
+    /// bottom, and the opening line gone once enough moves follow it.
     pub fn ui(&self, ui: &mut egui::Ui, shown: usize) {
-        for (line, refused) in self.lines.iter().rev().take(shown) {
+        let from = self.lines.len().saturating_sub(shown);
+        for (line, refused) in &self.lines[from..] {
             if *refused {
                 ui.label(egui::RichText::new(line).color(REFUSED));
             } else {
