@@ -186,7 +186,10 @@ fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
         if cell(xy.x, xy.y) == 1u {
             colour = view.live;
         }
-        if view.grid_lines == 1u && h.edge < cpp {
+        if (view.grid_lines & 2u) != 0u && h.edge < cpp {
+            colour = view.dead;
+        }
+        if (view.grid_lines & 1u) != 0u && h.edge < cpp {
             colour = mix(colour, view.line, 0.6);
         }
         return colour;
@@ -212,7 +215,11 @@ fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
         }
         let f = fract(c);
         let edge_of_cell = f.x < cpp || f.y < cpp;
-        if view.grid_lines == 1u && edge_of_cell {
+        // A live cell's gap, then the grid line over it (as in Golly).
+        if (view.grid_lines & 2u) != 0u && edge_of_cell {
+            colour = view.dead;
+        }
+        if (view.grid_lines & 1u) != 0u && edge_of_cell {
             colour = mix(colour, view.line, 0.6);
         }
         // The torus seam, so that a wrapped view still shows where the torus starts.

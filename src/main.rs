@@ -34,6 +34,7 @@ fn desktop(cli: lifelab::cli::Cli) -> ExitCode {
         run: a.run,
         speed: a.speed,
         zoom: a.zoom,
+        no_grid: a.no_grid,
         screenshot: a.screenshot,
         after_gens: a.after_gens,
         window: a.window,

@@ -101,6 +101,7 @@ impl LifelabApp {
             Command::Cancel => self.life.cancel(),
             Command::SetSpeed(s) => self.set_pace(s),
             Command::SetStepExponent(k) => self.life.set_step_exponent(k),
+            Command::SetGridLines(on) => self.show_grid = on,
             Command::Faster => {
                 let pace = self.current_pace();
                 if pace == Pace::Max && self.mode == Mode::Life {
@@ -862,4 +863,3 @@ fn fill_region(g: &mut Grid, rect: CellRect, universe: Universe, density: f64, s
         }
     }
 }
-

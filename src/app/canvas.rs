@@ -213,7 +213,7 @@ impl Canvas {
                     ],
                     origin_cell: [origin_cell.0 as u32, origin_cell.1 as u32],
                     cells_per_pixel: (1.0 / (v.zoom * ppp)) as f32,
-                    grid_lines: v.shows_grid_lines() as u32,
+                    grid_lines: v.line_flags(),
                     width: status_width(status, mode),
                     height: v.torus.1,
                     words: target.words,

@@ -44,7 +44,7 @@ pub fn render(
     };
     let zoom = view.zoom;
     let cpp = 1.0 / zoom;
-    let lines = view.shows_grid_lines();
+    let (lines, gaps) = (view.shows_grid_lines(), view.shows_gaps());
     let (x0, y0) = view
         .copy_origin((size[0] as f64, size[1] as f64))
         .unwrap_or((0, 0));
@@ -75,8 +75,13 @@ pub fn render(
                     let mut c = if alive { colour(LIVE) } else { colour(DEAD) };
                     let (fx, fy) = (cx - cx.floor(), cy - cy.floor());
                     let edge = fx < cpp || fy < cpp;
+                    // A live cell's gap, then the grid line over it (as in Golly).
+                    let under = if alive && !(gaps && edge) { LIVE } else { DEAD };
+                    if gaps && edge {
+                        c = colour(under);
+                    }
                     if lines && edge {
-                        c = mix(if alive { LIVE } else { DEAD }, LINE, 0.6);
+                        c = mix(under, LINE, 0.6);
                     }
                     let seam =
                         (x.rem_euclid(w) == 0 && fx < cpp) || (y.rem_euclid(h) == 0 && fy < cpp);
@@ -173,7 +178,7 @@ pub fn render_cells(
     let rect = picture.request.rect;
     let block = picture.request.block.max(1) as i64;
     let zoom = view.zoom;
-    let lines = view.shows_grid_lines();
+    let (lines, gaps) = (view.shows_grid_lines(), view.shows_gaps());
     let wraps = view.wraps();
     let (tw, th) = (view.torus.0 as i64, view.torus.1 as i64);
     // The offset of a cell within the picture, or None outside it.
@@ -242,15 +247,20 @@ pub fn render_cells(
                     (_, Some(state)) => {
                         let base = state_colour(state);
                         let mut c = colour(base);
+                        // A live cell's gap is the dead state's colour.
+                        let gap = |edge: bool| if gaps && edge { state_colour(0) } else { base };
                         if let Some((_, edge)) = hex {
-                            if lines && edge < 1.0 / zoom {
-                                c = mix(base, LINE, 0.6);
+                            let edge = edge < 1.0 / zoom;
+                            c = colour(gap(edge));
+                            if lines && edge {
+                                c = mix(gap(edge), LINE, 0.6);
                             }
                         } else if zoom >= 1.0 {
                             let (fx, fy) = (cx - cx.floor(), cy - cy.floor());
                             let edge = fx < 1.0 / zoom || fy < 1.0 / zoom;
+                            c = colour(gap(edge));
                             if lines && edge {
-                                c = mix(base, LINE, 0.6);
+                                c = mix(gap(edge), LINE, 0.6);
                             }
                             let seam = wraps
                                 && ((x.rem_euclid(tw) == 0 && fx < 1.0 / zoom)

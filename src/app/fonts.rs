@@ -7,9 +7,6 @@ use eframe::egui;
 /// A 2 KB subset of Symbola (see `assets/fonts/README.md`).
 const FILE_ICONS: &[u8] = include_bytes!("../../assets/fonts/file-icons.ttf");
 
-/// Every symbol egui_file 0.29 draws that is not ASCII.
-pub const FILE_DIALOG_SYMBOLS: &str = "⟲⬆💾📁📂🗀🗋";
-
 pub fn install(ctx: &egui::Context) {
     let mut fonts = egui::FontDefinitions::default();
     fonts.font_data.insert(
@@ -30,6 +27,9 @@ pub fn install(ctx: &egui::Context) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every symbol egui_file 0.29 draws that is not ASCII.
+    const FILE_DIALOG_SYMBOLS: &str = "⟲⬆💾📁📂🗀🗋";
 
     fn has_all(ctx: &egui::Context) -> bool {
         let _ = ctx.run_ui(Default::default(), |_| {});

@@ -49,6 +49,10 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ),
     ("[ and ]", "zoom out and in"),
     ("T", "follow the pattern while it runs"),
+    (
+        "L",
+        "grid lines on and off (zoomed in; live cells keep a gap either way)",
+    ),
     ("F1", "this list"),
 ];
 

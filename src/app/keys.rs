@@ -94,6 +94,7 @@ impl LifelabApp {
             Key::OpenBracket if plain => Some(Command::Zoom(0.5)),
             Key::CloseBracket if plain => Some(Command::Zoom(2.0)),
             Key::T if plain => Some(Command::SetFollow(!self.follow)),
+            Key::L if plain => Some(Command::SetGridLines(!self.show_grid)),
             Key::X if plain && pasting => {
                 Some(Command::TransformPaste(command::Transform::FlipLeftRight))
             }

@@ -143,6 +143,8 @@ impl LifelabApp {
                 {
                     out.push(Command::SetWatchRepeats(watch));
                 }
+                ui.checkbox(&mut self.show_tools, "Side panel");
+                ui.checkbox(&mut self.show_grid, "Grid lines (L)");
                 ui.checkbox(&mut self.show_games, "Games panel");
                 ui.checkbox(&mut self.show_census, "Census panel");
             });

@@ -135,6 +135,11 @@ pub struct LifelabApp {
     /// The soup census, beside the simulation (View → Census panel).
     pub census: panels::census::CensusPanel,
     pub show_census: bool,
+    /// The side panel of rule, library, edit, plot and analysis (View menu; hidden, the view
+    /// takes the window).
+    pub show_tools: bool,
+    /// Grid lines zoomed in (View > Grid lines, L).
+    pub show_grid: bool,
     /// The UI thread's own time in the last frame (idle time between frames not counted).
     frame_ms: f64,
     /// The longest frame since the run started (screenshots report it).
@@ -324,6 +329,8 @@ impl LifelabApp {
             show_games: options.games_tab.is_some(),
             census: Default::default(),
             show_census: false,
+            show_tools: true,
+            show_grid: !options.no_grid,
             frame_ms: 0.0,
             max_frame_ms: 0.0,
             frames: 0,

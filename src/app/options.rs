@@ -46,6 +46,9 @@ pub struct AppOptions {
     /// Zoom, in screen points per cell (below 1: 1/zoom cells per point). Default: fit.
     pub zoom: Option<f64>,
 
+    /// Open without grid lines.
+    pub no_grid: bool,
+
     /// Save a PNG of the window after --after-gens generations, then exit. A JSON file next
     /// to it (FILE.png.json) says where the view was and how the run went.
     pub screenshot: Option<PathBuf>,

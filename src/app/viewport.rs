@@ -28,6 +28,8 @@ pub struct Viewport {
     pub bounded: bool,
     /// Hexagonal cells (see the module's comment); the origin is then in display coordinates.
     pub hex: bool,
+    /// Grid lines, zoomed in (View > Grid lines).
+    pub grid: bool,
 }
 
 /// The spacing of hexagonal rows, √3/2 of a cell's width.
@@ -77,8 +79,11 @@ impl Viewport {
     pub const MIN_ZOOM: f64 = 1.0 / (1 << 20) as f64;
     /// Fitting a pattern zooms in no further than this.
     pub const FIT_MAX_ZOOM: f64 = 16.0;
-    /// Grid lines appear from this zoom on.
+    /// Grid lines appear from this zoom on (while they are on).
     pub const GRID_LINES_FROM: f64 = 8.0;
+    /// Live cells keep a gap a pixel wide from this zoom on, as in Golly, so that neighbours
+    /// read as separate cells with the grid off too.
+    pub const GAPS_FROM: f64 = 4.0;
 
     pub fn new(torus: (u32, u32)) -> Self {
         Self {
@@ -88,6 +93,7 @@ impl Viewport {
             plane: false,
             bounded: false,
             hex: false,
+            grid: true,
         }
     }
 
@@ -356,7 +362,16 @@ impl Viewport {
     }
 
     pub fn shows_grid_lines(&self) -> bool {
-        self.zoom >= Self::GRID_LINES_FROM
+        self.grid && self.zoom >= Self::GRID_LINES_FROM
+    }
+
+    pub fn shows_gaps(&self) -> bool {
+        self.zoom >= Self::GAPS_FROM
+    }
+
+    /// The view shader's flags: bit 0 grid lines, bit 1 gaps.
+    pub fn line_flags(&self) -> u32 {
+        self.shows_grid_lines() as u32 | (self.shows_gaps() as u32) << 1
     }
 
     /// The cells a `size`-point view shows, and at how many cells per sample: every cell when

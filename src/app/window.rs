@@ -231,9 +231,10 @@ impl LifelabApp {
         });
         egui::Panel::bottom("status").show(ui, |ui| panels::status::ui(ui, &status));
         // Fixed widths: the canvas does not move when a panel's contents change.
+        let mut tools_open = self.show_tools;
         egui::Panel::left("tools")
             .exact_size(300.0)
-            .show(ui, |ui| {
+            .show_collapsible(ui, &mut tools_open, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     egui::CollapsingHeader::new("Rule")
                         .default_open(true)
@@ -241,7 +242,7 @@ impl LifelabApp {
                             self.rule_panel.ui(ui, &status, &mut out);
                         });
                     egui::CollapsingHeader::new("Pattern library")
-                        .default_open(true)
+                        .default_open(false)
                         .show(ui, |ui| panels::library::ui(ui, &mut out));
                     egui::CollapsingHeader::new("Edit")
                         .default_open(true)
@@ -319,6 +320,7 @@ impl LifelabApp {
                             (_, Some(t)) => canvas::Picture::Gpu(t, 0),
                             _ => canvas::Picture::None,
                         };
+                        self.elementary_canvas.viewport.grid = self.show_grid;
                         self.elementary_canvas.ui(
                             ui,
                             &status,
@@ -343,6 +345,7 @@ impl LifelabApp {
                 notice(ui, view_area, text, *error);
             }
         });
+        self.show_tools = tools_open;
 
         super::help::ui(&ctx, &mut self.help);
         self.info_window(&ctx);
@@ -538,6 +541,7 @@ impl LifelabApp {
             },
         };
         let paste = self.paste.as_ref().map(|p| &p.cells);
+        self.canvas.viewport.grid = self.show_grid;
         self.canvas.ui(
             ui,
             status,

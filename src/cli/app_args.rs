@@ -49,6 +49,10 @@ pub struct AppArgs {
     #[arg(long)]
     pub zoom: Option<f64>,
 
+    /// Open without grid lines (View > Grid lines, or L, turns them on).
+    #[arg(long)]
+    pub no_grid: bool,
+
     /// Save a PNG of the window after --after-gens generations, then exit. A JSON file next
     /// to it (FILE.png.json) says where the view was and how the run went.
     #[arg(long, value_name = "FILE.png")]

@@ -197,3 +197,25 @@ fn gestures_the_speed_buttons_stay_put_as_the_speed_text_changes() {
     let shapes = frame(&mut app, &ctx, vec![]);
     assert!(text_pos(&shapes, "step 2^10", 48.0).is_some());
 }
+
+#[test]
+fn gestures_at_1280x800_analyze_is_on_screen_and_the_side_panel_hides() {
+    let (mut app, ctx) = settled_app("layout");
+    let shapes = frame(&mut app, &ctx, vec![]);
+    let status_bar = text_pos(&shapes, "generation 0", 800.0)
+        .expect("the status line")
+        .y;
+    let analyze = text_pos(&shapes, "Analyze", 800.0).expect("the Analyze button");
+    assert!(
+        analyze.y + 14.0 < status_bar,
+        "Analyze at {analyze:?} is below the fold (the status line is at {status_bar})"
+    );
+    // View → Side panel off: the view takes the window's width.
+    let wide = app.canvas_geometry().rect[2];
+    app.show_tools = false;
+    for _ in 0..30 {
+        frame(&mut app, &ctx, vec![]);
+    }
+    let wider = app.canvas_geometry().rect[2];
+    assert!(wider >= 1279.0 && wider > wide, "{wide} -> {wider}");
+}

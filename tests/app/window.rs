@@ -374,3 +374,55 @@ fn zoomed_out_a_lone_glider_lights_its_pixel_and_the_torus_is_drawn_once() {
         assert!(panel > 50 * cells, "{name}: {panel} panel pixels");
     }
 }
+
+#[test]
+fn zoomed_in_live_cells_keep_a_gap_and_the_grid_lines_turn_off() {
+    if gpu().is_none() {
+        return;
+    }
+    let Some(display) = display() else { return };
+    const DEAD: [u8; 3] = [15, 17, 22];
+    for (view, env) in [("gpu", vec![]), ("cpu", vec![("WGPU_BACKEND", "metal")])] {
+        for grid in [true, false] {
+            let name = format!("gaps-{view}-{grid}");
+            let mut args = vec![
+                "--pattern",
+                "glider",
+                "--size",
+                "16x16",
+                "--zoom",
+                "16",
+                "--after-gens",
+                "0",
+            ];
+            if !grid {
+                args.push("--no-grid");
+            }
+            let (image, info) = screenshot_env(&display, &args, &name, &env);
+            // The glider's bottom row, cells (6, 8), (7, 8) and (8, 8): between two live
+            // neighbours' centres, exactly one pixel column is not live, the gap.
+            let (ax, y) = cell_centre(&info, 6, 8);
+            let (bx, _) = cell_centre(&info, 7, 8);
+            let between: Vec<[u8; 3]> = (ax..=bx)
+                .map(|x| image.get_pixel(x, y).0)
+                .filter(|p| !is_live(&image::Rgba(*p)))
+                .map(|p| [p[0], p[1], p[2]])
+                .collect();
+            assert_eq!(between.len(), 1, "{name}: {between:?}");
+            if grid {
+                // The grid line over the gap: the line's grey, not the dead colour.
+                assert_ne!(between[0], DEAD, "{name}");
+            } else {
+                assert_eq!(between[0], DEAD, "{name}");
+                // No lines between dead cells either: the row through dead cells (2..5, 3)
+                // is all the dead colour.
+                let (x0, y0) = cell_centre(&info, 2, 3);
+                let (x1, _) = cell_centre(&info, 5, 3);
+                for x in x0..=x1 {
+                    let p = image.get_pixel(x, y0).0;
+                    assert_eq!([p[0], p[1], p[2]], DEAD, "{name}: a line at ({x}, {y0})");
+                }
+            }
+        }
+    }
+}
