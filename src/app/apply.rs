@@ -102,6 +102,13 @@ impl LifelabApp {
             Command::SetSpeed(s) => self.set_pace(s),
             Command::SetStepExponent(k) => self.life.set_step_exponent(k),
             Command::SetGridLines(on) => self.show_grid = on,
+            Command::SetAsStart => {
+                self.life.set_start();
+                self.note_info(format!(
+                    "Reset now returns to generation {}",
+                    self.life.generation()
+                ));
+            }
             Command::Faster => {
                 let pace = self.current_pace();
                 if pace == Pace::Max && self.mode == Mode::Life {

@@ -22,6 +22,8 @@ pub enum Command {
     SetSpeed(Pace),
     /// Generations per step, 2^k (HashLife's jump).
     SetStepExponent(u32),
+    /// The current state becomes what Reset returns to.
+    SetAsStart,
     /// Grid lines zoomed in, on or off.
     SetGridLines(bool),
     Faster,

@@ -8,7 +8,10 @@ use eframe::egui;
 pub const SHORTCUTS: &[(&str, &str)] = &[
     ("Space", "run or pause"),
     ("N or Tab", "one step (2^k generations at step 2^k)"),
-    ("R", "reset to where the last run started"),
+    (
+        "R",
+        "reset to the start of the pattern (as loaded, or as set)",
+    ),
     (
         "+ and −",
         "faster and slower; past the fastest, + makes each step 2^k generations",

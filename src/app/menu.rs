@@ -149,6 +149,14 @@ impl LifelabApp {
                 ui.checkbox(&mut self.show_census, "Census panel");
             });
             ui.menu_button("Simulation", |ui| {
+                if ui
+                    .button("Set as start")
+                    .on_hover_text("Reset returns here from now on (a save does the same)")
+                    .clicked()
+                {
+                    out.push(Command::SetAsStart);
+                }
+                ui.separator();
                 ui.label(egui::RichText::new("Engine").strong());
                 for (name, summary) in crate::session::Session::engines() {
                     if ui

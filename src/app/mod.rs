@@ -421,6 +421,10 @@ impl LifelabApp {
         match self.life.saved.take() {
             Some(Ok((path, warnings))) => {
                 self.unchanged();
+                // What was saved is the pattern now: Reset returns to it.
+                if !self.life.running() {
+                    self.life.set_start();
+                }
                 self.autosave.clear();
                 self.source = path.display().to_string();
                 if warnings.is_empty() {
@@ -434,11 +438,11 @@ impl LifelabApp {
         }
     }
 
-    /// The work as the autosave keeps it: the current state, or where the run in progress
-    /// started (the edits are what must not be lost).
-    fn autosave_state(&self) -> anyhow::Result<autosave::Saved> {
+    /// The work as the autosave keeps it: the current state, or the last whole state of the
+    /// run in progress (the edits are what must not be lost).
+    fn autosave_state(&mut self) -> anyhow::Result<autosave::Saved> {
         let (cells, generation) = if self.life.running() {
-            let (cells, generation) = self.life.start_state().clone();
+            let (cells, generation) = self.life.checkpoint_state().clone();
             (cells.into_tiles()?, generation)
         } else {
             self.life.export_now()?

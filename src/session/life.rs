@@ -132,7 +132,8 @@ pub struct Session {
     /// The device for GPU engines: none in CPU mode, nor after the GPU failed.
     gpu: Option<GpuContext>,
     memory: Option<u64>,
-    /// What Reset returns to: the last load or edit, or where the last run started.
+    /// What Reset returns to: the pattern as loaded, with the edits made at its generation,
+    /// or what the user set as the start since.
     start: (Cells, u64),
     /// What Reset is to return to next, as the worker reads it in order with the edits (and
     /// whether it is also the state to fall back on).
@@ -607,8 +608,9 @@ impl Session {
             }
         }
         if !self.figures.running {
-            // Where the run starts: what Reset returns to and the GPU falls back on.
-            self.queue_start(true);
+            // Where the run starts: what the GPU falls back on (Reset goes on returning to
+            // the pattern's start).
+            self.queue_snapshot(StateFor::Checkpoint);
             self.checkpoint_at = Instant::now();
         }
         self.job_error = None;
@@ -1003,12 +1005,28 @@ impl Session {
             cells: Box::new(cells),
             generation,
         });
-        self.mark_start();
+        self.edited_at(generation);
     }
 
-    /// The current cells become what Reset returns to (after an edit or a load).
+    /// After an edit: at the start's generation the edit is part of the pattern (the user is
+    /// building it), and Reset returns to it, as in Golly; later, the start stays where it is
+    /// until the user moves it (Set as start, a save).
     pub fn mark_start(&mut self) {
+        self.edited_at(self.generation());
+    }
+
+    fn edited_at(&mut self, generation: u64) {
         self.worker.restart_watch();
+        self.take_start(false);
+        if generation == self.start.1 {
+            self.queue_start(!self.figures.running);
+        } else if !self.figures.running {
+            self.queue_snapshot(StateFor::Checkpoint);
+        }
+    }
+
+    /// The current cells become what Reset returns to (Set as start, a save).
+    pub fn set_start(&mut self) {
         self.queue_start(!self.figures.running);
     }
 
@@ -1055,9 +1073,16 @@ impl Session {
         }
     }
 
-    /// What Reset returns to (what autosave keeps while a run goes on).
+    /// What Reset returns to.
     pub fn start_state(&self) -> &(Cells, u64) {
         &self.start
+    }
+
+    /// The last state known whole while a run goes on: where it started, or its latest
+    /// checkpoint (what autosave keeps: the edits before the run are in it).
+    pub fn checkpoint_state(&mut self) -> &(Cells, u64) {
+        self.take_start(true);
+        &self.checkpoint
     }
 
     pub fn history(&self) -> Vec<(u64, u64)> {

@@ -1189,3 +1189,72 @@ fn the_discard_prompt_names_what_would_be_lost() {
     app.settle();
     assert!(!app.status().dirty);
 }
+
+#[test]
+fn reset_returns_to_the_patterns_start_until_the_user_moves_it() {
+    let Some((mut app, ctx)) = app(options("glider", "32x32")) else {
+        return;
+    };
+    let start = glider_on(32, 32);
+    // Two runs, paused in between: Reset goes back to generation 0, not where the second
+    // run started (Golly).
+    app.command(&ctx, Command::Step(8));
+    app.settle();
+    app.command(&ctx, Command::Play);
+    app.command(&ctx, Command::Pause);
+    app.settle();
+    app.command(&ctx, Command::Step(4));
+    app.settle();
+    let g = app.status().generation;
+    assert!(g >= 12, "{g}");
+    app.command(&ctx, Command::Reset);
+    app.settle();
+    assert_eq!(app.status().generation, 0);
+    assert_eq!(app.cells().unwrap(), start);
+    // An edit at the start's generation is part of the pattern: Reset keeps it.
+    app.command(
+        &ctx,
+        Command::DrawAt {
+            cell: (2, 2),
+            begin: true,
+        },
+    );
+    app.command(&ctx, Command::EndStroke);
+    let mut drawn = start.clone();
+    drawn.set(2, 2, true);
+    app.command(&ctx, Command::Step(4));
+    app.command(&ctx, Command::Reset);
+    assert_eq!(app.cells().unwrap(), drawn);
+    // An edit later on is not: Reset goes back to generation 0 without it.
+    app.command(&ctx, Command::Step(4));
+    app.command(
+        &ctx,
+        Command::DrawAt {
+            cell: (20, 20),
+            begin: true,
+        },
+    );
+    app.command(&ctx, Command::EndStroke);
+    app.command(&ctx, Command::Reset);
+    app.settle();
+    assert_eq!(app.status().generation, 0);
+    assert_eq!(app.cells().unwrap(), drawn);
+    // Set as start moves it: to generation 4 with the cell at (20, 20).
+    app.command(&ctx, Command::Step(4));
+    app.command(
+        &ctx,
+        Command::DrawAt {
+            cell: (20, 20),
+            begin: true,
+        },
+    );
+    app.command(&ctx, Command::EndStroke);
+    app.settle();
+    let set = app.cells().unwrap();
+    app.command(&ctx, Command::SetAsStart);
+    app.command(&ctx, Command::Step(10));
+    app.command(&ctx, Command::Reset);
+    app.settle();
+    assert_eq!(app.status().generation, 4);
+    assert_eq!(app.cells().unwrap(), set);
+}

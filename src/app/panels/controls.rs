@@ -121,7 +121,10 @@ impl ControlsPanel {
             }
             if ui
                 .button("Reset")
-                .on_hover_text("Back to the last loaded or edited state (R)")
+                .on_hover_text(
+                    "Back to the start of the pattern: as loaded, with the edits made there, \
+                     or as set with Simulation > Set as start or a save (R)",
+                )
                 .clicked()
             {
                 out.push(Command::Reset);
