@@ -1173,14 +1173,7 @@ fn the_discard_prompt_names_what_would_be_lost() {
     assert!(!q.contains("drew") && !q.contains("drawn"), "{q}");
     app.command(&ctx, Command::CancelDiscard);
     // A stroke after it: both are named.
-    app.command(
-        &ctx,
-        Command::DrawAt {
-            cell: (1, 1),
-            begin: true,
-        },
-    );
-    app.command(&ctx, Command::EndStroke);
+    stroke(&mut app, &ctx, (1, 1));
     app.command(&ctx, load);
     let q = app.discard_question();
     assert!(q.contains("a random fill and drawn cells"), "{q}");
@@ -1212,14 +1205,7 @@ fn reset_returns_to_the_patterns_start_until_the_user_moves_it() {
     assert_eq!(app.status().generation, 0);
     assert_eq!(app.cells().unwrap(), start);
     // An edit at the start's generation is part of the pattern: Reset keeps it.
-    app.command(
-        &ctx,
-        Command::DrawAt {
-            cell: (2, 2),
-            begin: true,
-        },
-    );
-    app.command(&ctx, Command::EndStroke);
+    stroke(&mut app, &ctx, (2, 2));
     let mut drawn = start.clone();
     drawn.set(2, 2, true);
     app.command(&ctx, Command::Step(4));
@@ -1227,28 +1213,14 @@ fn reset_returns_to_the_patterns_start_until_the_user_moves_it() {
     assert_eq!(app.cells().unwrap(), drawn);
     // An edit later on is not: Reset goes back to generation 0 without it.
     app.command(&ctx, Command::Step(4));
-    app.command(
-        &ctx,
-        Command::DrawAt {
-            cell: (20, 20),
-            begin: true,
-        },
-    );
-    app.command(&ctx, Command::EndStroke);
+    stroke(&mut app, &ctx, (20, 20));
     app.command(&ctx, Command::Reset);
     app.settle();
     assert_eq!(app.status().generation, 0);
     assert_eq!(app.cells().unwrap(), drawn);
     // Set as start moves it: to generation 4 with the cell at (20, 20).
     app.command(&ctx, Command::Step(4));
-    app.command(
-        &ctx,
-        Command::DrawAt {
-            cell: (20, 20),
-            begin: true,
-        },
-    );
-    app.command(&ctx, Command::EndStroke);
+    stroke(&mut app, &ctx, (20, 20));
     app.settle();
     let set = app.cells().unwrap();
     app.command(&ctx, Command::SetAsStart);
@@ -1257,4 +1229,10 @@ fn reset_returns_to_the_patterns_start_until_the_user_moves_it() {
     app.settle();
     assert_eq!(app.status().generation, 4);
     assert_eq!(app.cells().unwrap(), set);
+}
+
+/// A stroke of one cell, as a click draws it.
+fn stroke(app: &mut LifelabApp, ctx: &egui::Context, cell: (i64, i64)) {
+    app.command(ctx, Command::DrawAt { cell, begin: true });
+    app.command(ctx, Command::EndStroke);
 }

@@ -28,18 +28,7 @@ fn draw_tab(tab: &mut dyn GameTab) -> Vec<egui::epaint::ClippedShape> {
 }
 
 pub(super) fn texts(shapes: &[egui::epaint::ClippedShape]) -> Vec<String> {
-    fn walk(shape: &egui::Shape, out: &mut Vec<String>) {
-        match shape {
-            egui::Shape::Text(t) => out.push(t.galley.text().to_string()),
-            egui::Shape::Vec(v) => v.iter().for_each(|s| walk(s, out)),
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    for s in shapes {
-        walk(&s.shape, &mut out);
-    }
-    out
+    texts_at(shapes).into_iter().map(|(t, _)| t).collect()
 }
 
 /// Everything a tab shows as text.
