@@ -219,3 +219,43 @@ fn gestures_at_1280x800_analyze_is_on_screen_and_the_side_panel_hides() {
     let wider = app.canvas_geometry().rect[2];
     assert!(wider >= 1279.0 && wider > wide, "{wide} -> {wider}");
 }
+
+#[test]
+fn gestures_the_status_line_says_paused_and_the_real_rate_while_running() {
+    let (mut app, ctx) = settled_app("status-rate");
+    let shapes = frame(&mut app, &ctx, vec![]);
+    let line = text_pos(&shapes, "generation 0", 800.0)
+        .expect("the status line")
+        .y;
+    // The status line's own texts: those on its row.
+    let on_line = |shapes: &[egui::epaint::ClippedShape]| -> Vec<String> {
+        texts_at(shapes)
+            .into_iter()
+            .filter(|(_, p)| (p.y - line).abs() < 4.0)
+            .map(|(t, _)| t)
+            .collect()
+    };
+    let paused = on_line(&shapes);
+    assert!(paused.iter().any(|t| t == "paused"), "{paused:?}");
+    assert!(!paused.iter().any(|t| t.ends_with("gen/s")), "{paused:?}");
+    app.command(&ctx, Command::SetSpeed(lifelab::session::pace::Pace::Max));
+    app.command(&ctx, Command::Play);
+    let mut rate = None;
+    for _ in 0..200 {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        app.tick().unwrap();
+        let shapes = frame(&mut app, &ctx, vec![]);
+        rate = on_line(&shapes)
+            .into_iter()
+            .find_map(|t| t.strip_suffix(" gen/s")?.parse::<f64>().ok())
+            .filter(|&r| r > 0.0);
+        if rate.is_some() {
+            break;
+        }
+    }
+    app.command(&ctx, Command::Pause);
+    assert!(
+        rate.is_some(),
+        "no rate in the status line while running at max"
+    );
+}

@@ -64,10 +64,15 @@ pub fn ui(ui: &mut egui::Ui, s: &Status) {
             }
         }
         ui.separator();
-        ui.label(format!("{:.1} gen/s", s.generations_per_second));
-        if let Some(c) = s.cells_per_second().filter(|_| s.mode == Mode::Life) {
-            ui.separator();
-            ui.label(format!("{c:.3e} cells/s"));
+        if s.mode == Mode::Life && !s.running {
+            // A rate of 0 while paused says nothing; the rate shows while a run goes on.
+            ui.label("paused");
+        } else {
+            ui.label(format!("{:.1} gen/s", s.generations_per_second));
+            if let Some(c) = s.cells_per_second().filter(|_| s.mode == Mode::Life) {
+                ui.separator();
+                ui.label(format!("{c:.3e} cells/s"));
+            }
         }
         ui.separator();
         ui.label(format!("frame {:.1} ms", s.frame_ms))
