@@ -86,7 +86,6 @@ impl Pending {
     }
 }
 
-/// What a new engine brings when its job lands.
 /// What a state the worker reads in order with the edits becomes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum StateFor {
@@ -95,6 +94,7 @@ enum StateFor {
     Checkpoint,
 }
 
+/// What a new engine brings when its job lands.
 struct Rebuilt {
     rule: Rule,
     universe: Universe,
@@ -135,8 +135,8 @@ pub struct Session {
     /// What Reset returns to: the pattern as loaded, with the edits made at its generation,
     /// or what the user set as the start since.
     start: (Cells, u64),
-    /// What Reset is to return to next, as the worker reads it in order with the edits (and
-    /// whether it is also the state to fall back on).
+    /// A state the worker reads in order with the edits, and what it becomes: Reset's start,
+    /// the state to fall back on, or both.
     start_pending: Option<(Receiver<StateRead>, StateFor)>,
     /// The state to fall back on when the GPU fails.
     checkpoint: (Cells, u64),
