@@ -151,9 +151,11 @@ impl Canvas {
             )
         });
         let cell_of = |p: egui::Pos2| self.viewport.cell_at_unwrapped(local(p));
+        // A tap pressed and let go within one frame is a click, not a press held on the view.
         if pressed
-            && response.is_pointer_button_down_on()
-            && let Some(at) = press_origin.map(cell_of)
+            && (response.is_pointer_button_down_on() || (released && response.contains_pointer()))
+            // egui forgets the press origin once the button is let go.
+            && let Some(at) = press_origin.or(pointer).map(cell_of)
         {
             if drawing {
                 self.draw_line(at, true, status, out);

@@ -65,6 +65,16 @@ fn gestures_the_pressed_cell_is_drawn_at_once_and_a_quick_stroke_keeps_every_cel
     // The two strokes are two edits.
     app.command(&ctx, Command::Undo);
     assert_eq!(app.cells().unwrap(), held);
+    // A tap pressed and let go within one frame (a touchpad's) draws its cell too.
+    let tap = at_cell(&app, (12, 12));
+    let mut events = pointer(tap, Some(true), none);
+    events.extend(pointer(tap, Some(false), none));
+    frame(&mut app, &ctx, events);
+    frame(&mut app, &ctx, vec![]);
+    assert!(
+        app.cells().unwrap().get(12, 12),
+        "a one-frame tap drew nothing"
+    );
 }
 
 #[test]
