@@ -310,6 +310,21 @@ impl TileMap {
         out
     }
 
+    /// The cells of `src`, in their states, moved so that its top-left corner is at `at`;
+    /// the cells outside `src` are left behind.
+    pub fn cut(&self, src: CellRect, at: (i64, i64)) -> TileMap {
+        let mut out = TileMap::from_grid(&self.crop(src), at);
+        let (dx, dy) = (at.0 - src.x, at.1 - src.y);
+        let inside = |x: i64, y: i64| {
+            (src.x..src.x + src.width as i64).contains(&x)
+                && (src.y..src.y + src.height as i64).contains(&y)
+        };
+        for (x, y, state) in self.dying_cells().filter(|&(x, y, _)| inside(x, y)) {
+            out.set_state(x + dx, y + dy, state);
+        }
+        out
+    }
+
     /// The smallest box holding every live cell.
     pub fn bounds(&self) -> Option<Bounds> {
         let mut b: Option<Bounds> = None;

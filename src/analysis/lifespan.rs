@@ -53,8 +53,14 @@ pub struct LifespanReport {
 /// than every spaceship of Life but the few at c) covers at most max_gens/2 cells, so a side
 /// of max_gens + the pattern + a margin keeps escapees from coming back round.
 pub fn roomy_side(pattern: &Grid, max_gens: u64) -> u32 {
-    let need = max_gens / 2 + pattern.width().max(pattern.height()) as u64 * 2 + 256;
-    (need.next_power_of_two() as u32).clamp(256, crate::grid::MAX_DIMENSION)
+    (room_needed(pattern, max_gens).next_power_of_two() as u32)
+        .clamp(256, crate::grid::MAX_DIMENSION)
+}
+
+/// The side a torus needs so that nothing escaping `pattern` at c/2 or slower comes back
+/// round within `max_gens` generations.
+fn room_needed(pattern: &Grid, max_gens: u64) -> u64 {
+    max_gens / 2 + pattern.width().max(pattern.height()) as u64 * 2 + 256
 }
 
 /// Finds the lifespan of `pattern` under `rule`, placed at the middle of the universe of the
@@ -84,8 +90,15 @@ pub fn lifespan(
     engine.put(pattern, at, Put::Or)?;
     engine.set_generation(0);
     let torus_note = match universe {
+        Universe::Torus { width, height }
+            if width.min(height) as u64 >= room_needed(pattern, max_gens) =>
+        {
+            format!(
+                "a {width}x{height} torus: nothing escaping at c/2 or slower comes back within {max_gens} generations"
+            )
+        }
         Universe::Torus { width, height } => format!(
-            "a {width}x{height} torus: nothing escaping at c/2 or slower comes back within {max_gens} generations"
+            "this {width}x{height} torus, where what escapes may come back round within {max_gens} generations"
         ),
         other => other.describe(),
     };

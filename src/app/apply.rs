@@ -79,13 +79,15 @@ impl LifelabApp {
                 };
                 return self.apply_inner(ctx, next);
             }
+            Command::NextStep(n) if self.mode == Mode::Life => {
+                let gens = n.saturating_mul(1 << self.life.step_exponent().min(62));
+                return self.apply_inner(ctx, Command::Step(gens.max(n)));
+            }
+            Command::NextStep(n) => return self.apply_inner(ctx, Command::Step(n)),
             Command::Step(n) => match self.mode {
                 Mode::Life => {
                     self.remember("step")?;
-                    self.life.step(
-                        n.saturating_mul(1 << self.life.step_exponent().min(62))
-                            .max(n),
-                    )?
+                    self.life.step(n)?
                 }
                 Mode::Elementary => {
                     if let Some((e, _)) = &mut self.elementary {
@@ -144,7 +146,9 @@ impl LifelabApp {
                 let universe = if plane {
                     Universe::Plane
                 } else {
-                    let (w, h) = self.last_torus();
+                    // The size the edit panel shows, as Golly's bounded grid takes the size
+                    // typed in.
+                    let (w, h) = self.edit_panel.torus_size();
                     Universe::torus(w, h)
                 };
                 if universe == self.life.universe {
@@ -152,6 +156,8 @@ impl LifelabApp {
                 }
                 self.remember("universe change")?;
                 self.move_to(universe)?;
+                self.changed("a universe change");
+                self.autosave.touch();
             }
             Command::SetRule(rule) if rule.is_elementary() => {
                 // An elementary rule runs as a space-time diagram: the same start row and
@@ -169,6 +175,8 @@ impl LifelabApp {
                 self.start_elementary(e, start, capacity)?;
             }
             Command::SetRule(rule) => {
+                let other = rule.without_torus() != self.life.rule
+                    || rule.torus.is_some_and(|t| Some(t) != self.life.size());
                 self.remember("rule change")?;
                 if let Some((w, h)) = rule.torus
                     && Some((w, h)) != self.life.size()
@@ -184,6 +192,10 @@ impl LifelabApp {
                     self.life.generation(),
                     &wanted,
                 )?;
+                if other {
+                    self.changed("a rule change");
+                    self.autosave.touch();
+                }
             }
             Command::Load { pattern, source } => {
                 self.remember("open")?;
@@ -292,7 +304,9 @@ impl LifelabApp {
             }
             Command::Resize { width, height } => {
                 self.remember("resize")?;
-                self.move_to(Universe::torus(width, height))?
+                self.move_to(Universe::torus(width, height))?;
+                self.changed("a resize");
+                self.autosave.touch();
             }
             Command::Undo => self.undo()?,
             Command::Redo => self.redo()?,
@@ -302,7 +316,7 @@ impl LifelabApp {
                 // draws or erases.
                 if self.mode == Mode::Life && self.life.busy().is_none() {
                     if begin && let Some((log, ticket)) = self.stroke.take() {
-                        self.life.remember_stroke(log, ticket);
+                        self.life.remember_stroke(log, ticket, self.changes.clone());
                     }
                     let (log, ticket) = self.stroke.get_or_insert_with(Default::default);
                     *ticket = self.life.draw(vec![cell], log);
@@ -310,7 +324,7 @@ impl LifelabApp {
             }
             Command::EndStroke => {
                 if let Some((log, ticket)) = self.stroke.take() {
-                    self.life.remember_stroke(log, ticket);
+                    self.life.remember_stroke(log, ticket, self.changes.clone());
                     if !self.life.running() {
                         self.life.mark_start();
                     }
@@ -434,14 +448,16 @@ impl LifelabApp {
                     .map_err(|e| anyhow::anyhow!("could not copy to the clipboard: {e}"))?;
                 self.note_info(format!("copied {}x{} as RLE", p.width(), p.height()));
             }
-            Command::Analyze => {
+            Command::Analyze { max_gens } => {
                 let (tiles, generation) = self.life.export_now()?;
                 let (rule, universe) = (self.life.rule, self.life.universe);
                 let (tx, rx) = std::sync::mpsc::channel();
                 let ctx = ctx.clone();
                 std::thread::spawn(move || {
                     let mut q = crate::analysis::Question::of_state(rule, universe, tiles);
-                    q.universe = universe.is_plane().then_some(Universe::Plane);
+                    // The user's own universe: on a small torus what escapes comes back.
+                    q.universe = Some(universe);
+                    q.max_gens = max_gens;
                     let findings = super::panels::analysis::analyse(&q, generation);
                     let _ = tx.send(findings);
                     ctx.request_repaint();
@@ -461,7 +477,7 @@ impl LifelabApp {
             Command::Zoom(f) => {
                 let size = ctx.content_rect().size();
                 let centre = (size.x as f64 / 2.0, size.y as f64 / 2.0);
-                self.active_canvas().viewport.zoom_about(centre, f);
+                self.active_canvas().viewport.zoom_step(centre, f > 1.0);
             }
             Command::EnterLife => self.mode = Mode::Life,
             Command::EnterElementary {
@@ -593,6 +609,8 @@ impl LifelabApp {
     /// names what would be lost).
     fn changed(&mut self, what: &'static str) {
         self.dirty = true;
+        // The findings were about the cells, rule and universe before.
+        self.analysis_panel.clear();
         if !self.changes.contains(&what) {
             self.changes.push(what);
         }
@@ -616,7 +634,7 @@ impl LifelabApp {
 
     fn remember(&mut self, label: &str) -> anyhow::Result<()> {
         if self.mode == Mode::Life {
-            self.life.remember(label);
+            self.life.remember(label, self.changes.clone());
         }
         Ok(())
     }
@@ -634,9 +652,9 @@ impl LifelabApp {
             return Ok(());
         }
         let done = if back {
-            self.life.undo()?
+            self.life.undo(self.changes.clone())?
         } else {
-            self.life.redo()?
+            self.life.redo(self.changes.clone())?
         };
         let Some(done) = done else {
             self.note_info(if back {
@@ -652,7 +670,11 @@ impl LifelabApp {
             self.fit_rect = None;
             self.canvas.fit_pending = true;
         }
-        self.changed("an undo or redo");
+        // Back to what was unsaved in that state: nothing, at the state a file was opened or
+        // saved in (as in Golly).
+        self.dirty = !done.unsaved.is_empty();
+        self.changes = done.unsaved;
+        self.analysis_panel.clear();
         self.autosave.touch();
         let verb = if back { "undid" } else { "redid" };
         self.note_info(format!("{verb} {}", done.label));
@@ -696,14 +718,6 @@ impl LifelabApp {
                 }
             }
         }
-    }
-
-    /// The torus the Universe menu goes back to from the plane.
-    fn last_torus(&self) -> (u32, u32) {
-        self.life.size().unwrap_or((
-            crate::session::setup::DEFAULT_SIDE,
-            crate::session::setup::DEFAULT_SIDE,
-        ))
     }
 
     /// Asks the worker for the live cells' box; `what` happens when it answers (a frame or

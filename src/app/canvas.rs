@@ -51,6 +51,8 @@ pub struct Canvas {
     hover: Option<(i64, i64)>,
     /// The hovered cell before wrapping (where it is drawn).
     hover_raw: Option<(i64, i64)>,
+    /// Wheel notches not yet zoomed by (a touchpad sends fractions of one).
+    wheel: f64,
     pub geometry: ViewGeometry,
 }
 
@@ -70,6 +72,7 @@ impl Canvas {
             texture: None,
             fit_pending: true,
             last_cell: None,
+            wheel: 0.0,
             select_from: None,
             hover: None,
             hover_raw: None,
@@ -100,12 +103,14 @@ impl Canvas {
         }
         let local = |p: egui::Pos2| ((p.x - rect.min.x) as f64, (p.y - rect.min.y) as f64);
 
-        // Zoom with the wheel, about the cursor.
+        // Zoom with the wheel, about the cursor: a power of two per notch, as in Golly (a
+        // touchpad's small deltas and a pinch add up to notches).
         if let Some(pointer) = response.hover_pos() {
-            let scroll = ui.input(|i| i.smooth_scroll_delta.y + i.zoom_delta().ln() * 200.0);
-            if scroll != 0.0 {
-                self.viewport
-                    .zoom_about(local(pointer), 2f64.powf(scroll as f64 / 120.0));
+            self.wheel += ui.input(|i| wheel_notches(&i.events));
+            while self.wheel.abs() >= 1.0 {
+                let inwards = self.wheel > 0.0;
+                self.viewport.zoom_step(local(pointer), inwards);
+                self.wheel -= self.wheel.signum();
             }
             self.hover = Some(self.viewport.cell_at(local(pointer)));
             self.hover_raw = Some(self.viewport.cell_at_unwrapped(local(pointer)));
@@ -466,10 +471,52 @@ fn selection(a: (i64, i64), b: (i64, i64), v: &Viewport) -> CellRect {
     )
 }
 
+/// The wheel notches in a frame's events, up (zoom in) positive: a line is a notch, 50 points
+/// of a touchpad are one, and a pinch doubling the size is one.
+fn wheel_notches(events: &[egui::Event]) -> f64 {
+    events
+        .iter()
+        .map(|e| match e {
+            egui::Event::MouseWheel { unit, delta, .. } => match unit {
+                egui::MouseWheelUnit::Line => delta.y as f64,
+                egui::MouseWheelUnit::Point => delta.y as f64 / 50.0,
+                egui::MouseWheelUnit::Page => delta.y as f64 * 3.0,
+            },
+            egui::Event::Zoom(f) if *f > 0.0 => (*f as f64).log2(),
+            _ => 0.0,
+        })
+        .sum()
+}
+
+/// The zoom as the status shows it: "16 px/cell", "1 px/cell", "1 px/32 cells".
 fn zoom_text(zoom: f64) -> String {
-    if zoom >= 1.0 {
-        format!("{zoom:.0} px/cell")
+    let short = |x: f64| {
+        if (x - x.round()).abs() < 0.05 {
+            format!("{x:.0}")
+        } else {
+            format!("{x:.1}")
+        }
+    };
+    let cells = 1.0 / zoom;
+    if zoom >= 1.0 || short(cells) == "1" {
+        format!("{} px/cell", short(zoom.max(1.0)))
     } else {
-        format!("1 px/{:.0} cells", 1.0 / zoom)
+        format!("1 px/{} cells", short(cells))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::zoom_text;
+
+    #[test]
+    fn the_zoom_reads_as_pixels_per_cell_or_cells_per_pixel() {
+        assert_eq!(zoom_text(16.0), "16 px/cell");
+        assert_eq!(zoom_text(1.0), "1 px/cell");
+        assert_eq!(zoom_text(1.0 / 32.0), "1 px/32 cells");
+        // A fit that is not a power of two: never "1 px/1 cells".
+        assert_eq!(zoom_text(0.8), "1 px/1.2 cells");
+        assert_eq!(zoom_text(0.97), "1 px/cell");
+        assert_eq!(zoom_text(1.5), "1.5 px/cell");
     }
 }

@@ -14,7 +14,11 @@ pub enum Command {
     Play,
     Pause,
     TogglePlay,
+    /// Advances this many generations (Space, N, Step N).
     Step(u64),
+    /// Advances this many steps of 2^k generations at step 2^k (Tab, the Step button: Golly's
+    /// Next Step).
+    NextStep(u64),
     /// Runs to this generation, with progress (Golly's "go to").
     GoTo(u64),
     /// Stops the job in progress (Step N, a fill, a load, an analysis) at a consistent point.
@@ -96,8 +100,10 @@ pub enum Command {
     /// Selects the live cells' box (Golly's Select All).
     SelectAll,
 
-    /// Analyse the current state in the background.
-    Analyze,
+    /// Analyse the current state in the background, looking at most this many generations on.
+    Analyze {
+        max_gens: u64,
+    },
 
     // The view.
     /// Keeps the live cells in view while running (Golly's autofit).

@@ -6,8 +6,9 @@ use eframe::egui;
 /// The keys, as the Help window lists them: (keys, what they do). The keys work whatever widget
 /// has the focus, except while a text field is being edited.
 pub const SHORTCUTS: &[(&str, &str)] = &[
-    ("Space", "run or pause"),
-    ("N or Tab", "one step (2^k generations at step 2^k)"),
+    ("Return", "run or pause"),
+    ("Space or N", "one generation"),
+    ("Tab", "one step (2^k generations at step 2^k)"),
     (
         "R",
         "reset to the start of the pattern (as loaded, or as set)",
@@ -18,7 +19,7 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ),
     (
         "Esc",
-        "cancel the job in progress, drop the floating paste, or drop the selection",
+        "cancel the job in progress, drop the floating paste, close this list, or drop the selection",
     ),
     (
         "Ctrl+Z",

@@ -20,14 +20,16 @@ impl LifelabApp {
     /// Keys that act on the simulation, whatever widget has the focus, except while a text
     /// field is being edited.
     pub(super) fn shortcuts(&mut self, ctx: &egui::Context, out: &mut Vec<Command>) {
-        // Several presses in one frame make one step job (a second would find the first busy).
-        let mut steps = std::mem::take(&mut self.tab_steps) as u64;
+        // Several presses in one frame make one step job (a second would find the first busy):
+        // Tab's steps of 2^k, and Space's and N's generations.
+        let tabs = std::mem::take(&mut self.tab_steps) as u64;
+        if tabs > 0 {
+            out.push(Command::NextStep(tabs));
+        }
         if ctx.text_edit_focused() {
-            if steps > 0 {
-                out.push(Command::Step(steps));
-            }
             return;
         }
+        let mut steps = 0;
         let pasting = self.paste.is_some();
         let busy = self.life.busy().is_some();
         ctx.input(|i| {
@@ -81,11 +83,12 @@ impl LifelabApp {
     ) {
         use egui::Key;
         let command = match key {
-            Key::N if plain => {
+            // As in Golly: Space is the next generation, Return starts and stops.
+            Key::N | Key::Space if plain => {
                 *steps += 1;
                 None
             }
-            Key::Space if plain => Some(Command::TogglePlay),
+            Key::Enter if plain => Some(Command::TogglePlay),
             Key::F if plain => Some(Command::Fit),
             Key::C if plain => Some(Command::Centre),
             Key::R if plain => Some(Command::Reset),
@@ -104,6 +107,12 @@ impl LifelabApp {
             // Esc drops the floating paste, else stops a job, else drops the selection.
             Key::Escape if plain && pasting => Some(Command::CancelPaste),
             Key::Escape if plain && busy => Some(Command::Cancel),
+            // Then it closes the help and the pattern info.
+            Key::Escape if plain && (self.help != help::Help::Closed || self.show_info) => {
+                self.help = help::Help::Closed;
+                self.show_info = false;
+                None
+            }
             Key::Escape if plain => Some(Command::Select(None)),
             Key::F1 if plain => {
                 self.help = help::Help::Shortcuts;

@@ -104,24 +104,26 @@ impl LifelabApp {
                 }
             });
             ui.menu_button("View", |ui| {
-                let whole = if status.universe.is_plane() {
-                    "Fit pattern (F)"
+                // On the plane F fits the pattern: one item says so.
+                if status.universe.is_plane() {
+                    if ui.button("Fit pattern (F)").clicked() {
+                        out.push(Command::Fit);
+                    }
                 } else {
-                    "Fit torus (F)"
-                };
-                if ui.button(whole).clicked() {
-                    out.push(Command::Fit);
-                }
-                if ui.button("Fit pattern").clicked() {
-                    out.push(Command::FitPattern);
+                    if ui.button("Fit torus (F)").clicked() {
+                        out.push(Command::Fit);
+                    }
+                    if ui.button("Fit pattern").clicked() {
+                        out.push(Command::FitPattern);
+                    }
                 }
                 if ui.button("Centre (C)").clicked() {
                     out.push(Command::Centre);
                 }
-                if ui.button("Zoom in").clicked() {
+                if ui.button("Zoom in (])").clicked() {
                     out.push(Command::Zoom(2.0));
                 }
-                if ui.button("Zoom out").clicked() {
+                if ui.button("Zoom out ([)").clicked() {
                     out.push(Command::Zoom(0.5));
                 }
                 ui.separator();

@@ -242,6 +242,18 @@ impl Viewport {
         self.wrap();
     }
 
+    /// One zoom step about `p`, as in Golly: to the next power of two in (`inwards`) or out,
+    /// from whatever zoom a fit left.
+    pub fn zoom_step(&mut self, p: (f64, f64), inwards: bool) {
+        let k = self.zoom.log2();
+        let to = if inwards {
+            (k + 1e-9).floor() + 1.0
+        } else {
+            (k - 1e-9).ceil() - 1.0
+        };
+        self.zoom_about(p, 2f64.powf(to) / self.zoom);
+    }
+
     /// Moves the picture with the mouse: a drag of `delta` points drags the cells along.
     pub fn pan(&mut self, delta: (f64, f64)) {
         self.origin.0 -= delta.0 / self.zoom;

@@ -25,7 +25,7 @@ use crate::registry::{self, Choice, Options, Request, Workload};
 use crate::rule::Rule;
 use crate::session::cells::Cells;
 use crate::session::edit::{Edit, StrokeLog};
-use crate::session::undo::{Change, History, Snapshot};
+use crate::session::undo::{Change, History, Snapshot, Unsaved};
 use crate::session::worker::{
     JobError, JobHandle, Pace, Status, Thinned, ViewPicture, ViewRequest, Watch, Worker,
 };
@@ -101,6 +101,8 @@ struct Rebuilt {
     choice: Choice,
     /// What Reset returns to: the new cells, or the start moved into the new universe.
     start: (Cells, u64),
+    /// The rule Reset returns to: the new one, unless it came after the start's generation.
+    start_rule: Rule,
     /// Whether `start` is also the new engine's state (a load: the GPU falls back on it).
     loaded: bool,
 }
@@ -135,6 +137,8 @@ pub struct Session {
     /// What Reset returns to: the pattern as loaded, with the edits made at its generation,
     /// or what the user set as the start since.
     start: (Cells, u64),
+    /// The start's rule: Reset puts it back, as in Golly, when the rule changed later on.
+    start_rule: Rule,
     /// A state the worker reads in order with the edits, and what it becomes: Reset's start,
     /// the state to fall back on, or both.
     start_pending: Option<(Receiver<StateRead>, StateFor)>,
@@ -170,9 +174,14 @@ enum Unrecorded {
         rule: Rule,
         universe: Universe,
         plot: Thinned,
+        unsaved: Unsaved,
     },
     /// A stroke, once the worker has applied its last edit.
-    Stroke { log: StrokeLog, ticket: u64 },
+    Stroke {
+        log: StrokeLog,
+        ticket: u64,
+        unsaved: Unsaved,
+    },
 }
 
 /// What an undo or redo did, for the window to follow.
@@ -182,6 +191,8 @@ pub struct Undone {
     pub label: String,
     /// The universe the step went back to, when it is another one.
     pub universe: Option<Universe>,
+    /// What is unsaved in the state it went back to.
+    pub unsaved: Unsaved,
 }
 
 /// The registry's request for `universe` with these cells.
@@ -238,34 +249,33 @@ fn make_engine(
     Ok((e, choice))
 }
 
-/// The cells of `from` moved to `to`: centred on a torus, cut down when it is smaller; where
-/// they are when going to or from the plane.
+/// The cells of `from` moved to `to`. Onto a bounded universe, the middle of the old one or
+/// of the plane pattern's box goes to the middle, cut down where it is larger (never wrapped
+/// across the edges); onto the plane, the cells stay where they are.
 fn moved(cells: Cells, from: Universe, to: Universe) -> EngineResult<Cells> {
-    let (
-        Universe::Torus {
-            width: ow,
-            height: oh,
-        },
-        Universe::Torus { width, height },
-    ) = (from, to)
-    else {
+    let Some((width, height)) = to.size() else {
         return Ok(cells);
     };
-    let mut old = Grid::try_new(ow, oh)?;
-    crate::engine::dense::import(&mut old, &cells.into_tiles()?);
-    let (pw, ph) = (ow.min(width), oh.min(height));
-    let from = old.centre_offset(pw, ph);
-    let piece = old.crop(crate::grid::Rect {
-        x: from.0,
-        y: from.1,
-        width: pw,
-        height: ph,
-    });
-    let at = (
-        (width.saturating_sub(pw) / 2) as i64,
-        (height.saturating_sub(ph) / 2) as i64,
-    );
-    Ok(TileMap::from_grid(&piece, at).into())
+    let tiles = cells.into_tiles()?;
+    // The piece kept: the middle of the old torus, or of the plane pattern's box, as much of
+    // it as the new torus holds.
+    let (x, y, w, h) = match from.size() {
+        Some((ow, oh)) => (0, 0, ow, oh),
+        None => match tiles.bounds() {
+            Some(b) => (
+                b.left,
+                b.top,
+                (b.right - b.left + 1).min(u32::MAX as i64) as u32,
+                (b.bottom - b.top + 1).min(u32::MAX as i64) as u32,
+            ),
+            None => return Ok(Cells::default()),
+        },
+    };
+    let (pw, ph) = (w.min(width), h.min(height));
+    let src =
+        crate::engine::CellRect::new(x + ((w - pw) / 2) as i64, y + ((h - ph) / 2) as i64, pw, ph);
+    let at = (((width - pw) / 2) as i64, ((height - ph) / 2) as i64);
+    Ok(tiles.cut(src, at).into())
 }
 
 impl Session {
@@ -299,6 +309,7 @@ impl Session {
             gpu,
             memory,
             start: (cells.clone(), generation),
+            start_rule: rule,
             start_pending: None,
             checkpoint: (cells, generation),
             checkpoint_at: Instant::now(),
@@ -433,9 +444,11 @@ impl Session {
                     universe,
                     choice,
                     start,
+                    start_rule,
                     loaded,
                 } = *rebuilt;
                 self.rule = rule;
+                self.start_rule = start_rule;
                 self.universe = universe;
                 self.choice = choice;
                 if loaded {
@@ -952,6 +965,13 @@ impl Session {
                 (moved(c, from, universe)?, g)
             }
         };
+        // A rule changed at the start's generation is the pattern's own; a later change is
+        // undone by Reset.
+        let start_rule = if loaded || self.generation() == start.1 {
+            rule
+        } else {
+            self.start_rule
+        };
         let engine_name = choice.engine;
         let h = self.worker.submit(label, 0, move |access, _| {
             let (cells, generation) = match cells {
@@ -975,6 +995,7 @@ impl Session {
                 universe,
                 choice,
                 start,
+                start_rule,
                 loaded,
             }),
         });
@@ -985,12 +1006,25 @@ impl Session {
         Ok(())
     }
 
-    /// Back to the start state.
+    /// Back to the start state, in the start's rule.
     pub fn reset(&mut self) -> Result<(), SessionError> {
         self.stop_job();
         self.pause();
         self.take_start(true);
         let (cells, generation) = self.start.clone();
+        if self.rule != self.start_rule {
+            let wanted = self.wanted.clone();
+            self.rebuild(
+                self.start_rule,
+                self.universe,
+                Some(cells),
+                generation,
+                &wanted,
+            )?;
+            // Go to runs on from here at once.
+            self.land_rebuild();
+            return Ok(());
+        }
         self.edit(Edit::Import {
             cells: Box::new(cells),
             generation,
@@ -1019,6 +1053,7 @@ impl Session {
         self.worker.restart_watch();
         self.take_start(false);
         if generation == self.start.1 {
+            self.start_rule = self.rule;
             self.queue_start(!self.figures.running);
         } else if !self.figures.running {
             self.queue_snapshot(StateFor::Checkpoint);
@@ -1027,6 +1062,7 @@ impl Session {
 
     /// The current cells become what Reset returns to (Set as start, a save).
     pub fn set_start(&mut self) {
+        self.start_rule = self.rule;
         self.queue_start(!self.figures.running);
     }
 
@@ -1099,7 +1135,7 @@ impl Session {
 
     /// Records the state before a step the user may want to take back ("run", "paste"...).
     /// The worker reads it in order with the edits, so nothing here waits for it.
-    pub fn remember(&mut self, label: &str) {
+    pub fn remember(&mut self, label: &str, unsaved: Unsaved) {
         // The rule and universe a new engine in flight brings are the state's.
         self.land_rebuild();
         let (to, state) = channel();
@@ -1110,13 +1146,17 @@ impl Session {
             rule: self.rule,
             universe: self.universe,
             plot: self.worker.thinned_history(),
+            unsaved,
         });
     }
 
-    /// Records a stroke, whose last edit has this ticket.
-    pub fn remember_stroke(&mut self, log: StrokeLog, ticket: u64) {
-        self.unrecorded
-            .push_back(Unrecorded::Stroke { log, ticket });
+    /// Records a stroke, whose last edit has this ticket, drawn where `unsaved` was unsaved.
+    pub fn remember_stroke(&mut self, log: StrokeLog, ticket: u64, unsaved: Unsaved) {
+        self.unrecorded.push_back(Unrecorded::Stroke {
+            log,
+            ticket,
+            unsaved,
+        });
         self.record_ready(false);
     }
 
@@ -1131,10 +1171,11 @@ impl Session {
         while let Some(front) = self.unrecorded.front() {
             let change = match front {
                 Unrecorded::Stroke { ticket, .. } if !wait && !self.applied(*ticket) => break,
-                Unrecorded::Stroke { log, .. } => {
+                Unrecorded::Stroke { log, unsaved, .. } => {
                     let changed =
                         std::mem::take(&mut log.lock().unwrap_or_else(|p| p.into_inner()).changed);
-                    (!changed.is_empty()).then(|| ("draw".to_string(), Change::Cells(changed)))
+                    (!changed.is_empty())
+                        .then(|| ("draw".to_string(), Change::Cells(changed), unsaved.clone()))
                 }
                 Unrecorded::State {
                     label,
@@ -1142,6 +1183,7 @@ impl Session {
                     rule,
                     universe,
                     plot,
+                    unsaved,
                 } => match state.try_recv() {
                     Err(TryRecvError::Empty) => break,
                     Ok(Ok((cells, generation))) => Some((
@@ -1153,6 +1195,7 @@ impl Session {
                             universe: *universe,
                             plot: plot.clone(),
                         })),
+                        unsaved.clone(),
                     )),
                     // The engine could not give its cells: the step cannot be taken back.
                     Ok(Err(e)) => {
@@ -1163,8 +1206,8 @@ impl Session {
                 },
             };
             self.unrecorded.pop_front();
-            if let Some((label, change)) = change {
-                self.history.record(label, change);
+            if let Some((label, change, unsaved)) = change {
+                self.history.record(label, change, unsaved);
             }
         }
     }
@@ -1183,25 +1226,31 @@ impl Session {
         })
     }
 
-    /// Takes back the last step; `None` when there is nothing to undo.
-    pub fn undo(&mut self) -> Result<Option<Undone>, SessionError> {
-        self.back_or_forth(true)
+    /// Takes back the last step; `None` when there is nothing to undo. `unsaved`: what is
+    /// unsaved now, which a redo gives back.
+    pub fn undo(&mut self, unsaved: Unsaved) -> Result<Option<Undone>, SessionError> {
+        self.back_or_forth(true, unsaved)
     }
 
-    /// Does again the last step undone; `None` when there is nothing to redo.
-    pub fn redo(&mut self) -> Result<Option<Undone>, SessionError> {
-        self.back_or_forth(false)
+    /// Does again the last step undone; `None` when there is nothing to redo. `unsaved`: what
+    /// is unsaved now, which an undo gives back.
+    pub fn redo(&mut self, unsaved: Unsaved) -> Result<Option<Undone>, SessionError> {
+        self.back_or_forth(false, unsaved)
     }
 
-    fn back_or_forth(&mut self, back: bool) -> Result<Option<Undone>, SessionError> {
+    fn back_or_forth(
+        &mut self,
+        back: bool,
+        unsaved: Unsaved,
+    ) -> Result<Option<Undone>, SessionError> {
         self.stop_job();
         self.pause();
         self.record_ready(true);
         let now = self.snapshot_now().ok();
         let step = if back {
-            self.history.undo(|| now)
+            self.history.undo(|| now, unsaved)
         } else {
-            self.history.redo(|| now)
+            self.history.redo(|| now, unsaved)
         };
         let Some(step) = step else {
             return Ok(None);
@@ -1221,6 +1270,7 @@ impl Session {
         Ok(Some(Undone {
             label: step.label,
             universe,
+            unsaved: step.unsaved,
         }))
     }
 
@@ -1284,4 +1334,44 @@ pub enum SessionError {
     Busy(String),
     #[error("generation {target} is before the start of this pattern, generation {start}")]
     BeforeStart { target: u64, start: u64 },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tiles::TileMap;
+
+    fn cells(list: &[(i64, i64)]) -> Cells {
+        let mut t = TileMap::new();
+        for &(x, y) in list {
+            t.set(x, y, true);
+        }
+        t.into()
+    }
+
+    fn sorted(c: Cells) -> Vec<(i64, i64)> {
+        let mut v: Vec<_> = c.into_tiles().unwrap().cells().collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_plane_pattern_moves_to_the_middle_of_a_torus_cut_to_its_size() {
+        // A row from x = -100 to -91 onto a 4x4 torus: its middle four cells, in the middle
+        // rows, never wrapped.
+        let row: Vec<_> = (-100..=-91).map(|x| (x, -7)).collect();
+        let got = moved(cells(&row), Universe::Plane, Universe::torus(4, 4)).unwrap();
+        assert_eq!(sorted(got), vec![(0, 1), (1, 1), (2, 1), (3, 1)]);
+        // Onto the plane, nothing moves.
+        let back = moved(cells(&row), Universe::torus(4, 4), Universe::Plane).unwrap();
+        assert_eq!(sorted(back), row);
+        // A torus onto a larger one: the old torus's middle goes to the new one's.
+        let got = moved(
+            cells(&[(0, 0), (9, 9)]),
+            Universe::torus(10, 10),
+            Universe::torus(20, 20),
+        )
+        .unwrap();
+        assert_eq!(sorted(got), vec![(5, 5), (14, 14)]);
+    }
 }

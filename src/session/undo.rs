@@ -46,12 +46,18 @@ impl Change {
     }
 }
 
-/// One step of the history: what the Edit menu calls it ("draw", "paste", "run"...) and what
-/// it changed.
+/// What was not saved, by what it was ("drawn cells", "a paste"...): empty when everything
+/// was. Each step keeps it for the state it goes back to, so that undoing back to the state a
+/// file was opened or saved in leaves nothing unsaved, as in Golly.
+pub type Unsaved = Vec<&'static str>;
+
+/// One step of the history: what the Edit menu calls it ("draw", "paste", "run"...), what
+/// it changed, and what was unsaved in the state it goes back to.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Step {
     pub label: String,
     pub change: Change,
+    pub unsaved: Unsaved,
 }
 
 /// The undo and redo stacks, within a bound on the memory they hold.
@@ -80,14 +86,16 @@ impl History {
         crate::memory::limit().bytes / 4
     }
 
-    /// Records a step that is about to happen; the redo side is forgotten, as in every editor.
-    pub fn record(&mut self, label: impl Into<String>, change: Change) {
+    /// Records a step that is about to happen, from a state where `unsaved` was not saved;
+    /// the redo side is forgotten, as in every editor.
+    pub fn record(&mut self, label: impl Into<String>, change: Change, unsaved: Unsaved) {
         for s in self.redo.drain(..) {
             self.bytes -= s.change.bytes();
         }
         self.push_undo(Step {
             label: label.into(),
             change,
+            unsaved,
         });
     }
 
@@ -128,8 +136,12 @@ impl History {
     }
 
     /// Takes the newest step off the undo side. `now` gives the state it replaces, which the
-    /// redo side keeps (a stroke's cells need none).
-    pub fn undo(&mut self, now: impl FnOnce() -> Option<Snapshot>) -> Option<Step> {
+    /// redo side keeps (a stroke's cells need none), with what is unsaved in it.
+    pub fn undo(
+        &mut self,
+        now: impl FnOnce() -> Option<Snapshot>,
+        unsaved: Unsaved,
+    ) -> Option<Step> {
         let step = self.undo.pop()?;
         self.bytes -= step.change.bytes();
         let back = match &step.change {
@@ -143,6 +155,7 @@ impl History {
         self.redo.push(Step {
             label: step.label.clone(),
             change: back,
+            unsaved,
         });
         self.bytes += self.redo.last().expect("pushed").change.bytes();
         self.trim();
@@ -150,8 +163,12 @@ impl History {
     }
 
     /// Takes the newest step off the redo side; `now` gives the state it replaces, which goes
-    /// back on the undo side.
-    pub fn redo(&mut self, now: impl FnOnce() -> Option<Snapshot>) -> Option<Step> {
+    /// back on the undo side, with what is unsaved in it.
+    pub fn redo(
+        &mut self,
+        now: impl FnOnce() -> Option<Snapshot>,
+        unsaved: Unsaved,
+    ) -> Option<Step> {
         let step = self.redo.pop()?;
         self.bytes -= step.change.bytes();
         let back = match &step.change {
@@ -164,6 +181,7 @@ impl History {
         self.push_undo(Step {
             label: step.label.clone(),
             change: back,
+            unsaved,
         });
         Some(step)
     }
@@ -203,20 +221,37 @@ mod tests {
     #[test]
     fn undo_and_redo_walk_the_steps_both_ways() {
         let mut h = History::new(1 << 30);
-        h.record("fill", Change::State(Box::new(state(0, &[]))));
-        h.record("draw", Change::Cells(vec![((1, 1), false, true)]));
+        h.record("fill", Change::State(Box::new(state(0, &[]))), vec![]);
+        h.record(
+            "draw",
+            Change::Cells(vec![((1, 1), false, true)]),
+            vec!["a random fill"],
+        );
         assert_eq!(h.undo_label(), Some("draw"));
-        let s = h.undo(|| None).unwrap();
+        let both = vec!["a random fill", "drawn cells"];
+        let s = h.undo(|| None, both.clone()).unwrap();
         assert_eq!(s.change, Change::Cells(vec![((1, 1), false, true)]));
-        let s = h.undo(|| Some(state(0, &[(5, 5)]))).unwrap();
+        // Each undo says what was unsaved in the state it went back to.
+        assert_eq!(s.unsaved, vec!["a random fill"]);
+        let s = h.undo(|| Some(state(0, &[(5, 5)])), s.unsaved).unwrap();
         assert_eq!(s.change, Change::State(Box::new(state(0, &[]))));
-        assert!(h.undo(|| None).is_none());
-        // Redo gives back the state the undo replaced, then the stroke.
-        let s = h.redo(|| Some(state(0, &[]))).unwrap();
+        assert!(s.unsaved.is_empty(), "back at the file's state");
+        assert!(h.undo(|| None, vec![]).is_none());
+        // Redo gives back the state the undo replaced, then the stroke, and what was unsaved
+        // in each.
+        let s = h.redo(|| Some(state(0, &[])), vec![]).unwrap();
         assert_eq!(s.change, Change::State(Box::new(state(0, &[(5, 5)]))));
+        assert_eq!(s.unsaved, vec!["a random fill"]);
         assert_eq!(h.redo_label(), Some("draw"));
+        let s = h.redo(|| None, s.unsaved).unwrap();
+        assert_eq!(s.unsaved, both);
+        assert!(h.undo(|| None, both.clone()).is_some());
         // A new step forgets the redo side.
-        h.record("clear", Change::State(Box::new(state(0, &[(5, 5)]))));
+        h.record(
+            "clear",
+            Change::State(Box::new(state(0, &[(5, 5)]))),
+            vec![],
+        );
         assert_eq!(h.redo_len(), 0);
         assert_eq!(h.undo_len(), 2);
     }
@@ -229,6 +264,7 @@ mod tests {
             h.record(
                 format!("step {g}"),
                 Change::State(Box::new(state(g, &[(0, 0)]))),
+                vec![],
             );
         }
         assert_eq!(h.undo_len(), 3);
@@ -240,6 +276,7 @@ mod tests {
         h.record(
             "huge",
             Change::State(Box::new(state(0, &[(0, 0), (100, 100)]))),
+            vec![],
         );
         assert_eq!(h.undo_len(), 1);
     }

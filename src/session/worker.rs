@@ -137,9 +137,16 @@ impl Access {
             let n = piece.min(gens - done);
             let t = Instant::now();
             let watch = lock(&self.shared.control).watch;
+            // A jumping engine's job goes in strides that leave the plot a few hundred points
+            // (one jump per piece would leave a dozen).
+            let stride = if watch.populations {
+                prev_power_of_two((gens / PLOT_POINTS).max(1))
+            } else {
+                n
+            };
             let (did, target_ms) = self.with(|e| -> EngineResult<(u64, f64)> {
                 Ok((
-                    advance(&self.shared, e, n, n, progress, watch)?,
+                    advance(&self.shared, e, n, stride, progress, watch)?,
                     e.piece_ms(),
                 ))
             })?;
@@ -149,6 +156,14 @@ impl Access {
         }
         Ok(done)
     }
+}
+
+/// The plot points a long job on a jumping engine leaves, at least.
+const PLOT_POINTS: u64 = 256;
+
+/// The largest power of two at most `n` (n ≥ 1).
+fn prev_power_of_two(n: u64) -> u64 {
+    1 << (63 - n.max(1).leading_zeros())
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {

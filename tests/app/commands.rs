@@ -158,7 +158,7 @@ fn the_analyze_button_identifies_the_current_state() {
     let Some((mut app, ctx)) = app(options("lwss", "64x64")) else {
         return;
     };
-    app.command(&ctx, Command::Analyze);
+    app.command(&ctx, Command::Analyze { max_gens: 20_000 });
     let findings = (0..500)
         .find_map(|_| {
             std::thread::sleep(std::time::Duration::from_millis(10));
@@ -540,13 +540,15 @@ fn keys_work_whatever_has_the_focus_and_tab_steps() {
     // busy), and egui never sees them (it would move the focus into the widgets).
     let tab = key(egui::Key::Tab, Default::default());
     let cmds = app.keyboard(&ctx, keys(vec![tab.clone(), tab]));
-    assert!(matches!(cmds[..], [Command::Step(2)]), "{cmds:?}");
+    assert!(matches!(cmds[..], [Command::NextStep(2)]), "{cmds:?}");
     let shift_ctrl = egui::Modifiers {
         shift: true,
         ..ctrl()
     };
     for (event, want) in [
-        (key(egui::Key::Space, Default::default()), "TogglePlay"),
+        // Golly's keys: Return starts and stops, Space is the next generation.
+        (key(egui::Key::Enter, Default::default()), "TogglePlay"),
+        (key(egui::Key::Space, Default::default()), "Step(1)"),
         (key(egui::Key::N, Default::default()), "Step(1)"),
         (key(egui::Key::Z, ctrl()), "Undo"),
         (key(egui::Key::Z, shift_ctrl), "Redo"),
@@ -567,6 +569,22 @@ fn keys_work_whatever_has_the_focus_and_tab_steps() {
     assert!(!app.help_open());
     app.keyboard(&ctx, keys(vec![key(egui::Key::F1, Default::default())]));
     assert!(app.help_open());
+    // Esc closes them, and Tab steps by the step size: at step 2^3, one Tab is 8
+    // generations, one Space one.
+    let cmds = app.keyboard(&ctx, keys(vec![key(egui::Key::Escape, Default::default())]));
+    assert!(cmds.is_empty(), "{cmds:?}");
+    assert!(!app.help_open() && !app.info_open());
+    app.command(&ctx, Command::SetStepExponent(3));
+    for c in app.keyboard(&ctx, keys(vec![key(egui::Key::Tab, Default::default())])) {
+        app.command(&ctx, c);
+    }
+    app.settle();
+    assert_eq!(app.status().generation, 8);
+    for c in app.keyboard(&ctx, keys(vec![key(egui::Key::Space, Default::default())])) {
+        app.command(&ctx, c);
+    }
+    app.settle();
+    assert_eq!(app.status().generation, 9);
 }
 
 #[test]
@@ -660,7 +678,7 @@ fn loading_clears_what_belonged_to_the_last_pattern() {
     let Some((mut app, ctx)) = app(options("glider", "64x64")) else {
         return;
     };
-    app.command(&ctx, Command::Analyze);
+    app.command(&ctx, Command::Analyze { max_gens: 20_000 });
     let found = (0..500).find_map(|_| {
         std::thread::sleep(std::time::Duration::from_millis(10));
         app.analysis_findings()
@@ -1235,4 +1253,125 @@ fn reset_returns_to_the_patterns_start_until_the_user_moves_it() {
 fn stroke(app: &mut LifelabApp, ctx: &egui::Context, cell: (i64, i64)) {
     app.command(ctx, Command::DrawAt { cell, begin: true });
     app.command(ctx, Command::EndStroke);
+}
+
+#[test]
+fn reset_puts_back_the_starts_rule_as_golly_does() {
+    let Some((mut app, ctx)) = app(options("glider", "32x32")) else {
+        return;
+    };
+    let life = lifelab::rule::Rule::life();
+    let highlife = lifelab::rule::Rule::parse("B36/S23").unwrap();
+    // A rule changed after the start: Reset goes back to Life as well as to generation 0.
+    app.command(&ctx, Command::Step(4));
+    app.settle();
+    app.command(&ctx, Command::SetRule(highlife));
+    app.settle();
+    assert_eq!(app.status().rule, highlife);
+    app.command(&ctx, Command::Step(4));
+    app.command(&ctx, Command::Reset);
+    app.settle();
+    assert_eq!(app.status().rule, life);
+    assert_eq!(app.status().generation, 0);
+    assert_eq!(app.cells().unwrap(), glider_on(32, 32));
+    // Going to an earlier generation runs forward in the start's rule: a glider is 5 cells
+    // at every generation in Life.
+    app.command(&ctx, Command::Step(8));
+    app.settle();
+    app.command(&ctx, Command::SetRule(highlife));
+    app.settle();
+    app.command(&ctx, Command::GoTo(6));
+    app.settle();
+    assert_eq!(app.status().rule, life);
+    assert_eq!(app.status().generation, 6);
+    assert_eq!(app.status().population, Some(5));
+    // A rule chosen at the start's generation is the pattern's own: Reset keeps it.
+    app.command(&ctx, Command::Reset);
+    app.settle();
+    app.command(&ctx, Command::SetRule(highlife));
+    app.settle();
+    app.command(&ctx, Command::Step(4));
+    app.command(&ctx, Command::Reset);
+    app.settle();
+    assert_eq!(app.status().rule, highlife);
+}
+
+#[test]
+fn undoing_back_to_the_opened_state_leaves_nothing_unsaved() {
+    let Some((mut app, ctx)) = app(options("glider", "32x32")) else {
+        return;
+    };
+    assert!(!app.status().dirty);
+    // A run is no edit, and neither is undoing it.
+    app.command(&ctx, Command::Step(10));
+    app.settle();
+    assert!(!app.status().dirty);
+    app.command(&ctx, Command::Undo);
+    app.settle();
+    assert_eq!(app.status().generation, 0);
+    assert!(!app.status().dirty, "undoing a run left unsaved edits");
+    // A stroke undone is the state opened again; redone, it is unsaved again, by name.
+    stroke(&mut app, &ctx, (2, 2));
+    app.settle();
+    assert!(app.status().dirty);
+    app.command(&ctx, Command::Undo);
+    app.settle();
+    assert!(!app.status().dirty, "back at the file's state");
+    app.command(&ctx, Command::Redo);
+    app.settle();
+    assert!(app.status().dirty);
+    assert!(app.discard_question().contains("drawn cells"));
+    // A rule change is an edit (Golly asks before losing it); undone, it is gone.
+    app.command(&ctx, Command::Undo);
+    app.command(
+        &ctx,
+        Command::SetRule(lifelab::rule::Rule::parse("B36/S23").unwrap()),
+    );
+    app.settle();
+    assert!(app.discard_question().contains("a rule change"));
+    app.command(&ctx, Command::Undo);
+    app.settle();
+    assert!(!app.status().dirty);
+}
+
+#[test]
+fn analyze_runs_on_the_users_own_torus() {
+    let Some((mut app, ctx)) = app(options("acorn", "64x64")) else {
+        return;
+    };
+    app.command(&ctx, Command::Analyze { max_gens: 20_000 });
+    let findings = (0..6000)
+        .find_map(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            app.analysis_findings()
+        })
+        .expect("the analysis answers");
+    assert!(
+        findings.iter().any(|l| l.contains("64x64 torus")),
+        "{findings:?}"
+    );
+    assert!(
+        !findings.iter().any(|l| l.contains("16384")),
+        "{findings:?}"
+    );
+}
+
+#[test]
+fn a_long_go_to_leaves_the_plot_hundreds_of_points() {
+    let mut o = options("acorn", "64x64");
+    o.plane = true;
+    o.data_dir = Some(data_dir("long-go-to"));
+    let Some((mut app, ctx)) = app(o) else {
+        return;
+    };
+    app.command(&ctx, Command::GoTo(1_000_000));
+    app.settle();
+    assert_eq!(app.status().generation, 1_000_000);
+    let plot = app.population_history();
+    assert!(plot.len() >= 200, "{} points", plot.len());
+    // Acorn settles at generation 5206 with 633 cells, its 13 gliders included (LifeWiki).
+    for &(g, p) in plot.iter().filter(|(g, _)| *g >= 5206) {
+        assert_eq!(p, 633, "generation {g}");
+    }
+    assert_eq!(plot.last(), Some(&(1_000_000, 633)));
 }

@@ -269,3 +269,157 @@ fn gestures_the_status_line_says_paused_and_the_real_rate_while_running() {
         "no rate in the status line while running at max"
     );
 }
+
+fn wheel(at: egui::Pos2, unit: egui::MouseWheelUnit, dy: f32) -> Vec<egui::Event> {
+    let mut events = pointer(at, None, egui::Modifiers::default());
+    events.push(egui::Event::MouseWheel {
+        unit,
+        delta: egui::vec2(0.0, dy),
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Unknown,
+        modifiers: egui::Modifiers::default(),
+    });
+    events
+}
+
+#[test]
+fn gestures_the_wheel_zooms_by_powers_of_two_as_in_golly() {
+    let (mut app, ctx) = settled_app("wheel");
+    let at = at_cell(&app, (16, 16));
+    let zoom = |app: &LifelabApp| app.canvas_geometry().pixels_per_cell;
+    let fitted = zoom(&app);
+    assert_eq!(fitted.log2().fract(), 0.0, "the fit's zoom {fitted}");
+    // One notch in doubles the zoom, one out halves it: never 25 or 10 pixels per cell.
+    frame(&mut app, &ctx, wheel(at, egui::MouseWheelUnit::Line, 1.0));
+    frame(&mut app, &ctx, vec![]);
+    assert_eq!(zoom(&app), fitted * 2.0);
+    for _ in 0..2 {
+        frame(&mut app, &ctx, wheel(at, egui::MouseWheelUnit::Line, -1.0));
+    }
+    frame(&mut app, &ctx, vec![]);
+    assert_eq!(zoom(&app), fitted / 2.0);
+    // A touchpad's 50 points, in two halves, are one notch.
+    for _ in 0..2 {
+        frame(
+            &mut app,
+            &ctx,
+            wheel(at, egui::MouseWheelUnit::Point, -25.0),
+        );
+    }
+    frame(&mut app, &ctx, vec![]);
+    assert_eq!(zoom(&app), fitted / 4.0);
+    // The keys step the same way.
+    for c in app.keyboard(
+        &ctx,
+        keys(vec![key(egui::Key::CloseBracket, Default::default())]),
+    ) {
+        app.command(&ctx, c);
+    }
+    frame(&mut app, &ctx, vec![]);
+    assert_eq!(zoom(&app), fitted / 2.0);
+}
+
+/// Types `text` into the number field that shows `shown` (the first below `min_y`), and
+/// presses Enter.
+fn type_into(app: &mut LifelabApp, ctx: &egui::Context, shown: &str, min_y: f32, text: &str) {
+    let shapes = frame(app, ctx, vec![]);
+    let (_, at) = texts_at(&shapes)
+        .into_iter()
+        .find(|(t, p)| t == shown && p.y >= min_y)
+        .unwrap_or_else(|| panic!("no field shows {shown}"));
+    let field = at + egui::vec2(4.0, 6.0);
+    let none = egui::Modifiers::default();
+    frame(app, ctx, pointer(field, Some(true), none));
+    frame(app, ctx, pointer(field, Some(false), none));
+    frame(
+        app,
+        ctx,
+        vec![key(egui::Key::A, ctrl()), egui::Event::Text(text.into())],
+    );
+    frame(app, ctx, vec![key(egui::Key::Enter, none)]);
+    frame(app, ctx, vec![]);
+}
+
+#[test]
+fn gestures_plane_to_torus_makes_the_torus_the_fields_show_with_the_pattern_in_its_middle() {
+    let mut o = options("acorn", "64x64");
+    o.plane = true;
+    o.data_dir = Some(data_dir("plane-to-torus"));
+    let (mut app, ctx) = app(o).unwrap();
+    for _ in 0..3 {
+        frame(&mut app, &ctx, vec![]);
+    }
+    assert_eq!(app.status().universe, lifelab::engine::Universe::Plane);
+    // The edit panel's torus fields, typed into: 2048 by 1536.
+    type_into(&mut app, &ctx, "1024", 60.0, "2048");
+    type_into(&mut app, &ctx, "1024", 60.0, "1536");
+    // Simulation → Universe → Torus.
+    app.command(&ctx, Command::SetPlane(false));
+    app.settle();
+    assert_eq!(
+        app.status().universe,
+        lifelab::engine::Universe::torus(2048, 1536)
+    );
+    // Acorn (7x3) whole, in the middle: its box at ((2048 - 7) / 2, (1536 - 3) / 2), never
+    // split across the corners.
+    let (x0, y0) = (1020, 766);
+    let mut want: Vec<(i64, i64)> = [(1, 0), (3, 1), (0, 2), (1, 2), (4, 2), (5, 2), (6, 2)]
+        .iter()
+        .map(|&(x, y)| (x0 + x, y0 + y))
+        .collect();
+    want.sort();
+    let mut got: Vec<_> = app.tiles().unwrap().cells().collect();
+    got.sort();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn gestures_analyze_looks_as_far_as_the_panel_says() {
+    let mut o = options("acorn", "64x64");
+    o.plane = true;
+    o.data_dir = Some(data_dir("analyze-limit"));
+    let (mut app, ctx) = app(o).unwrap();
+    for _ in 0..3 {
+        frame(&mut app, &ctx, vec![]);
+    }
+    // Acorn lives 5206 generations: within 1000 nothing repeats.
+    type_into(&mut app, &ctx, "20,000", 60.0, "1000");
+    let findings = (0..3000)
+        .find_map(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            app.analysis_findings()
+        })
+        .expect("the analysis answers");
+    assert!(
+        findings[0] == "no repetition within 1000 generations",
+        "{findings:?}"
+    );
+    // A change of rule leaves nothing said about the old one.
+    app.command(
+        &ctx,
+        Command::SetRule(lifelab::rule::Rule::parse("B36/S23").unwrap()),
+    );
+    app.settle();
+    assert!(app.analysis_findings().is_none());
+}
+
+#[test]
+fn gestures_the_view_menu_on_the_plane_fits_the_pattern_once() {
+    let mut o = options("acorn", "64x64");
+    o.plane = true;
+    o.data_dir = Some(data_dir("view-menu"));
+    let (mut app, ctx) = app(o).unwrap();
+    let shapes = frame(&mut app, &ctx, vec![]);
+    let view = text_pos(&shapes, "View", 30.0).expect("the View menu") + egui::vec2(6.0, 6.0);
+    let none = egui::Modifiers::default();
+    frame(&mut app, &ctx, pointer(view, Some(true), none));
+    frame(&mut app, &ctx, pointer(view, Some(false), none));
+    let shapes = frame(&mut app, &ctx, vec![]);
+    let fits: Vec<String> = texts_at(&shapes)
+        .into_iter()
+        .map(|(t, _)| t)
+        // The menu's items, not the toolbar's Fit.
+        .filter(|t| t.starts_with("Fit "))
+        .collect();
+    assert_eq!(fits, vec!["Fit pattern (F)".to_string()]);
+}

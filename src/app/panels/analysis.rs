@@ -9,10 +9,22 @@ use crate::analysis::{self, Question};
 use crate::app::command::Command;
 use crate::engine::Progress;
 
-#[derive(Default)]
 pub struct AnalysisPanel {
     job: Option<Receiver<Vec<String>>>,
     findings: Vec<String>,
+    /// The most generations to look at, as typed.
+    limit: String,
+}
+
+impl Default for AnalysisPanel {
+    fn default() -> Self {
+        Self {
+            job: None,
+            findings: Vec::new(),
+            // Past acorn's 5206 generations, and quick on the CPU.
+            limit: "20,000".into(),
+        }
+    }
 }
 
 impl AnalysisPanel {
@@ -43,14 +55,29 @@ impl AnalysisPanel {
         let _ = self.poll();
         ui.horizontal(|ui| {
             let busy = self.job.is_some();
-            if ui
-                .add_enabled(!busy, egui::Button::new("Analyze"))
+            let limit = ui
+                .add_enabled_ui(!busy, |ui| {
+                    ui.label("up to");
+                    let (n, enter) = crate::app::panels::controls::count_field(
+                        ui,
+                        &mut self.limit,
+                        "The most generations to look at: 20,000, 1e6 or 2^20 (Enter analyses)",
+                    );
+                    ui.label("gens");
+                    (n.filter(|&n| n > 0), enter)
+                })
+                .inner;
+            let (max_gens, enter) = limit;
+            let clicked = ui
+                .add_enabled(!busy && max_gens.is_some(), egui::Button::new("Analyze"))
                 .on_hover_text(
-                    "Period, displacement and kind of the current state; lifespans of methuselahs",
+                    "Period, displacement and kind of the current state; lifespans of methuselahs, on this universe",
                 )
-                .clicked()
+                .clicked();
+            if let Some(max_gens) = max_gens
+                && (clicked || (enter && !busy))
             {
-                out.push(Command::Analyze);
+                out.push(Command::Analyze { max_gens });
             }
             if busy {
                 ui.spinner();

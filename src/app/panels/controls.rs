@@ -17,7 +17,8 @@ impl Default for ControlsPanel {
     fn default() -> Self {
         Self {
             step_n: "100".into(),
-            go_to: "5206".into(),
+            // Empty until typed: no pattern's generation is everyone's.
+            go_to: String::new(),
         }
     }
 }
@@ -48,12 +49,13 @@ pub fn parse_count(text: &str) -> Option<u64> {
 /// A framed text field for a whole number, so that it reads as a field, not a button: the
 /// number typed (None while it is not one, with the field marked) and whether Enter was
 /// pressed in it.
-fn count_field(ui: &mut egui::Ui, text: &mut String, hint: &str) -> (Option<u64>, bool) {
-    let value = parse_count(text);
+pub fn count_field(ui: &mut egui::Ui, text: &mut String, hint: &str) -> (Option<u64>, bool) {
+    let bad = parse_count(text).is_none() && !text.is_empty();
     let mut edit = egui::TextEdit::singleline(text)
         .desired_width(72.0)
-        .align(egui::Align2::RIGHT_CENTER);
-    if value.is_none() {
+        .align(egui::Align2::RIGHT_CENTER)
+        .hint_text("generation");
+    if bad {
         edit = edit.text_color(ui.visuals().error_fg_color);
     }
     let response = ui.add(edit).on_hover_text(hint);
@@ -73,17 +75,19 @@ impl ControlsPanel {
             let label = if status.running { "Pause" } else { "Run" };
             if ui
                 .button(label)
-                .on_hover_text("Run or pause (space)")
+                .on_hover_text("Run or pause (Return)")
                 .clicked()
             {
                 out.push(Command::TogglePlay);
             }
             if ui
                 .button("Step")
-                .on_hover_text("One generation (N)")
+                .on_hover_text(
+                    "One step: 2^k generations at step 2^k (Tab); Space or N: one generation",
+                )
                 .clicked()
             {
-                out.push(Command::Step(1));
+                out.push(Command::NextStep(1));
             }
             let (n, enter) = count_field(
                 ui,

@@ -29,6 +29,11 @@ impl Default for EditPanel {
 }
 
 impl EditPanel {
+    /// The torus size in the fields: what Universe → Torus makes.
+    pub fn torus_size(&self) -> (u32, u32) {
+        (self.width, self.height)
+    }
+
     pub fn ui(&mut self, ui: &mut egui::Ui, status: &Status, out: &mut Vec<Command>) {
         if self.shown != status.size && status.size != (0, 0) {
             self.shown = status.size;
