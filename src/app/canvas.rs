@@ -104,13 +104,14 @@ impl Canvas {
         let local = |p: egui::Pos2| ((p.x - rect.min.x) as f64, (p.y - rect.min.y) as f64);
 
         // Zoom with the wheel, about the cursor: a power of two per notch, as in Golly (a
-        // touchpad's small deltas and a pinch add up to notches).
+        // touchpad's small deltas and a pinch add up to notches). One step a frame at most:
+        // X11 reports one click of the wheel twice in a frame (as a button and as a scroll
+        // valuator).
         if let Some(pointer) = response.hover_pos() {
             self.wheel += ui.input(|i| wheel_notches(&i.events));
-            while self.wheel.abs() >= 1.0 {
-                let inwards = self.wheel > 0.0;
-                self.viewport.zoom_step(local(pointer), inwards);
-                self.wheel -= self.wheel.signum();
+            if self.wheel.abs() >= 1.0 {
+                self.viewport.zoom_step(local(pointer), self.wheel > 0.0);
+                self.wheel = 0.0;
             }
             self.hover = Some(self.viewport.cell_at(local(pointer)));
             self.hover_raw = Some(self.viewport.cell_at_unwrapped(local(pointer)));

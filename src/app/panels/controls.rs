@@ -54,7 +54,7 @@ pub fn count_field(ui: &mut egui::Ui, text: &mut String, hint: &str) -> (Option<
     let mut edit = egui::TextEdit::singleline(text)
         .desired_width(72.0)
         .align(egui::Align2::RIGHT_CENTER)
-        .hint_text("generation");
+        .hint_text("gen");
     if bad {
         edit = edit.text_color(ui.visuals().error_fg_color);
     }
