@@ -239,7 +239,7 @@ fn no_frame_waits_for_an_engine_whose_pieces_take_seconds() {
     assert_eq!(w.app.status().engine, "slow");
     w.app
         .command(&w.ctx, Command::SetSpeed(lifelab::session::pace::Pace::Max));
-    w.key(egui::Key::Space);
+    w.key(egui::Key::Enter);
     assert!(w.app.status().running);
     // A piece is under way: the worker holds the engine for 1.5 s at a time from now on.
     w.frames_for(Duration::from_millis(300));
