@@ -174,6 +174,13 @@ impl Window {
         ms
     }
 
+    /// A command applied as a panel's would be, timed as a frame.
+    fn command(&mut self, c: Command) {
+        let t = Instant::now();
+        self.app.command(&self.ctx, c);
+        self.slowest = self.slowest.max(t.elapsed().as_secs_f64() * 1000.0);
+    }
+
     fn frames_for(&mut self, d: Duration) {
         let t = Instant::now();
         while t.elapsed() < d {
@@ -285,6 +292,100 @@ fn no_frame_waits_for_an_engine_whose_pieces_take_seconds() {
     w.app.command(&w.ctx, Command::Undo);
     w.app.settle();
     assert_eq!(w.app.undo_labels().0, Some("draw"));
+}
+
+/// Undo, Redo, Reset, Copy and Analyze while the slow engine runs. Each needs the cells as
+/// the piece in progress leaves them, so the session does it once that piece has ended; no
+/// frame waits for the piece meanwhile, and each still does what it was asked.
+#[test]
+fn undo_reset_copy_and_analyze_wait_for_a_slow_piece_but_no_frame_does() {
+    let _one = one_at_a_time();
+    register_slow_engine();
+    let mut options = options("glider", "64x64");
+    options.size = None;
+    options.plane = true;
+    options.engine = "slow".into();
+    options.data_dir = Some(data_dir("slow-engine-undo"));
+    let mut w = Window::new(options);
+    let start = w.app.tiles().unwrap();
+    w.app
+        .command(&w.ctx, Command::SetSpeed(lifelab::session::pace::Pace::Max));
+    let shift_ctrl = egui::Modifiers {
+        shift: true,
+        ..ctrl()
+    };
+    w.slowest = 0.0;
+
+    // Undo while a piece runs: back to where the run started, once the piece has ended.
+    w.key(egui::Key::Enter);
+    w.frames_for(Duration::from_millis(300));
+    assert!(w.app.status().running);
+    w.frame(vec![key(egui::Key::Z, ctrl())]);
+    w.frames_for(PIECE + Duration::from_millis(500));
+    assert!(!w.app.status().running);
+    assert_eq!(w.app.status().generation, 0);
+    assert_eq!(w.app.notice(), Some("undid run"));
+    assert_eq!(w.app.tiles().unwrap(), start);
+    // Redo: forward again to where the run was stopped.
+    w.frame(vec![key(egui::Key::Z, shift_ctrl)]);
+    w.frames_for(Duration::from_millis(300));
+    assert_eq!(w.app.notice(), Some("redid run"));
+    let redone = w.app.status().generation;
+    assert!(redone >= 1, "{redone}");
+
+    // Reset while a piece runs.
+    w.key(egui::Key::Enter);
+    w.frames_for(Duration::from_millis(300));
+    assert!(w.app.status().running);
+    w.key(egui::Key::R);
+    w.frames_for(PIECE + Duration::from_millis(500));
+    assert_eq!(w.app.status().generation, 0);
+    assert_eq!(w.app.tiles().unwrap(), start);
+
+    // Copy and Analyze while a piece runs: the worker reads the cells between two pieces.
+    w.key(egui::Key::Enter);
+    w.frames_for(Duration::from_millis(300));
+    assert!(w.app.status().running);
+    w.frame(vec![egui::Event::Copy]);
+    w.command(Command::Analyze { max_gens: 1000 });
+    w.frames_for(PIECE + Duration::from_millis(500));
+    // Without a display there is no clipboard, and the copy says so; with one, the glider.
+    let copied = w.app.notice().unwrap_or_default().to_string();
+    assert!(
+        copied == "copied 3x3 as RLE" || copied.starts_with("could not copy to the clipboard"),
+        "{copied}"
+    );
+    let findings = wait_for_findings(&mut w.app, 30).expect("the analysis answers");
+    assert!(
+        findings[0].starts_with("a spaceship (Glider, xq4_153)"),
+        "{findings:?}"
+    );
+
+    // A rule change and a clear while a step of many pieces is in flight: the step stops at a
+    // whole generation and lands, and then they are done.
+    w.key(egui::Key::Enter);
+    w.frames_for(PIECE + Duration::from_millis(500));
+    assert!(!w.app.status().running);
+    w.command(Command::Step(100));
+    w.frames_for(Duration::from_millis(300));
+    w.command(Command::SetRule("B36/S23".parse().unwrap()));
+    w.frames_for(PIECE + Duration::from_millis(500));
+    assert_eq!(w.app.status().rule.to_string(), "B36/S23");
+    assert!(w.app.status().generation < 100);
+    w.command(Command::Step(100));
+    w.frames_for(Duration::from_millis(300));
+    w.command(Command::Clear);
+    w.frames_for(PIECE + Duration::from_millis(500));
+    assert_eq!(w.app.status().population, Some(0));
+
+    let slowest = w.slowest;
+    eprintln!(
+        "max_frame_ms {slowest:.1} through Undo, Redo, Reset, Copy, Analyze, a rule change and a clear"
+    );
+    assert!(
+        slowest < FRAME_MS,
+        "a frame took {slowest:.1} ms while the engine worked in pieces of {PIECE:?}"
+    );
 }
 
 /// The two sequences that froze the window (acorn on the plane, Go to 1,000,000, then Fit;

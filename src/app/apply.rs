@@ -46,6 +46,40 @@ fn room_needed(source: &str) -> Option<(u32, &'static str)> {
 
 impl LifelabApp {
     pub(super) fn apply(&mut self, ctx: &egui::Context, command: Command) {
+        // After an undo or a reset that waits for the piece of work in progress, what changes
+        // the cells waits its turn too, in the order it was asked for.
+        // One that replaces the engine or clears the cells stops the job in flight first, and
+        // waits for it to land rather than the frame waiting.
+        if command.waits_its_turn() && (!self.held.is_empty() || self.must_wait(&command)) {
+            if command.stops_the_job() {
+                self.life.cancel();
+            }
+            self.held.push_back((ctx.clone(), command));
+            return;
+        }
+        self.apply_now(ctx, command);
+    }
+
+    fn must_wait(&self, command: &Command) -> bool {
+        command.waits_its_turn()
+            && (self.life.catching_up() || command.stops_the_job() && self.life.job_in_flight())
+    }
+
+    /// Applies the commands held back, once the session has caught up.
+    pub(super) fn apply_held(&mut self) {
+        while let Some((_, command)) = self.held.front() {
+            if self.must_wait(command) {
+                if command.stops_the_job() {
+                    self.life.cancel();
+                }
+                return;
+            }
+            let (ctx, command) = self.held.pop_front().expect("a held command");
+            self.apply_now(&ctx, command);
+        }
+    }
+
+    fn apply_now(&mut self, ctx: &egui::Context, command: Command) {
         if command.discards_edits() && self.dirty && self.pending_discard.is_none() {
             self.pending_discard = Some(command);
             return;
@@ -178,20 +212,25 @@ impl LifelabApp {
                 let other = rule.without_torus() != self.life.rule
                     || rule.torus.is_some_and(|t| Some(t) != self.life.size());
                 self.remember("rule change")?;
-                if let Some((w, h)) = rule.torus
-                    && Some((w, h)) != self.life.size()
-                {
-                    self.move_to(Universe::torus(w, h))?;
-                    self.life.settle();
+                match rule.torus {
+                    // A rule with its own torus: the cells move there under the new rule, in
+                    // one job.
+                    Some((w, h)) if Some((w, h)) != self.life.size() => {
+                        let universe = Universe::torus(w, h);
+                        self.life.move_with_rule(rule.without_torus(), universe)?;
+                        self.follow_universe(universe);
+                    }
+                    _ => {
+                        let wanted = self.life.wanted.clone();
+                        self.life.rebuild(
+                            rule.without_torus(),
+                            self.life.universe,
+                            None,
+                            self.life.generation(),
+                            &wanted,
+                        )?;
+                    }
                 }
-                let wanted = self.life.wanted.clone();
-                self.life.rebuild(
-                    rule.without_torus(),
-                    self.life.universe,
-                    None,
-                    self.life.generation(),
-                    &wanted,
-                )?;
                 if other {
                     self.changed("a rule change");
                     self.autosave.touch();
@@ -437,23 +476,33 @@ impl LifelabApp {
                 self.set_watch();
             }
             Command::CopySelection => {
-                let cells = match self.selection {
-                    Some(r) => self.life.cells_now(r)?,
-                    None => self.life.pattern_now()?,
-                };
-                let mut p = Pattern::new(cells);
-                p.rule = Some(self.life.rule);
-                arboard::Clipboard::new()
-                    .and_then(|mut c| c.set_text(pattern::write(&p, Format::Rle)))
-                    .map_err(|e| anyhow::anyhow!("could not copy to the clipboard: {e}"))?;
-                self.note_info(format!("copied {}x{} as RLE", p.width(), p.height()));
+                // The worker reads the cells between two pieces of work; `land_copy` puts
+                // them on the clipboard a frame or a piece later.
+                let selection = self.selection;
+                self.copying = Some(self.life.read(move |e| match selection {
+                    Some(r) => e.cells_in(r),
+                    None => match e.bounds()?.and_then(|b| b.rect()) {
+                        Some(r) => e.cells_in(r),
+                        None => Ok(crate::grid::Grid::new(0, 0)),
+                    },
+                }));
             }
             Command::Analyze { max_gens } => {
-                let (tiles, generation) = self.life.export_now()?;
+                let state = self.life.read(|e| Ok((e.export()?, e.generation())));
                 let (rule, universe) = (self.life.rule, self.life.universe);
                 let (tx, rx) = std::sync::mpsc::channel();
                 let ctx = ctx.clone();
                 std::thread::spawn(move || {
+                    // This thread, not the window, waits for the piece of work in progress.
+                    let (tiles, generation) = match state.wait() {
+                        Ok(s) => s,
+                        Err(e) => {
+                            let _ = tx
+                                .send(vec![format!("the analysis could not read the cells: {e}")]);
+                            ctx.request_repaint();
+                            return;
+                        }
+                    };
                     let mut q = crate::analysis::Question::of_state(rule, universe, tiles);
                     // The user's own universe: on a small torus what escapes comes back.
                     q.universe = Some(universe);
@@ -651,34 +700,71 @@ impl LifelabApp {
         if self.mode != Mode::Life {
             return Ok(());
         }
-        let done = if back {
-            self.life.undo(self.changes.clone())?
+        // Done once the piece of work in progress has ended: `land_turned` follows it.
+        if back {
+            self.life.undo(self.changes.clone());
         } else {
-            self.life.redo(self.changes.clone())?
-        };
-        let Some(done) = done else {
-            self.note_info(if back {
-                "nothing to undo"
-            } else {
-                "nothing to redo"
-            });
-            return Ok(());
-        };
-        if let Some(universe) = done.universe {
-            self.canvas.viewport.set_universe(universe);
-            self.selection = None;
-            self.fit_rect = None;
-            self.canvas.fit_pending = true;
+            self.life.redo(self.changes.clone());
         }
-        // Back to what was unsaved in that state: nothing, at the state a file was opened or
-        // saved in (as in Golly).
-        self.dirty = !done.unsaved.is_empty();
-        self.changes = done.unsaved;
-        self.analysis_panel.clear();
-        self.autosave.touch();
-        let verb = if back { "undid" } else { "redid" };
-        self.note_info(format!("{verb} {}", done.label));
+        // A stroke, or nothing to take back, is done at once.
+        self.land_turned();
         Ok(())
+    }
+
+    /// Puts the cells a copy asked for on the clipboard, once the worker has read them.
+    pub(super) fn land_copy(&mut self) {
+        let Some(got) = self.copying.as_ref().and_then(|r| r.try_take()) else {
+            return;
+        };
+        self.copying = None;
+        let copied = got.map_err(anyhow::Error::from).and_then(|cells| {
+            let mut p = Pattern::new(cells);
+            p.rule = Some(self.life.rule);
+            arboard::Clipboard::new()
+                .and_then(|mut c| c.set_text(pattern::write(&p, Format::Rle)))
+                .map_err(|e| anyhow::anyhow!("could not copy to the clipboard: {e}"))?;
+            Ok((p.width(), p.height()))
+        });
+        match copied {
+            Ok((w, h)) => self.note_info(format!("copied {w}x{h} as RLE")),
+            Err(e) => self.note(format!("{e:#}")),
+        }
+    }
+
+    /// Follows the undos and redos the session has done since the last frame.
+    pub(super) fn land_turned(&mut self) {
+        while let Some(turned) = self.life.take_turned() {
+            let back = turned.back;
+            let done = match turned.done {
+                Ok(done) => done,
+                Err(e) => {
+                    self.note(format!("{e:#}"));
+                    continue;
+                }
+            };
+            let Some(done) = done else {
+                self.note_info(if back {
+                    "nothing to undo"
+                } else {
+                    "nothing to redo"
+                });
+                continue;
+            };
+            if let Some(universe) = done.universe {
+                self.canvas.viewport.set_universe(universe);
+                self.selection = None;
+                self.fit_rect = None;
+                self.canvas.fit_pending = true;
+            }
+            // Back to what was unsaved in that state: nothing, at the state a file was opened
+            // or saved in (as in Golly).
+            self.dirty = !done.unsaved.is_empty();
+            self.changes = done.unsaved;
+            self.analysis_panel.clear();
+            self.autosave.touch();
+            let verb = if back { "undid" } else { "redid" };
+            self.note_info(format!("{verb} {}", done.label));
+        }
     }
 
     fn active_canvas(&mut self) -> &mut super::canvas::Canvas {
@@ -753,11 +839,16 @@ impl LifelabApp {
     /// Moves the cells to another universe (a resize, the plane and back).
     fn move_to(&mut self, universe: Universe) -> anyhow::Result<()> {
         self.life.move_to(universe)?;
+        self.follow_universe(universe);
+        Ok(())
+    }
+
+    /// The view of a universe the cells moved to.
+    fn follow_universe(&mut self, universe: Universe) {
         self.canvas.viewport.set_universe(universe);
         self.selection = None;
         self.fit_rect = None;
         self.canvas.fit_pending = true;
-        Ok(())
     }
 
     fn load(

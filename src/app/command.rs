@@ -154,8 +154,57 @@ impl Transform {
 }
 
 impl Command {
+    /// Whether it changes or reads the cells, and so must come after an undo or a reset
+    /// still waiting for the piece of work in progress. The view, the pace and the dialogs
+    /// answer at once.
+    pub fn waits_its_turn(&self) -> bool {
+        !matches!(
+            self,
+            Command::Cancel
+                | Command::SetSpeed(_)
+                | Command::SetStepExponent(_)
+                | Command::SetGridLines(_)
+                | Command::Faster
+                | Command::Slower
+                | Command::Select(_)
+                | Command::OpenDialog
+                | Command::SaveDialog(_)
+                | Command::BeginPaste(_)
+                | Command::TransformPaste(_)
+                | Command::CancelPaste
+                | Command::SelectAll
+                | Command::SetFollow(_)
+                | Command::SetWatchRepeats(_)
+                | Command::Fit
+                | Command::FitPattern
+                | Command::Centre
+                | Command::Zoom(_)
+                | Command::DiscardAutosave
+                | Command::ConfirmDiscard
+                | Command::CancelDiscard
+                | Command::Quit
+        )
+    }
+
     /// Commands that replace the work as a whole, and so ask first when there are unsaved
     /// edits. (A clear, a fill or a resize can be undone, and does not ask, as in Golly.)
+    /// Whether it replaces the engine or clears the cells, and so stops the job in flight (a
+    /// go-to, a step) before it is applied.
+    pub fn stops_the_job(&self) -> bool {
+        matches!(
+            self,
+            Command::SetEngine(_)
+                | Command::SetPlane(_)
+                | Command::SetRule(_)
+                | Command::Load { .. }
+                | Command::LoadFile(_)
+                | Command::Clear
+                | Command::ClearOutside
+                | Command::Resize { .. }
+                | Command::RestoreAutosave
+        )
+    }
+
     pub fn discards_edits(&self) -> bool {
         matches!(
             self,

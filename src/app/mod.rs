@@ -36,6 +36,7 @@ use crate::pattern::Format;
 
 use crate::session::Session;
 use crate::session::elementary::ElementarySim;
+use crate::session::job::Reading;
 use canvas::Canvas;
 use command::Command;
 pub use options::AppOptions;
@@ -88,6 +89,12 @@ pub struct LifelabApp {
     changes: Vec<&'static str>,
     /// A command waiting for "discard unsaved edits?".
     pending_discard: Option<Command>,
+    /// Commands that wait for an undo or a reset still on its way (see `apply`).
+    held: std::collections::VecDeque<(egui::Context, Command)>,
+    /// A copy's cells on their way from the worker.
+    copying: Option<Reading<crate::grid::Grid>>,
+    /// The paused cells an autosave waits for, from the worker.
+    autosaving: Option<Reading<(crate::tiles::TileMap, u64)>>,
     quit_confirmed: bool,
     /// The last message: its text, when it came, and whether it reports an error.
     notice: Option<(String, Instant, bool)>,
@@ -300,6 +307,9 @@ impl LifelabApp {
             dirty: false,
             changes: Vec::new(),
             pending_discard: None,
+            held: Default::default(),
+            copying: None,
+            autosaving: None,
             quit_confirmed: false,
             notice: None,
             stroke: None,
@@ -418,6 +428,10 @@ impl LifelabApp {
     /// What finished jobs mean for the app: a save that landed clears the unsaved mark.
     fn land(&mut self) {
         self.land_bounds();
+        self.land_turned();
+        self.land_copy();
+        self.land_autosave();
+        self.apply_held();
         match self.life.saved.take() {
             Some(Ok((path, warnings))) => {
                 self.unchanged();
@@ -439,7 +453,7 @@ impl LifelabApp {
     }
 
     /// The work as the autosave keeps it: the current state, or the last whole state of the
-    /// run in progress (the edits are what must not be lost).
+    /// run in progress (the edits are what must not be lost). Waits for the worker (tests).
     fn autosave_state(&mut self) -> anyhow::Result<autosave::Saved> {
         let (cells, generation) = if self.life.running() {
             let (cells, generation) = self.life.checkpoint_state().clone();
@@ -447,7 +461,11 @@ impl LifelabApp {
         } else {
             self.life.export_now()?
         };
-        Ok(autosave::Saved {
+        Ok(self.autosaved(cells, generation))
+    }
+
+    fn autosaved(&self, cells: crate::tiles::TileMap, generation: u64) -> autosave::Saved {
+        autosave::Saved {
             rule: self.life.rule,
             universe: self.life.universe,
             generation,
@@ -455,7 +473,22 @@ impl LifelabApp {
             source: self.source.clone(),
             name: self.info.name.clone(),
             comments: self.info.comments.clone(),
-        })
+        }
+    }
+
+    /// Writes the paused cells an autosave asked the worker for, once they have come.
+    fn land_autosave(&mut self) {
+        let Some(got) = self.autosaving.as_ref().and_then(|r| r.try_take()) else {
+            return;
+        };
+        self.autosaving = None;
+        match got {
+            Ok((cells, generation)) => {
+                let s = self.autosaved(cells, generation);
+                self.autosave.write_in_background(s);
+            }
+            Err(e) => self.note(format!("autosave failed: {e:#}")),
+        }
     }
 
     /// Autosaves in the background (the window's timer).
@@ -463,9 +496,25 @@ impl LifelabApp {
         if self.screenshot.is_some() {
             return;
         }
-        match self.autosave_state() {
-            Ok(s) => self.autosave.write_in_background(s),
-            Err(e) => self.note(format!("autosave failed: {e:#}")),
+        if self.autosaving.is_some() {
+            return;
+        }
+        if self.life.running() {
+            // The last whole state of the run, which the session already holds.
+            let Some((cells, generation)) = self.life.known_checkpoint() else {
+                // Its start is still on its way from the worker: the next frame writes.
+                return;
+            };
+            match cells.into_tiles() {
+                Ok(cells) => {
+                    let s = self.autosaved(cells, generation);
+                    self.autosave.write_in_background(s);
+                }
+                Err(e) => self.note(format!("autosave failed: {e:#}")),
+            }
+        } else {
+            // Paused, the cells are read between two pieces of a job, if one runs.
+            self.autosaving = Some(self.life.read(|e| Ok((e.export()?, e.generation()))));
         }
     }
 

@@ -17,9 +17,16 @@ impl LifelabApp {
 
     /// Waits until the simulation has done what it was asked (tests; the window never waits).
     pub fn settle(&mut self) {
-        self.life.settle();
-        self.bind_gpu_view();
-        self.land();
+        loop {
+            self.life.settle();
+            self.bind_gpu_view();
+            // What was held back behind an undo or a reset is applied here, and may start work
+            // of its own.
+            self.land();
+            if self.held.is_empty() && self.life.idle() {
+                break;
+            }
+        }
     }
 
     /// The current cells of the Life torus, once the work asked for is done.

@@ -19,6 +19,9 @@ pub struct Stroke {
 
 pub type StrokeLog = Arc<Mutex<Stroke>>;
 
+/// A read the worker runs on the engine, which sends its own answer.
+pub type ReadFn = Box<dyn FnOnce(&mut dyn Engine) + Send>;
+
 /// A typed edit of the cells.
 pub enum Edit {
     /// Cells of a stroke; the changes go into `log`.
@@ -43,6 +46,9 @@ pub enum Edit {
     /// Not a change: the cells and generation as they are when the worker gets here, after
     /// every edit before it and before every one after it (an undo step's state).
     Snapshot(Sender<EngineResult<(Cells, u64)>>),
+    /// Not a change: a read of the cells here, in the edits' order, whose answer goes to
+    /// whoever asked ([`crate::session::job::Reading`]).
+    Read(ReadFn),
 }
 
 impl Edit {
@@ -87,6 +93,10 @@ impl Edit {
             }
             Edit::Snapshot(to) => {
                 let _ = to.send(Cells::read(e).map(|cells| (cells, e.generation())));
+                Ok(())
+            }
+            Edit::Read(read) => {
+                read(e);
                 Ok(())
             }
         }

@@ -2,7 +2,7 @@
 //! cancellation, whose typed answer comes back through a [`JobHandle`].
 
 use std::sync::Arc;
-use std::sync::mpsc::Receiver;
+use std::sync::mpsc::{Receiver, TryRecvError};
 
 use crate::engine::{EngineError, Progress};
 
@@ -47,5 +47,28 @@ impl<T> JobHandle<T> {
 
     pub fn cancel(&self) {
         self.progress.cancel();
+    }
+}
+
+/// A read of the cells that the worker answers in order with the edits, between two pieces of
+/// work (a copy, an analysis, an autosave): whoever asked looks for the answer a frame later
+/// and no frame waits for the piece in progress.
+pub struct Reading<T> {
+    pub(crate) answer: Receiver<JobResult<T>>,
+}
+
+impl<T> Reading<T> {
+    /// The answer, once there is one.
+    pub fn try_take(&self) -> Option<JobResult<T>> {
+        match self.answer.try_recv() {
+            Ok(r) => Some(r),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => Some(Err(JobError::Stopped)),
+        }
+    }
+
+    /// Waits for the answer (a thread of its own, tests).
+    pub fn wait(self) -> JobResult<T> {
+        self.answer.recv().unwrap_or(Err(JobError::Stopped))
     }
 }

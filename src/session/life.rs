@@ -25,7 +25,8 @@ use crate::registry::{self, Choice, Options, Request, Workload};
 use crate::rule::Rule;
 use crate::session::cells::Cells;
 use crate::session::edit::{Edit, StrokeLog};
-use crate::session::undo::{Change, History, Snapshot, Unsaved};
+use crate::session::job::Reading;
+use crate::session::undo::History;
 use crate::session::worker::{
     JobError, JobHandle, Pace, Status, Thinned, ViewPicture, ViewRequest, Watch, Worker,
 };
@@ -38,6 +39,11 @@ pub use crate::gpu::GpuContext;
 #[cfg(not(feature = "gpu"))]
 #[derive(Clone)]
 pub enum GpuContext {}
+
+mod turns;
+
+use turns::{Deferred, Unrecorded};
+pub use turns::{Turned, Undone};
 
 /// How often a running GPU simulation is read back, as the state to fall back on.
 const CHECKPOINT_EVERY: Duration = Duration::from_secs(3);
@@ -158,42 +164,19 @@ pub struct Session {
     /// Steps taken whose states the worker has not read yet, in order: they join the history
     /// as it reads them, a frame or a piece of work later.
     unrecorded: VecDeque<Unrecorded>,
+    /// What was asked for that needs the work before it to have landed (the job in flight,
+    /// the states the worker has still to read): done in order by `poll`, so that no frame
+    /// waits for a piece of work.
+    deferred: VecDeque<Deferred>,
+    /// What the deferred undos and redos did, for the window to follow.
+    turned: VecDeque<Turned>,
+    /// The last edit a deferred action queued: until the worker has applied it, the figures
+    /// are those of before.
+    caught_up_at: u64,
 }
 
 /// Cells and generation as the worker read them, in order with the edits.
-type StateRead = EngineResult<(Cells, u64)>;
-
-/// A step of the history on its way (a handful at a time, so the variants' sizes do not
-/// matter).
-#[allow(clippy::large_enum_variant)]
-enum Unrecorded {
-    /// A whole state, as the worker reads it in the edits' order.
-    State {
-        label: String,
-        state: Receiver<StateRead>,
-        rule: Rule,
-        universe: Universe,
-        plot: Thinned,
-        unsaved: Unsaved,
-    },
-    /// A stroke, once the worker has applied its last edit.
-    Stroke {
-        log: StrokeLog,
-        ticket: u64,
-        unsaved: Unsaved,
-    },
-}
-
-/// What an undo or redo did, for the window to follow.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Undone {
-    /// What the Edit menu called the step.
-    pub label: String,
-    /// The universe the step went back to, when it is another one.
-    pub universe: Option<Universe>,
-    /// What is unsaved in the state it went back to.
-    pub unsaved: Unsaved,
-}
+pub(super) type StateRead = EngineResult<(Cells, u64)>;
 
 /// The registry's request for `universe` with these cells.
 fn request_for(
@@ -320,6 +303,9 @@ impl Session {
             figures,
             history: History::new(History::default_bound()),
             unrecorded: VecDeque::new(),
+            deferred: VecDeque::new(),
+            turned: VecDeque::new(),
+            caught_up_at: 0,
         })
     }
 
@@ -385,7 +371,7 @@ impl Session {
     /// undo steps the worker has read.
     pub fn poll(&mut self) {
         self.figures = self.worker.figures();
-        self.record_ready(false);
+        self.record_ready();
         self.take_start(false);
         if let Some(landed) = self.take_landed() {
             self.land(landed);
@@ -395,7 +381,8 @@ impl Session {
             self.figures = self.worker.figures();
         }
         if let Some(error) = self.figures.error.clone() {
-            let was_running = self.figures.error_stopped_run;
+            let was_running = error.stopped_run();
+            let error = error.to_string();
             self.worker.clear_error();
             if self.is_gpu() {
                 // Only a CPU engine that took over goes on running; a failed fall-back leaves
@@ -421,6 +408,7 @@ impl Session {
             });
             self.job = Some(Pending::Checkpoint(h));
         }
+        self.run_deferred();
     }
 
     /// The job in flight, once it has answered, with its answer.
@@ -584,7 +572,7 @@ impl Session {
     /// Waits until the worker has nothing in hand (tests and the command line; a window never
     /// waits).
     pub fn settle(&mut self) {
-        while self.job.is_some() {
+        while self.job.is_some() || !self.deferred.is_empty() {
             std::thread::sleep(Duration::from_millis(1));
             self.poll();
         }
@@ -739,8 +727,16 @@ impl Session {
         Ok(())
     }
 
-    /// Steps `gens` generations as a job with progress.
+    /// Steps `gens` generations as a job with progress (after what is still deferred).
     pub fn step(&mut self, gens: u64) -> Result<(), SessionError> {
+        if !self.deferred.is_empty() {
+            self.deferred.push_back(Deferred::Step(gens));
+            return Ok(());
+        }
+        self.step_now(gens)
+    }
+
+    fn step_now(&mut self, gens: u64) -> Result<(), SessionError> {
         self.refuse_if_busy()?;
         self.pause();
         // Only the end matters (the plot keeps a point per piece): auto's engine for that.
@@ -776,17 +772,33 @@ impl Session {
     /// to the start and runs forward from there, as in Golly.
     pub fn go_to(&mut self, target: u64) -> Result<(), SessionError> {
         let now = self.generation();
-        if target < now {
-            // As in Golly: back to the start, then forward to the generation asked for.
-            self.take_start(true);
-            let start = self.start.1;
-            if target < start {
-                return Err(SessionError::BeforeStart { target, start });
-            }
-            self.reset()?;
-            return self.step(target - start);
+        if target < now || !self.deferred.is_empty() {
+            // The start may still be on its way, and the job in flight must land: the frame
+            // does not wait for either.
+            self.cancel();
+            self.pause();
+            self.deferred.push_back(Deferred::GoTo(target));
+            self.run_deferred();
+            return Ok(());
         }
-        self.step(target - now)
+        self.step_now(target - now)
+    }
+
+    /// A go-to once the work before it has landed: forward, or back to the start and then
+    /// forward, as in Golly.
+    fn go_back_to(&mut self, target: u64) -> Result<(), SessionError> {
+        let now = self.generation();
+        if target >= now {
+            return self.step_now(target - now);
+        }
+        let start = self.start.1;
+        if target < start {
+            return Err(SessionError::BeforeStart { target, start });
+        }
+        self.reset_now()?;
+        // After Reset's own work (a new engine, when the start's rule differs).
+        self.deferred.push_front(Deferred::Step(target - start));
+        Ok(())
     }
 
     /// Cancels the job in flight; it stops at a whole generation.
@@ -847,8 +859,27 @@ impl Session {
         self.edit(Edit::Put { cells, at, how });
     }
 
+    /// Reads the engine between two pieces of work, in order with the edits: the answer comes
+    /// back a frame or a piece later, and nothing waits for it meanwhile (a copy, an analysis,
+    /// an autosave).
+    pub fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut dyn Engine) -> EngineResult<T> + Send + 'static,
+    ) -> Reading<T> {
+        let (to, answer) = channel();
+        self.edit(Edit::Read(Box::new(move |e| {
+            let _ = to.send(f(e).map_err(JobError::from));
+        })));
+        Reading { answer }
+    }
+
+    /// Whether nothing asked for is still on its way: no job in flight, nothing deferred.
+    pub fn idle(&self) -> bool {
+        self.job.is_none() && self.deferred.is_empty()
+    }
+
     /// Reads the engine now, after the edits queued so far: waits for the piece of work in
-    /// progress. For what the user asks to read whole (a copy, an analysis), never per frame.
+    /// progress. For tests and the command line, never for the window.
     pub fn read_now<R>(&self, f: impl FnOnce(&mut dyn Engine) -> R) -> R {
         self.worker.with_engine(f)
     }
@@ -901,11 +932,21 @@ impl Session {
     /// Moves the cells to another universe (a resize, the plane and back), in a job: centred
     /// on a torus, cut down when it is smaller; where they are when going to or from the plane.
     pub fn move_to(&mut self, universe: Universe) -> Result<(), SessionError> {
+        self.move_with_rule(self.rule, universe)
+    }
+
+    /// The same under another rule, in one job (a rule string with its own torus size).
+    pub fn move_with_rule(&mut self, rule: Rule, universe: Universe) -> Result<(), SessionError> {
         if let Universe::Torus { width, height } = universe {
             Grid::check_torus_size(width as u64, height as u64)?;
         }
         let wanted = self.wanted.clone();
-        self.rebuild_with(self.rule, universe, None, 0, &wanted, None)
+        self.rebuild_with(rule, universe, None, 0, &wanted, None)
+    }
+
+    /// Whether a job is in flight (a go-to, a step, a save, a new engine).
+    pub fn job_in_flight(&self) -> bool {
+        self.job.is_some()
     }
 
     /// Replaces the engine in a job: new cells, rule, universe or engine choice. Reset will
@@ -1006,24 +1047,28 @@ impl Session {
         Ok(())
     }
 
-    /// Back to the start state, in the start's rule.
+    /// Back to the start state, in the start's rule, once the job in flight has stopped and
+    /// the start is known (a frame later, or a piece of work).
     pub fn reset(&mut self) -> Result<(), SessionError> {
-        self.stop_job();
+        self.cancel();
         self.pause();
-        self.take_start(true);
+        self.deferred.push_back(Deferred::Reset);
+        self.run_deferred();
+        Ok(())
+    }
+
+    fn reset_now(&mut self) -> Result<(), SessionError> {
+        self.pause();
         let (cells, generation) = self.start.clone();
         if self.rule != self.start_rule {
             let wanted = self.wanted.clone();
-            self.rebuild(
+            return self.rebuild(
                 self.start_rule,
                 self.universe,
                 Some(cells),
                 generation,
                 &wanted,
-            )?;
-            // Go to runs on from here at once.
-            self.land_rebuild();
-            return Ok(());
+            );
         }
         self.edit(Edit::Import {
             cells: Box::new(cells),
@@ -1121,6 +1166,14 @@ impl Session {
         &self.checkpoint
     }
 
+    /// The same without waiting: `None` while a state that may become it is on its way.
+    pub fn known_checkpoint(&mut self) -> Option<(Cells, u64)> {
+        self.take_start(false);
+        self.start_pending
+            .is_none()
+            .then(|| self.checkpoint.clone())
+    }
+
     pub fn history(&self) -> Vec<(u64, u64)> {
         self.worker.history()
     }
@@ -1131,175 +1184,6 @@ impl Session {
 
     pub fn set_history(&self, history: Thinned) {
         self.worker.set_history(history);
-    }
-
-    /// Records the state before a step the user may want to take back ("run", "paste"...).
-    /// The worker reads it in order with the edits, so nothing here waits for it.
-    pub fn remember(&mut self, label: &str, unsaved: Unsaved) {
-        // The rule and universe a new engine in flight brings are the state's.
-        self.land_rebuild();
-        let (to, state) = channel();
-        self.edit(Edit::Snapshot(to));
-        self.unrecorded.push_back(Unrecorded::State {
-            label: label.to_string(),
-            state,
-            rule: self.rule,
-            universe: self.universe,
-            plot: self.worker.thinned_history(),
-            unsaved,
-        });
-    }
-
-    /// Records a stroke, whose last edit has this ticket, drawn where `unsaved` was unsaved.
-    pub fn remember_stroke(&mut self, log: StrokeLog, ticket: u64, unsaved: Unsaved) {
-        self.unrecorded.push_back(Unrecorded::Stroke {
-            log,
-            ticket,
-            unsaved,
-        });
-        self.record_ready(false);
-    }
-
-    /// Moves the steps the worker has read into the history, in order; `wait`: all of them,
-    /// waiting for the piece of work in progress (before an undo).
-    fn record_ready(&mut self, wait: bool) {
-        if wait && !self.unrecorded.is_empty() {
-            // Every queued edit applied, every state read.
-            self.read_now(|_| ());
-            self.figures = self.worker.figures();
-        }
-        while let Some(front) = self.unrecorded.front() {
-            let change = match front {
-                Unrecorded::Stroke { ticket, .. } if !wait && !self.applied(*ticket) => break,
-                Unrecorded::Stroke { log, unsaved, .. } => {
-                    let changed =
-                        std::mem::take(&mut log.lock().unwrap_or_else(|p| p.into_inner()).changed);
-                    (!changed.is_empty())
-                        .then(|| ("draw".to_string(), Change::Cells(changed), unsaved.clone()))
-                }
-                Unrecorded::State {
-                    label,
-                    state,
-                    rule,
-                    universe,
-                    plot,
-                    unsaved,
-                } => match state.try_recv() {
-                    Err(TryRecvError::Empty) => break,
-                    Ok(Ok((cells, generation))) => Some((
-                        label.clone(),
-                        Change::State(Box::new(Snapshot {
-                            cells,
-                            generation,
-                            rule: *rule,
-                            universe: *universe,
-                            plot: plot.clone(),
-                        })),
-                        unsaved.clone(),
-                    )),
-                    // The engine could not give its cells: the step cannot be taken back.
-                    Ok(Err(e)) => {
-                        self.job_error = Some(format!("{label}: not kept for undo: {e}"));
-                        None
-                    }
-                    Err(TryRecvError::Disconnected) => None,
-                },
-            };
-            self.unrecorded.pop_front();
-            if let Some((label, change, unsaved)) = change {
-                self.history.record(label, change, unsaved);
-            }
-        }
-    }
-
-    /// The state now, as an undo step keeps it (the worker is paused: no wait to speak of).
-    fn snapshot_now(&mut self) -> EngineResult<Snapshot> {
-        self.land_rebuild();
-        let (cells, generation) =
-            self.read_now(|e| -> EngineResult<_> { Ok((Cells::read(e)?, e.generation())) })?;
-        Ok(Snapshot {
-            cells,
-            generation,
-            rule: self.rule,
-            universe: self.universe,
-            plot: self.worker.thinned_history(),
-        })
-    }
-
-    /// Takes back the last step; `None` when there is nothing to undo. `unsaved`: what is
-    /// unsaved now, which a redo gives back.
-    pub fn undo(&mut self, unsaved: Unsaved) -> Result<Option<Undone>, SessionError> {
-        self.back_or_forth(true, unsaved)
-    }
-
-    /// Does again the last step undone; `None` when there is nothing to redo. `unsaved`: what
-    /// is unsaved now, which an undo gives back.
-    pub fn redo(&mut self, unsaved: Unsaved) -> Result<Option<Undone>, SessionError> {
-        self.back_or_forth(false, unsaved)
-    }
-
-    fn back_or_forth(
-        &mut self,
-        back: bool,
-        unsaved: Unsaved,
-    ) -> Result<Option<Undone>, SessionError> {
-        self.stop_job();
-        self.pause();
-        self.record_ready(true);
-        let now = self.snapshot_now().ok();
-        let step = if back {
-            self.history.undo(|| now, unsaved)
-        } else {
-            self.history.redo(|| now, unsaved)
-        };
-        let Some(step) = step else {
-            return Ok(None);
-        };
-        let universe = match step.change {
-            Change::Cells(cells) => {
-                let cells = cells
-                    .iter()
-                    .map(|&(c, before, after)| (c, if back { before } else { after }))
-                    .collect();
-                self.edit(Edit::Set(cells));
-                self.mark_start();
-                None
-            }
-            Change::State(s) => self.restore(*s)?,
-        };
-        Ok(Some(Undone {
-            label: step.label,
-            universe,
-            unsaved: step.unsaved,
-        }))
-    }
-
-    /// Puts a whole state back: in place when the rule and universe are the same, else on a
-    /// new engine. Returns the universe when it changed.
-    fn restore(&mut self, s: Snapshot) -> Result<Option<Universe>, SessionError> {
-        let mut changed = None;
-        if s.rule == self.rule && s.universe == self.universe {
-            self.import(s.cells, s.generation);
-        } else {
-            let wanted = self.wanted.clone();
-            changed = (s.universe != self.universe).then_some(s.universe);
-            self.rebuild(s.rule, s.universe, Some(s.cells), s.generation, &wanted)?;
-            // A new engine starts an empty plot: let it land before the kept one goes back.
-            self.land_rebuild();
-        }
-        self.set_history(s.plot);
-        Ok(changed)
-    }
-
-    /// What Undo and Redo would take back or do again.
-    pub fn undo_labels(&self) -> (Option<&str>, Option<&str>) {
-        (self.history.undo_label(), self.history.redo_label())
-    }
-
-    /// Forgets every step (a restored autosave starts a history of its own).
-    pub fn clear_undo(&mut self) {
-        self.unrecorded.clear();
-        self.history.clear();
     }
 
     /// Simulates a GPU failure (tests): the device is destroyed under the running engine.

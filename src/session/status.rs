@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::engine::Progress;
+use crate::engine::{EngineError, Progress};
 use crate::session::history::Thinned;
 
 /// A job's progress, for a progress bar.
@@ -47,6 +47,28 @@ impl Default for Watch {
     }
 }
 
+/// Why a piece of the worker's work failed, for its owner to deal with (a GPU engine lost:
+/// fall back) or show.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum WorkError {
+    /// A step of the run failed, and the run stopped.
+    #[error("{0}")]
+    Run(Arc<EngineError>),
+    /// A queued edit could not be applied.
+    #[error("edit: {0}")]
+    Edit(Arc<EngineError>),
+    /// A job failed: its handle has the typed error; this is what it says.
+    #[error("{label}: {message}")]
+    Job { label: String, message: String },
+}
+
+impl WorkError {
+    /// Whether it stopped a run (rather than failing an edit or a job).
+    pub fn stopped_run(&self) -> bool {
+        matches!(self, WorkError::Run(_))
+    }
+}
+
 /// What the worker publishes after every piece of work.
 #[derive(Clone, Debug, Default)]
 pub struct Status {
@@ -58,9 +80,7 @@ pub struct Status {
     pub rate: f64,
     pub busy: Option<Busy>,
     /// Why the last piece of work failed.
-    pub error: Option<String>,
-    /// The error stopped a run (rather than failing a job).
-    pub error_stopped_run: bool,
+    pub error: Option<WorkError>,
     /// (generation, population) as the run went, for the plot.
     pub history: Thinned,
     /// Counts every change, so that the owner knows when to look again.

@@ -127,6 +127,14 @@ impl History {
         self.redo.last().map(|s| s.label.as_str())
     }
 
+    /// Whether the next undo (`back`) or redo needs the present state, to keep for the way
+    /// back: a whole state's step does, a stroke's cells and an empty side do not.
+    pub fn needs_now(&self, back: bool) -> bool {
+        let side = if back { &self.undo } else { &self.redo };
+        side.last()
+            .is_some_and(|s| matches!(s.change, Change::State(_)))
+    }
+
     pub fn undo_len(&self) -> usize {
         self.undo.len()
     }

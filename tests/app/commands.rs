@@ -159,12 +159,7 @@ fn the_analyze_button_identifies_the_current_state() {
         return;
     };
     app.command(&ctx, Command::Analyze { max_gens: 20_000 });
-    let findings = (0..500)
-        .find_map(|_| {
-            std::thread::sleep(std::time::Duration::from_millis(10));
-            app.analysis_findings()
-        })
-        .expect("the analysis answers");
+    let findings = wait_for_findings(&mut app, 5).expect("the analysis answers");
     assert!(
         findings[0].starts_with("a spaceship (Lightweight spaceship, xq4_6frc): period 4"),
         "{findings:?}"
@@ -679,10 +674,7 @@ fn loading_clears_what_belonged_to_the_last_pattern() {
         return;
     };
     app.command(&ctx, Command::Analyze { max_gens: 20_000 });
-    let found = (0..500).find_map(|_| {
-        std::thread::sleep(std::time::Duration::from_millis(10));
-        app.analysis_findings()
-    });
+    let found = wait_for_findings(&mut app, 5);
     assert!(found.is_some());
     app.command(
         &ctx,
@@ -1340,12 +1332,7 @@ fn analyze_runs_on_the_users_own_torus() {
         return;
     };
     app.command(&ctx, Command::Analyze { max_gens: 20_000 });
-    let findings = (0..6000)
-        .find_map(|_| {
-            std::thread::sleep(std::time::Duration::from_millis(10));
-            app.analysis_findings()
-        })
-        .expect("the analysis answers");
+    let findings = wait_for_findings(&mut app, 60).expect("the analysis answers");
     assert!(
         findings.iter().any(|l| l.contains("64x64 torus")),
         "{findings:?}"

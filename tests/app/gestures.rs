@@ -384,12 +384,7 @@ fn gestures_analyze_looks_as_far_as_the_panel_says() {
     }
     // Acorn lives 5206 generations: within 1000 nothing repeats.
     type_into(&mut app, &ctx, "20,000", 60.0, "1000");
-    let findings = (0..3000)
-        .find_map(|_| {
-            std::thread::sleep(std::time::Duration::from_millis(10));
-            app.analysis_findings()
-        })
-        .expect("the analysis answers");
+    let findings = wait_for_findings(&mut app, 30).expect("the analysis answers");
     assert!(
         findings[0] == "no repetition within 1000 generations",
         "{findings:?}"

@@ -173,3 +173,19 @@ pub fn pointer(
     }
     events
 }
+
+/// The analysis panel's findings, once its thread has answered: `None` after `seconds`.
+pub fn wait_for_findings(app: &mut LifelabApp, seconds: u64) -> Option<Vec<String>> {
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    loop {
+        // Frames land what the worker read for the analysis.
+        app.tick().ok()?;
+        if let Some(f) = app.analysis_findings() {
+            return Some(f);
+        }
+        if std::time::Instant::now() > until {
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
