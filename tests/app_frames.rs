@@ -231,19 +231,24 @@ impl Window {
     }
 }
 
+/// A glider on the plane, on the slow engine.
+fn slow_window(data: &str) -> Window {
+    register_slow_engine();
+    let mut options = options("glider", "64x64");
+    options.size = None;
+    options.plane = true;
+    options.engine = "slow".into();
+    options.data_dir = Some(data_dir(data));
+    Window::new(options)
+}
+
 /// An engine whose every piece of work takes 1.5 s runs while the user fits, centres,
 /// follows, draws, pans and zooms. No frame waits for it: each stays under 50 ms. What the
 /// frames asked for still happens: the stroke lands in the engine and in Undo.
 #[test]
 fn no_frame_waits_for_an_engine_whose_pieces_take_seconds() {
     let _one = one_at_a_time();
-    register_slow_engine();
-    let mut options = options("glider", "64x64");
-    options.size = None;
-    options.plane = true;
-    options.engine = "slow".into();
-    options.data_dir = Some(data_dir("slow-engine"));
-    let mut w = Window::new(options);
+    let mut w = slow_window("slow-engine");
     assert_eq!(w.app.status().engine, "slow");
     w.app
         .command(&w.ctx, Command::SetSpeed(lifelab::session::pace::Pace::Max));
@@ -301,13 +306,7 @@ fn no_frame_waits_for_an_engine_whose_pieces_take_seconds() {
 #[test]
 fn undo_reset_copy_and_analyze_wait_for_a_slow_piece_but_no_frame_does() {
     let _one = one_at_a_time();
-    register_slow_engine();
-    let mut options = options("glider", "64x64");
-    options.size = None;
-    options.plane = true;
-    options.engine = "slow".into();
-    options.data_dir = Some(data_dir("slow-engine-undo"));
-    let mut w = Window::new(options);
+    let mut w = slow_window("slow-engine-undo");
     let start = w.app.tiles().unwrap();
     w.app
         .command(&w.ctx, Command::SetSpeed(lifelab::session::pace::Pace::Max));

@@ -220,16 +220,7 @@ impl LifelabApp {
                         self.life.move_with_rule(rule.without_torus(), universe)?;
                         self.follow_universe(universe);
                     }
-                    _ => {
-                        let wanted = self.life.wanted.clone();
-                        self.life.rebuild(
-                            rule.without_torus(),
-                            self.life.universe,
-                            None,
-                            self.life.generation(),
-                            &wanted,
-                        )?;
-                    }
+                    _ => self.rebuild_rule(rule.without_torus())?,
                 }
                 if other {
                     self.changed("a rule change");
@@ -253,20 +244,21 @@ impl LifelabApp {
                 }
             }
             Command::Stamp { pattern, at } => {
-                self.remember("paste")?;
                 if let Some(rule) = pattern.rule
                     && rule.without_torus() != self.life.rule
                     && !rule.is_elementary()
                 {
-                    let wanted = self.life.wanted.clone();
-                    self.life.rebuild(
-                        rule.without_torus(),
-                        self.life.universe,
-                        None,
-                        self.life.generation(),
-                        &wanted,
-                    )?;
-                    self.life.settle();
+                    // The paste brings its rule: it lands on the new engine once that has
+                    // landed, and what comes after it waits as well.
+                    self.remember("paste")?;
+                    self.rebuild_rule(rule.without_torus())?;
+                    self.paste_remembered = true;
+                    self.held
+                        .push_front((ctx.clone(), Command::Stamp { pattern, at }));
+                    return Ok(());
+                }
+                if !std::mem::take(&mut self.paste_remembered) {
+                    self.remember("paste")?;
                 }
                 let cells = pattern.cells;
                 if let Some((w, h)) = self.life.size()
@@ -840,6 +832,15 @@ impl LifelabApp {
     fn move_to(&mut self, universe: Universe) -> anyhow::Result<()> {
         self.life.move_to(universe)?;
         self.follow_universe(universe);
+        Ok(())
+    }
+
+    /// The cells as they are, under another rule, on a new engine (in a job).
+    fn rebuild_rule(&mut self, rule: crate::rule::Rule) -> anyhow::Result<()> {
+        let wanted = self.life.wanted.clone();
+        let (universe, generation) = (self.life.universe, self.life.generation());
+        self.life
+            .rebuild(rule, universe, None, generation, &wanted)?;
         Ok(())
     }
 

@@ -91,6 +91,9 @@ pub struct LifelabApp {
     pending_discard: Option<Command>,
     /// Commands that wait for an undo or a reset still on its way (see `apply`).
     held: std::collections::VecDeque<(egui::Context, Command)>,
+    /// A paste that brought its rule was recorded for Undo before the new engine; its cells
+    /// follow once that has landed.
+    paste_remembered: bool,
     /// A copy's cells on their way from the worker.
     copying: Option<Reading<crate::grid::Grid>>,
     /// The paused cells an autosave waits for, from the worker.
@@ -308,6 +311,7 @@ impl LifelabApp {
             changes: Vec::new(),
             pending_discard: None,
             held: Default::default(),
+            paste_remembered: false,
             copying: None,
             autosaving: None,
             quit_confirmed: false,

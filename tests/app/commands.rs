@@ -485,6 +485,34 @@ fn clear_inside_and_outside_the_selection_and_delete_keys() {
     assert_eq!(app.cells().unwrap(), glider);
 }
 
+/// A paste that brings its own rule lands on a new engine under that rule, as in Golly. The
+/// window does not wait for the new engine: the paste follows it, and is one step for Undo.
+#[test]
+fn a_paste_with_its_own_rule_lands_under_it_and_is_one_undo_step() {
+    let Some((mut app, ctx)) = app(options("glider", "64x64")) else {
+        return;
+    };
+    let mut block = library::get("block").unwrap();
+    block.rule = Some("B36/S23".parse().unwrap());
+    app.command(
+        &ctx,
+        Command::Stamp {
+            pattern: block,
+            at: (40, 40),
+        },
+    );
+    // The glider's 5 cells and the block's 4, under HighLife.
+    assert_eq!(app.cells().unwrap().population(), 9);
+    assert_eq!(app.status().rule.to_string(), "B36/S23");
+    assert!(app.cells().unwrap().get(40, 40));
+    assert_eq!(app.undo_labels(), (Some("paste"), None));
+    app.command(&ctx, Command::Undo);
+    app.settle();
+    assert_eq!(app.status().rule.to_string(), "B3/S23");
+    assert_eq!(app.cells().unwrap(), glider_on(64, 64));
+    assert_eq!(app.undo_labels(), (None, Some("paste")));
+}
+
 #[test]
 fn a_paste_floats_turns_mirrors_and_lands_where_clicked() {
     let Some((mut app, ctx)) = app(options("block", "32x32")) else {
