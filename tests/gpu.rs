@@ -694,6 +694,60 @@ fn a_run_whose_gpu_fails_goes_on_on_the_cpu_to_the_generation_asked_for() {
     assert_eq!(engine.grid().unwrap(), oracle.grid().unwrap());
 }
 
+/// The same through the session the window uses, as the command line's `run` goes: its worker
+/// runs the whole run as one job, and the engine that goes on on the CPU is the session's
+/// afterwards.
+#[test]
+fn the_sessions_unwatched_run_goes_on_on_the_cpu_when_its_gpu_fails() {
+    if !gpu_available() {
+        return;
+    }
+    use lifelab::engine::Universe;
+    use lifelab::registry::{self, Request};
+    use lifelab::session::Session;
+    use lifelab::session::cells::Cells;
+    use lifelab::session::life::Settings;
+    let ctx = lifelab::gpu::GpuContext::new(None).unwrap();
+    let start = soup(96, 80, 0.4, 11);
+    let mut request = Request::new(rule("B3/S23"), Universe::torus(96, 80));
+    request.options.context = Some(ctx.clone());
+    let (mut engine, choice) = registry::create("gpu", &request).unwrap();
+    engine.set_grid(&start, 0).unwrap();
+    let settings = Settings {
+        seed: 1,
+        wanted: "gpu".into(),
+        memory: None,
+    };
+    let mut session = Session::with_engine(
+        None,
+        engine,
+        choice,
+        (rule("B3/S23"), Universe::torus(96, 80)),
+        (Cells::default(), 0),
+        settings,
+    );
+    let gens = 20_000;
+    let job = session.run_unwatched(gens, request);
+    let watching = job.progress.clone();
+    let loser = std::thread::spawn(move || {
+        while watching.get().0 < 500 {
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        }
+        ctx.device.destroy();
+    });
+    let note = job.wait().unwrap();
+    loser.join().unwrap();
+    let note = note.expect("the failure is reported");
+    assert!(note.contains("went on on the"), "{note}");
+    let (on_gpu, generation, grid) =
+        session.read_now(|e| (e.kind().on_gpu(), e.generation(), e.grid().unwrap()));
+    assert!(!on_gpu);
+    assert_eq!(generation, gens);
+    let mut oracle = common::engine(common::REFERENCE, rule("B3/S23"), &start, 0);
+    oracle.step(gens).unwrap();
+    assert_eq!(grid, oracle.grid().unwrap());
+}
+
 #[test]
 fn generations_rules_on_the_gpu_match_the_reference_state_for_state() {
     // The suite's Generations group starts from two-state soups; the dying states come from

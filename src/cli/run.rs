@@ -10,8 +10,9 @@ use anyhow::Context;
 use serde::Serialize;
 
 use super::setup::{SimArgs, engine_name};
-use crate::engine::{Engine, Progress, Universe};
-use crate::session::fallback::step_with_fallback;
+use crate::engine::Universe;
+use crate::session::Session;
+use crate::session::cells::Cells;
 
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
@@ -80,18 +81,34 @@ pub fn execute(args: RunArgs) -> anyhow::Result<ExitCode> {
     let options = super::engine_options(args.memory, &args.gpu);
     let mut request = sim.request(args.gens);
     request.options = options.clone();
-    let (mut engine, choice) = sim.engine(&args.engine, args.gens, options)?;
+    let (engine, choice) = sim.engine(&args.engine, args.gens, options)?;
     if !args.json && args.engine == "auto" {
         eprintln!("engine: {} ({})", choice.engine, choice.reason);
     }
 
+    // The session the window uses, on the engine chosen here, its worker running the whole
+    // run as one job. Nothing resets, so the start it keeps is empty.
+    let generation = engine.generation();
+    let settings = crate::session::life::Settings {
+        seed: sim.seed,
+        wanted: args.engine.clone(),
+        memory: args.memory,
+    };
+    let mut session = Session::with_engine(
+        None,
+        engine,
+        choice.clone(),
+        (sim.rule, sim.universe),
+        (Cells::default(), generation),
+        settings,
+    );
     let started = Instant::now();
     // A GPU that fails under the run: the run goes on on the CPU from the last checkpoint.
-    let gpu_failure = step_with_progress(&mut engine, &request, args.gens)?;
+    let gpu_failure = run_with_progress(&mut session, request, args.gens)?;
     if let Some(f) = &gpu_failure {
         warnings.push(format!("the GPU failed: {f}"));
     }
-    let population = engine.population()?;
+    let population = session.read_now(|e| e.population())?;
     let seconds = started.elapsed().as_secs_f64();
 
     if let Some(path) = &args.out {
@@ -99,29 +116,31 @@ pub fn execute(args: RunArgs) -> anyhow::Result<ExitCode> {
             name: Some(format!("{} after {} generations", sim.source, args.gens)),
             ..Default::default()
         };
-        for w in crate::session::save::write_engine(engine.as_mut(), &meta, path)
+        for w in session
+            .read_now(|e| crate::session::save::write_engine(e, &meta, path))
             .with_context(|| format!("writing {}", path.display()))?
         {
             warnings.push(format!("{}: {w}", path.display()));
         }
     }
-    let universe = engine.universe();
+    let (universe, generation, name, note, bounds) = session.read_now(|e| {
+        let bounds = e.bounds();
+        (e.universe(), e.generation(), e.name(), e.note(), bounds)
+    });
     let cells = match universe.cells() {
         Some(c) => c as f64,
-        None => engine
-            .bounds()?
-            .map_or(0.0, |b| b.width() as f64 * b.height() as f64),
+        None => bounds?.map_or(0.0, |b| b.width() as f64 * b.height() as f64),
     };
     let report = RunReport {
-        generation: engine.generation(),
+        generation,
         population,
         universe,
         width: universe.size().map(|s| s.0),
         height: universe.size().map(|s| s.1),
         rule: sim.rule.to_string(),
-        engine: engine.name(),
+        engine: name,
         engine_reason: choice.reason,
-        engine_note: engine.note(),
+        engine_note: note,
         seconds,
         cell_updates_per_second: cells * args.gens as f64 / seconds.max(1e-9),
         source: sim.source,
@@ -160,16 +179,16 @@ pub fn execute(args: RunArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Steps with a progress bar when stderr is a terminal, through the session's GPU fall-back;
-/// says what happened when the GPU failed.
-pub(crate) fn step_with_progress(
-    engine: &mut Box<dyn Engine>,
-    request: &crate::registry::Request,
+/// Runs the session's one job with a progress bar when stderr is a terminal; says what
+/// happened when the GPU failed.
+fn run_with_progress(
+    session: &mut Session,
+    request: crate::registry::Request,
     gens: u64,
 ) -> anyhow::Result<Option<String>> {
-    let progress = Progress::new(gens);
+    let job = session.run_unwatched(gens, request);
     if !std::io::stderr().is_terminal() || gens < 2 {
-        return Ok(step_with_fallback(engine, request, gens, &progress)?);
+        return Ok(job.wait()?);
     }
     let bar = indicatif::ProgressBar::new(gens).with_style(
         indicatif::ProgressStyle::with_template(
@@ -178,14 +197,13 @@ pub(crate) fn step_with_progress(
         .expect("valid template")
         .progress_chars("=> "),
     );
-    let note = std::thread::scope(|s| -> anyhow::Result<Option<String>> {
-        let work = s.spawn(|| step_with_fallback(engine, request, gens, &progress));
-        while !work.is_finished() {
-            bar.set_position(progress.get().0);
-            std::thread::sleep(std::time::Duration::from_millis(100));
+    let answer = loop {
+        if let Some(answer) = job.try_take() {
+            break answer;
         }
-        Ok(work.join().expect("the stepping thread does not panic")?)
-    })?;
+        bar.set_position(job.progress.get().0);
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
     bar.finish_and_clear();
-    Ok(note)
+    Ok(answer?)
 }

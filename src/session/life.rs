@@ -278,10 +278,40 @@ impl Session {
         } = settings;
         let request = request_for(rule, universe, seed, &cells, &gpu, memory);
         let (engine, choice) = make_engine(&wanted, &request, &cells, generation)?;
+        let settings = Settings {
+            seed,
+            wanted,
+            memory,
+        };
+        Ok(Self::with_engine(
+            gpu,
+            engine,
+            choice,
+            (rule, universe),
+            (cells, generation),
+            settings,
+        ))
+    }
+
+    /// A session on an engine already made for `cells` (the command line's, with the
+    /// registry's reason for it).
+    pub fn with_engine(
+        gpu: Option<GpuContext>,
+        engine: Box<dyn Engine>,
+        choice: Choice,
+        (rule, universe): (Rule, Universe),
+        (cells, generation): (Cells, u64),
+        settings: Settings,
+    ) -> Self {
+        let Settings {
+            seed,
+            wanted,
+            memory,
+        } = settings;
         let worker = Worker::new(engine);
         worker.set_pace(Pace::PerSecond(16.0));
         let figures = worker.figures();
-        Ok(Self {
+        Self {
             worker,
             rule,
             universe,
@@ -306,7 +336,7 @@ impl Session {
             deferred: VecDeque::new(),
             turned: VecDeque::new(),
             caught_up_at: 0,
-        })
+        }
     }
 
     /// The engines a session can be asked for: `auto` and every engine of the registry, each
@@ -725,6 +755,19 @@ impl Session {
         });
         self.job = Some(Pending::Saved(h, path));
         Ok(())
+    }
+
+    /// Runs `gens` generations in one job, under one hold of the engine, with the GPU
+    /// fall-back of a run that nothing watches (`session/fallback.rs`: a device lost under it
+    /// goes on on the CPU from the last checkpoint of the run, as `request` asks for it). The
+    /// command line's `run`; the answer says what happened when the GPU failed.
+    pub fn run_unwatched(&mut self, gens: u64, request: Request) -> JobHandle<Option<String>> {
+        self.worker
+            .submit(format!("run {gens}"), gens, move |access, progress| {
+                Ok(access.with_box(|engine| {
+                    crate::session::fallback::step_with_fallback(engine, &request, gens, progress)
+                })?)
+            })
     }
 
     /// Steps `gens` generations as a job with progress (after what is still deferred).

@@ -123,6 +123,19 @@ impl Access {
         f(e.as_mut())
     }
 
+    /// Runs `f` on the engine's box, which `f` may replace (a GPU engine that fails and goes
+    /// on on the CPU); the view and the figures follow the engine that is there after it.
+    pub fn with_box<R>(&self, f: impl FnOnce(&mut Box<dyn Engine>) -> R) -> R {
+        self.shared.make_way();
+        let mut e = lock(&self.shared.engine);
+        self.shared.apply_edits(e.as_mut());
+        let r = f(&mut e);
+        self.shared.note_engine(e.as_ref());
+        drop(e);
+        lock(&self.shared.control).view_dirty = true;
+        r
+    }
+
     /// Replaces the engine (a load, a resize, a rule change).
     pub fn replace(&self, engine: Box<dyn Engine>) {
         self.shared.make_way();
