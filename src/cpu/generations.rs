@@ -554,6 +554,11 @@ impl Engine for GenerationsEngine {
         states_by_cell(rect, |x, y| self.get_state(x, y))
     }
 
+    fn view_costs_area(&self) -> bool {
+        // Its view is read from its live cells (or nodes), whatever the rectangle.
+        false
+    }
+
     fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {
         let tiles = self.to_tiles();
         sample_states(self, &tiles, rect, block)

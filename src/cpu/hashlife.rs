@@ -1315,6 +1315,11 @@ impl Engine for HashLifeEngine {
         Ok(out)
     }
 
+    fn view_costs_area(&self) -> bool {
+        // Its view is read from its live cells (or nodes), whatever the rectangle.
+        false
+    }
+
     fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {
         let aligned = block >= 8
             && block.is_power_of_two()

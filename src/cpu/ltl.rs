@@ -897,6 +897,11 @@ impl Engine for LtlEngine {
         states_by_cell(rect, |x, y| self.get(x, y))
     }
 
+    fn view_costs_area(&self) -> bool {
+        // Its view is read from its live cells (or nodes), whatever the rectangle.
+        false
+    }
+
     fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {
         let tiles = self.tiles_now();
         sample_states(self, &tiles, rect, block)

@@ -563,6 +563,11 @@ impl Engine for RuleHashLifeEngine {
 
     /// Zoomed out, the quadtree answers from its populations without expanding a cell: an
     /// aligned block is a node, as in the two-state HashLife.
+    fn view_costs_area(&self) -> bool {
+        // Its view is read from its live cells (or nodes), whatever the rectangle.
+        false
+    }
+
     fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {
         let aligned = block >= 2
             && block.is_power_of_two()

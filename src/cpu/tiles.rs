@@ -972,6 +972,11 @@ impl Engine for TileEngine {
         Ok(Some(self.active_tiles() as f64 / tiles.max(1) as f64))
     }
 
+    fn view_costs_area(&self) -> bool {
+        // Its view is read from its live cells (or nodes), whatever the rectangle.
+        false
+    }
+
     fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {
         match crate::engine::sample_tiles(self.live_tiles(), self.universe, rect, block) {
             Some(s) => Ok(s),

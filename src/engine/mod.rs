@@ -440,6 +440,13 @@ pub trait Engine: Send {
             .collect())
     }
 
+    /// Whether reading a view of `rect` (`cells_in`, `states_in`, `sample`) costs what the
+    /// rectangle's area does, so that a large one may be read in bands. An engine that reads a
+    /// view from its live cells or its nodes says no: each band would cost the whole.
+    fn view_costs_area(&self) -> bool {
+        true
+    }
+
     /// The live fraction of each `block x block` square of `rect` (`block` a power of two).
     fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {
         sample_by_bands(self, rect, block)

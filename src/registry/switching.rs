@@ -282,6 +282,10 @@ impl Engine for Switching {
         self.inner.cells_in(rect)
     }
 
+    fn view_costs_area(&self) -> bool {
+        self.inner.view_costs_area()
+    }
+
     fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {
         self.inner.sample(rect, block)
     }

@@ -672,6 +672,49 @@ mod tests {
         Worker::new(e)
     }
 
+    /// A view of two million cells on the dense engine is read in bands; joined, they are the
+    /// cells (and the samples) a whole read gives.
+    #[test]
+    fn a_large_view_read_in_bands_is_the_whole_read() {
+        let (w, h) = (2048u32, 1024u32);
+        let (mut e, _) = create("cpu", &Request::new(Rule::life(), Universe::torus(w, h))).unwrap();
+        assert!(e.view_costs_area());
+        let mut g = crate::grid::Grid::new(w, h);
+        let mut v: u64 = 0x9E37_79B9_7F4A_7C15;
+        for y in 0..h {
+            for x in 0..w {
+                v ^= v << 13;
+                v ^= v >> 7;
+                v ^= v << 17;
+                g.set(x, y, v.is_multiple_of(3));
+            }
+        }
+        e.set_grid(&g, 0).unwrap();
+        let rect = crate::engine::CellRect::new(0, 0, w, h);
+        let whole = e.sample(rect, 4).unwrap();
+        let worker = Worker::new(e);
+        for block in [1, 4] {
+            let request = ViewRequest { rect, block };
+            worker.request_view(request);
+            let t = Instant::now();
+            let picture = loop {
+                if let Some(p) = worker.view().filter(|p| p.request == request) {
+                    break p;
+                }
+                assert!(t.elapsed() < Duration::from_secs(20), "no view");
+                std::thread::sleep(Duration::from_millis(5));
+            };
+            match (block, picture.cells) {
+                (1, ViewCells::Cells(cells)) => assert_eq!(cells, g),
+                (4, ViewCells::Sampled(s)) => {
+                    assert_eq!((s.columns, s.rows), (whole.columns, whole.rows));
+                    assert_eq!(s.values, whole.values);
+                }
+                (b, other) => panic!("block {b}: {other:?}"),
+            }
+        }
+    }
+
     #[test]
     fn a_step_job_reports_progress_and_lands_on_its_generation() {
         let w = worker();

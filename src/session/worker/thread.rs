@@ -2,6 +2,8 @@
 //! and the run in pieces sized to the clock), the pieces themselves and a job's run.
 
 use super::*;
+use crate::engine::CellRect;
+use crate::grid::Grid;
 
 /// The next piece size, aiming at pieces of about `target_ms` (the engine's
 /// [`Engine::piece_ms`]). A piece has a fixed cost besides its generations (a GPU engine's
@@ -256,36 +258,120 @@ fn run_job(shared: &Arc<Shared>, access: &Access, job: Job) {
     shared.publish_figures(true);
 }
 
+/// Cells of a view read under one hold of the engine, at most: a larger view, on an engine whose
+/// reads cost their area, goes in bands, and a newer request (a pan, a zoom), an edit or a job
+/// ends the read of an older one between two bands.
+const VIEW_BAND_CELLS: u64 = 1 << 20;
+
 fn read_view(shared: &Arc<Shared>, request: ViewRequest) {
-    let picture = {
+    let (generation, states, rule_file, by_area) = {
         let mut e = lock(&shared.engine);
         shared.apply_edits(e.as_mut());
-        let generation = e.generation();
-        let states = e.rule().states();
-        let rule_file = e.rule().loaded();
-        let cells = if request.block <= 1 && (states > 2 || rule_file.is_some()) {
-            e.states_in(request.rect).map(|cells| ViewCells::States {
+        let r = e.rule();
+        (e.generation(), r.states(), r.loaded(), e.view_costs_area())
+    };
+    let rect = request.rect;
+    let block = request.block.max(1);
+    // Whole rows of blocks in each band.
+    let band = if by_area {
+        let block_row = rect.width as u64 * block as u64 * block as u64;
+        (VIEW_BAND_CELLS / block_row.max(1)).max(1) as u32 * block
+    } else {
+        rect.height
+    };
+    let states_view = request.block <= 1 && (states > 2 || rule_file.is_some());
+    let mut pieces = Vec::new();
+    let mut y = 0;
+    while y < rect.height.max(1) {
+        let h = band.min(rect.height - y);
+        let part = CellRect::new(rect.x, rect.y + y as i64, rect.width, h);
+        let piece = {
+            let mut e = lock(&shared.engine);
+            if e.generation() != generation {
+                // The engine moved on under a read in bands: a fresh read follows.
+                return;
+            }
+            if states_view {
+                e.states_in(part).map(|cells| ViewCells::States {
+                    states,
+                    cells,
+                    colours: rule_file.map(|r| r.def()),
+                })
+            } else if request.block <= 1 {
+                e.cells_in(part).map(ViewCells::Cells)
+            } else {
+                e.sample(part, request.block).map(ViewCells::Sampled)
+            }
+        };
+        let Ok(piece) = piece else { return };
+        pieces.push((y, piece));
+        y += h.max(1);
+        if y < rect.height {
+            let c = lock(&shared.control);
+            if c.view != Some(request) || !c.edits.is_empty() || !c.jobs.is_empty() || c.quit {
+                return;
+            }
+        }
+    }
+    let Some(cells) = join_bands(rect, pieces) else {
+        return;
+    };
+    *lock(&shared.view) = Some(ViewPicture {
+        request,
+        generation,
+        cells,
+    });
+    let mut s = lock(&shared.status);
+    shared.bump(&mut s);
+}
+
+/// The bands of a view, top to bottom, as one.
+fn join_bands(rect: CellRect, mut pieces: Vec<(u32, ViewCells)>) -> Option<ViewCells> {
+    if pieces.len() == 1 {
+        return pieces.pop().map(|(_, cells)| cells);
+    }
+    let mut bands = pieces.into_iter();
+    let (_, first) = bands.next()?;
+    Some(match first {
+        ViewCells::Cells(top) => {
+            let mut all = Grid::try_new_bitmap(rect.width, rect.height).ok()?;
+            all.paste(&top, 0, 0);
+            for (y, band) in bands {
+                let ViewCells::Cells(g) = band else {
+                    return None;
+                };
+                all.paste(&g, 0, y);
+            }
+            ViewCells::Cells(all)
+        }
+        ViewCells::States {
+            states,
+            mut cells,
+            colours,
+        } => {
+            for (_, band) in bands {
+                let ViewCells::States { cells: more, .. } = band else {
+                    return None;
+                };
+                cells.extend(more);
+            }
+            ViewCells::States {
                 states,
                 cells,
-                colours: rule_file.map(|r| r.def()),
-            })
-        } else if request.block <= 1 {
-            e.cells_in(request.rect).map(ViewCells::Cells)
-        } else {
-            e.sample(request.rect, request.block)
-                .map(ViewCells::Sampled)
-        };
-        cells.ok().map(|cells| ViewPicture {
-            request,
-            generation,
-            cells,
-        })
-    };
-    if let Some(p) = picture {
-        *lock(&shared.view) = Some(p);
-        let mut s = lock(&shared.status);
-        shared.bump(&mut s);
-    }
+                colours,
+            }
+        }
+        ViewCells::Sampled(mut all) => {
+            for (_, band) in bands {
+                let ViewCells::Sampled(more) = band else {
+                    return None;
+                };
+                all.rows += more.rows;
+                all.values.extend(more.values);
+            }
+            ViewCells::Sampled(all)
+        }
+    })
 }
 
 #[cfg(test)]
