@@ -289,7 +289,7 @@ fn read_view(shared: &Arc<Shared>, request: ViewRequest) {
             let mut e = lock(&shared.engine);
             if e.generation() != generation {
                 // The engine moved on under a read in bands: a fresh read follows.
-                return;
+                return read_again(shared);
             }
             if states_view {
                 e.states_in(part).map(|cells| ViewCells::States {
@@ -309,7 +309,9 @@ fn read_view(shared: &Arc<Shared>, request: ViewRequest) {
         if y < rect.height {
             let c = lock(&shared.control);
             if c.view != Some(request) || !c.edits.is_empty() || !c.jobs.is_empty() || c.quit {
-                return;
+                drop(c);
+                // The loop does what came first, then reads the view (the newest asked) again.
+                return read_again(shared);
             }
         }
     }
@@ -323,6 +325,11 @@ fn read_view(shared: &Arc<Shared>, request: ViewRequest) {
     });
     let mut s = lock(&shared.status);
     shared.bump(&mut s);
+}
+
+/// A read in bands given up for something that came first: the view is read again after it.
+fn read_again(shared: &Shared) {
+    lock(&shared.control).view_dirty = true;
 }
 
 /// The bands of a view, top to bottom, as one.
