@@ -291,11 +291,9 @@ impl Settler {
             return Ok(());
         };
         let mut cells: Vec<(i64, i64)> = soup.engine.cells();
-        let mut live: FxHashSet<(i64, i64)> = cells.iter().copied().collect();
-        while let Some((found, direction)) = escaping(gliders, &live, &cells) {
+        while let Some((found, direction)) = escaping(gliders, &soup.engine, &cells) {
             for c in &found {
                 soup.engine.set(c.0, c.1, false);
-                live.remove(c);
             }
             cells.retain(|c| !found.contains(c));
             soup.escaped += 1;
@@ -317,13 +315,13 @@ type Direction = (i64, i64);
 /// every other cell along its diagonal by more than its box, if there is one.
 fn escaping(
     gliders: &Gliders,
-    live: &FxHashSet<(i64, i64)>,
+    plane: &SoupPlane,
     cells: &[(i64, i64)],
 ) -> Option<(Vec<(i64, i64)>, Direction)> {
     if cells.len() < 5 {
         return None;
     }
-    let get = |x: i64, y: i64| live.contains(&(x, y));
+    let get = |x: i64, y: i64| plane.get(x, y);
     for (sx, sy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
         let proj = |&(x, y): &(i64, i64)| sx * x + sy * y;
         let top = cells.iter().map(proj).max()?;

@@ -11,6 +11,9 @@
 use crate::hash;
 use crate::rule::{Circuit, CountTable, LifeRule, MapRule, Neighbourhood, Outcome, Rule, RuleKind};
 
+/// Rows the kernel computes in one call at most (its count planes hold 64).
+pub const RUN: usize = 64;
+
 /// A Life-like rule compiled for the kernel.
 #[derive(Clone, Debug)]
 pub struct Kernel {
@@ -24,6 +27,9 @@ pub struct Kernel {
     pub births_from_nothing: bool,
     /// A rule of the 3x3 block (non-totalistic, MAP), decided by its circuit instead of counts.
     circuit: Option<Circuit>,
+    /// Whether the rule is B3/S23 on the Moore neighbourhood, which the census's plane runs
+    /// in one fused loop.
+    life: bool,
 }
 
 impl Kernel {
@@ -43,12 +49,15 @@ impl Kernel {
             .filter(|&(_, d, a)| d != 0 || a != 0)
             .collect();
         let births_from_nothing = table.dead[0] != Outcome::Dead;
+        let life = rule.neighbourhood == Neighbourhood::Moore
+            && certain == [(3, u64::MAX, u64::MAX), (4, 0, u64::MAX)];
         Self {
             neighbourhood: rule.neighbourhood,
             certain,
             chance,
             births_from_nothing,
             circuit: None,
+            life,
         }
     }
 
@@ -60,6 +69,7 @@ impl Kernel {
             chance: Vec::new(),
             births_from_nothing: rule.births_from_nothing(),
             circuit: Some(Circuit::new(rule)),
+            life: false,
         }
     }
 
@@ -91,6 +101,19 @@ impl Kernel {
     /// pass, then each count value the rule cares about in another: both loops vectorise.
     #[inline]
     pub fn rows(&self, w: &[u64], c: &[u64], e: &[u64], out: &mut [u64], planes: &mut Planes) {
+        self.rows_in(w, c, e, out, &mut planes.planes, &mut planes.values)
+    }
+
+    #[inline(always)]
+    fn rows_in(
+        &self,
+        w: &[u64],
+        c: &[u64],
+        e: &[u64],
+        out: &mut [u64],
+        planes: &mut [[u64; 64]; 4],
+        values: &mut Vec<u64>,
+    ) {
         let n = out.len();
         if let Some(circuit) = &self.circuit {
             // Index bits: SE, S, SW, E, centre, W, NE, N, NW.
@@ -105,19 +128,27 @@ impl Kernel {
                 c,
                 w,
             ];
-            circuit.eval_words(block, out, &mut planes.values);
+            circuit.eval_words(block, out, values);
             return;
         }
         for k in 0..n {
             let p = self.planes(w, c, e, k);
-            for (plane, &value) in planes.planes.iter_mut().zip(&p) {
+            for (plane, &value) in planes.iter_mut().zip(&p) {
                 plane[k] = value;
             }
         }
+        self.decide(&c[1..n + 1], planes, out);
+    }
+
+    /// Each output word from its count planes (the first out.len() of each) and the cells
+    /// themselves: the rule, one pass over the words for each count value it makes alive.
+    #[inline(always)]
+    fn decide(&self, alive: &[u64], planes: &[[u64; 64]; 4], out: &mut [u64]) {
+        let n = out.len();
         out.fill(0);
-        let [p0, p1, p2, p3] = &planes.planes;
+        let [p0, p1, p2, p3] = planes;
         let (p0, p1, p2, p3) = (&p0[..n], &p1[..n], &p2[..n], &p3[..n]);
-        let alive = &c[1..n + 1];
+        let alive = &alive[..n];
         for &(value, dead, live) in &self.certain {
             let inv = |bit: usize| if value >> bit & 1 == 1 { 0 } else { u64::MAX };
             let (i0, i1, i2, i3) = (inv(0), inv(1), inv(2), inv(3));
@@ -129,28 +160,93 @@ impl Kernel {
         }
     }
 
-    /// [`Kernel::rows`], compiled a second time for AVX2 and picked at run time (the soup
-    /// census's plane calls it for short runs of rows, where the wider vectors pay).
-    pub fn rows_fast(&self, w: &[u64], c: &[u64], e: &[u64], out: &mut [u64], planes: &mut Planes) {
+    /// The next generation of a run of rows of one column of the soup census's plane, from the
+    /// column and its west and east neighbours as they lie there, unshifted: each is
+    /// cells.len() + 2 rows long, from the row above the run to the row below it (the run is
+    /// 64 rows at most). `cells` holds the run as it was two generations before and gets the
+    /// next generation; the result has bit k set where row k changed, and where it is live.
+    /// Deterministic rules only. For a Moore count each row's horizontal sum is made once and
+    /// shared by the three rows that read it, and Life itself is one fused loop; the loops
+    /// vectorise, and are compiled a second time for AVX2, picked at run time.
+    pub fn columns(
+        &self,
+        west: &[u64],
+        centre: &[u64],
+        east: &[u64],
+        cells: &mut [u64],
+        planes: &mut Planes,
+    ) -> Run {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2, checked just above.
-            return unsafe { self.rows_avx2(w, c, e, out, planes) };
+            return unsafe { self.columns_avx2(west, centre, east, cells, planes) };
         }
-        self.rows(w, c, e, out, planes)
+        self.columns_any(west, centre, east, cells, planes)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn rows_avx2(
+    unsafe fn columns_avx2(
         &self,
-        w: &[u64],
-        c: &[u64],
-        e: &[u64],
-        out: &mut [u64],
+        west: &[u64],
+        centre: &[u64],
+        east: &[u64],
+        cells: &mut [u64],
         planes: &mut Planes,
-    ) {
-        self.rows(w, c, e, out, planes)
+    ) -> Run {
+        self.columns_any(west, centre, east, cells, planes)
+    }
+
+    #[inline(always)]
+    fn columns_any(
+        &self,
+        west: &[u64],
+        centre: &[u64],
+        east: &[u64],
+        cells: &mut [u64],
+        planes: &mut Planes,
+    ) -> Run {
+        let n = cells.len();
+        let m = n + 2;
+        let (west, centre, east) = (&west[..m], &centre[..m], &east[..m]);
+        let Scratch { a, b, out } = &mut planes.scratch;
+        let (a, b, out) = (&mut a[..m], &mut b[..m], &mut out[..n]);
+        if self.circuit.is_some() || self.neighbourhood != Neighbourhood::Moore {
+            // Shifted in, as the tile engine gives them.
+            for i in 0..m {
+                a[i] = centre[i] << 1 | west[i] >> 63;
+                b[i] = centre[i] >> 1 | east[i] << 63;
+            }
+            self.rows_in(a, centre, b, out, &mut planes.planes, &mut planes.values);
+            return Run::of(cells, out);
+        }
+        // a, b: the ones and twos of each row's sum of three (west, itself, east).
+        for i in 0..m {
+            let c = centre[i];
+            let (w, e) = (c << 1 | west[i] >> 63, c >> 1 | east[i] << 63);
+            let x = w ^ e;
+            a[i] = x ^ c;
+            b[i] = (w & e) | (x & c);
+        }
+        let (a0, a1, a2) = (&a[..n], &a[1..n + 1], &a[2..m]);
+        let (b0, b1, b2) = (&b[..n], &b[1..n + 1], &b[2..m]);
+        let alive = &centre[1..n + 1];
+        if self.life {
+            // B3/S23: t = 3, or t = 4 and alive.
+            for k in 0..n {
+                let [t0, t1, t2, t3] = sum3([a0[k], a1[k], a2[k]], [b0[k], b1[k], b2[k]]);
+                out[k] = !t3 & ((t0 & t1 & !t2) | (alive[k] & !t0 & !t1 & t2));
+            }
+            return Run::of(cells, out);
+        }
+        for k in 0..n {
+            let t = sum3([a0[k], a1[k], a2[k]], [b0[k], b1[k], b2[k]]);
+            for (plane, value) in planes.planes.iter_mut().zip(t) {
+                plane[k] = value;
+            }
+        }
+        self.decide(alive, &planes.planes, out);
+        Run::of(cells, out)
     }
 
     /// `gens` generations of 32 rows of 32 cells, packed two rows to a word (row 2q in the low
@@ -277,10 +373,44 @@ impl Kernel {
     }
 }
 
+/// What one run of [`Kernel::columns`] did: bit k says that row k changed (anywhere, at its
+/// west cell, bit 0, and at its east cell, bit 63), and that it is live.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Run {
+    pub changed: u64,
+    pub west: u64,
+    pub east: u64,
+    pub live: u64,
+}
+
+impl Run {
+    /// Writes `out` over `cells`, noting what changed.
+    fn of(cells: &mut [u64], out: &[u64]) -> Run {
+        let mut run = Run::default();
+        for (k, (cell, &new)) in cells.iter_mut().zip(out).enumerate() {
+            let diff = *cell ^ new;
+            run.changed |= ((diff != 0) as u64) << k;
+            run.west |= (diff & 1) << k;
+            run.east |= (diff >> 63) << k;
+            run.live |= ((new != 0) as u64) << k;
+            *cell = new;
+        }
+        run
+    }
+}
+
 /// Count planes for up to 64 rows, and a circuit's values, reused between calls.
 pub struct Planes {
     pub planes: [[u64; 64]; 4],
     values: Vec<u64>,
+    scratch: Scratch,
+}
+
+/// [`Kernel::columns`]'s rows between its passes.
+struct Scratch {
+    a: [u64; RUN + 2],
+    b: [u64; RUN + 2],
+    out: [u64; RUN],
 }
 
 impl Default for Planes {
@@ -288,6 +418,11 @@ impl Default for Planes {
         Planes {
             planes: [[0; 64]; 4],
             values: Vec::new(),
+            scratch: Scratch {
+                a: [0; RUN + 2],
+                b: [0; RUN + 2],
+                out: [0; RUN],
+            },
         }
     }
 }
@@ -329,6 +464,16 @@ pub(super) fn count_planes(nb: Neighbourhood, w: [u64; 3], c: [u64; 3], e: [u64;
             [ones, z ^ cx, (ca & cb) | (z & cx), 0]
         }
     }
+}
+
+/// The count planes of three rows' horizontal sums of three, each given as its ones and twos:
+/// t = n + alive for Moore (0..=9).
+#[inline(always)]
+fn sum3(ones: [u64; 3], twos: [u64; 3]) -> [u64; 4] {
+    let (o, carry) = add3(ones[0], ones[1], ones[2]);
+    let (p, q) = add3(twos[0], twos[1], twos[2]);
+    let k2 = p & carry;
+    [o, p ^ carry, q ^ k2, q & k2]
 }
 
 /// Full adder: (sum, carry).
