@@ -43,7 +43,7 @@ pub struct SoupPlane {
     cols: (usize, usize),
     /// Scratch for a generation: which rows round each column changed.
     around: Vec<u64>,
-    changed: Vec<Change>,
+    clip: Vec<(u64, u64)>,
 }
 
 impl SoupPlane {
@@ -71,7 +71,7 @@ impl SoupPlane {
             rows: (1, 0),
             cols: (1, 0),
             around: Vec::new(),
-            changed: Vec::new(),
+            clip: Vec::new(),
         })
     }
 
@@ -193,24 +193,34 @@ impl SoupPlane {
         self.fresh.push((word, gy));
     }
 
-    /// The live cells of the current generation, row by row.
+    /// The live cells of the current generation, a column at a time.
     pub fn cells(&self) -> Vec<(i64, i64)> {
         let mut out = Vec::new();
-        if self.empty() {
-            return out;
-        }
-        let buf = &self.bufs[self.parity];
-        for r in self.rows.0..=self.rows.1 {
-            for j in self.cols.0..=self.cols.1 {
-                let mut v = buf[j * self.height + r];
-                while v != 0 {
-                    let x = (j * 64) as i64 + v.trailing_zeros() as i64;
-                    out.push((x + self.origin.0, r as i64 + self.origin.1));
-                    v &= v - 1;
-                }
+        for ((x0, y), mut v) in self.words() {
+            while v != 0 {
+                out.push((x0 + v.trailing_zeros() as i64, y));
+                v &= v - 1;
             }
         }
         out
+    }
+
+    /// The words of the current generation that hold a live cell, each with the plane's
+    /// coordinates of its bit 0 (its west cell), a column at a time.
+    pub fn words(&self) -> impl Iterator<Item = ((i64, i64), u64)> + '_ {
+        let buf = &self.bufs[self.parity];
+        let (rows, cols) = if self.empty() {
+            (1..1, 1..1)
+        } else {
+            (self.rows.0..self.rows.1 + 1, self.cols.0..self.cols.1 + 1)
+        };
+        cols.flat_map(move |j| {
+            let x0 = (j * 64) as i64 + self.origin.0;
+            let column = &buf[j * self.height..(j + 1) * self.height];
+            rows.clone()
+                .map(move |r| ((x0, r as i64 + self.origin.1), column[r]))
+                .filter(|&(_, v)| v != 0)
+        })
     }
 
     pub fn population(&self) -> u64 {
@@ -265,7 +275,7 @@ impl SoupPlane {
             bufs,
             delta,
             around,
-            changed,
+            clip,
             ..
         } = self;
         let (src, dst) = two(bufs, p);
@@ -280,43 +290,26 @@ impl SoupPlane {
         for j in ja..=jb {
             now[j * masks + ma..=j * masks + mb].fill(Change::NONE);
         }
-        // changed[(jj - ja) * span + m - wa]: the rows of mask word m of column jj that changed,
-        // of those that rows lo..=hi read; around: the same for the three columns round j.
+        // around[(j - j0) * span + m - wa]: the rows of mask word m that changed in column j,
+        // or at the edge cell of a column beside it, of those that rows lo..=hi read.
         let (wa, wb) = ((lo - 1) / 64, (hi + 1) / 64);
         let span = wb - wa + 1;
-        let n_read = jb - ja + 1;
-        changed.clear();
-        for jj in ja..jb + 1 {
-            let was = &was[jj * masks + wa..jj * masks + wb + 1];
-            changed.extend_from_slice(was);
-        }
-        // Only rows lo - 1..=hi + 1, in the first and last mask words.
-        let (first, last) = (rows_of(wa, lo - 1, hi + 1), rows_of(wb, lo - 1, hi + 1));
-        for column in changed.chunks_exact_mut(span) {
-            column[0].keep(first);
-            column[span - 1].keep(last);
-        }
-        let n_cols = j1 - j0 + 1;
+        // Per mask word: the rows read, and the rows computed.
+        clip.clear();
+        clip.extend((wa..wb + 1).map(|m| (rows_of(m, lo - 1, hi + 1), rows_of(m, lo, hi))));
+        let read = |jj: usize| &was[jj * masks + wa..jj * masks + wb + 1];
         around.clear();
-        around.resize(n_cols * span, 0);
-        for x in 0..n_cols {
-            // Column j0 + x is read column j0 + x - ja.
-            let c = j0 + x - ja;
-            let out = &mut around[x * span..(x + 1) * span];
-            // A column reads only the edge cell of its neighbours.
-            let read = |dc: usize| &changed[dc * span..(dc + 1) * span];
-            for (o, d) in out.iter_mut().zip(read(c)) {
-                *o = d.any;
-            }
-            if c > 0 {
-                for (o, d) in out.iter_mut().zip(read(c - 1)) {
-                    *o |= d.east;
+        for j in j0..j1 + 1 {
+            let (west, here, east) = (j > ja, read(j), j < jb);
+            for k in 0..span {
+                let mut d = here[k].any;
+                if west {
+                    d |= was[(j - 1) * masks + wa + k].east;
                 }
-            }
-            if c + 1 < n_read {
-                for (o, d) in out.iter_mut().zip(read(c + 1)) {
-                    *o |= d.west;
+                if east {
+                    d |= was[(j + 1) * masks + wa + k].west;
                 }
+                around.push(d & clip[k].0);
             }
         }
         for j in j0..j1 + 1 {
@@ -324,14 +317,9 @@ impl SoupPlane {
             for m in lo / 64..hi / 64 + 1 {
                 let k = m - wa;
                 let d = around[k];
-                let mut need = d | d << 1 | d >> 1;
-                if k > 0 {
-                    need |= around[k - 1] >> 63;
-                }
-                if k + 1 < span {
-                    need |= around[k + 1] << 63;
-                }
-                need &= rows_of(m, lo, hi);
+                let up = if k > 0 { around[k - 1] >> 63 } else { 0 };
+                let down = if k + 1 < span { around[k + 1] << 63 } else { 0 };
+                let mut need = (d | d << 1 | d >> 1 | up | down) & clip[k].1;
                 while need != 0 {
                     // A run of rows a..=b, through gaps of at most GAP rows.
                     let a = need.trailing_zeros();
@@ -433,12 +421,6 @@ impl Change {
         west: u64::MAX,
         east: u64::MAX,
     };
-
-    fn keep(&mut self, rows: u64) {
-        self.any &= rows;
-        self.west &= rows;
-        self.east &= rows;
-    }
 }
 
 /// The live cells of some words, with the CPU's population count where it has one (the

@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::collections::hash_map::DefaultHasher;
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::hash::{Hash, Hasher};
 
 use super::classify::Classifier;
@@ -275,11 +275,25 @@ impl Settler {
 
     /// One more `duration` generations, keeping the envelope, then the classifier.
     fn separate(&mut self, soup: &mut Soup, duration: u64) -> EngineResult<Vec<String>> {
-        let mut envelope: FxHashSet<(i64, i64)> = soup.engine.cells().into_iter().collect();
+        // Gathered a word at a time: far fewer words than cells.
+        let mut words: FxHashMap<(i64, i64), u64> = FxHashMap::default();
+        let mut gather = |plane: &SoupPlane| {
+            for (at, v) in plane.words() {
+                *words.entry(at).or_default() |= v;
+            }
+        };
+        gather(&soup.engine);
         for _ in 0..duration {
             soup.engine.step(1);
             soup.generation += 1;
-            envelope.extend(soup.engine.cells());
+            gather(&soup.engine);
+        }
+        let mut envelope: FxHashSet<(i64, i64)> = FxHashSet::default();
+        for ((x0, y), mut v) in words {
+            while v != 0 {
+                envelope.insert((x0 + v.trailing_zeros() as i64, y));
+                v &= v - 1;
+            }
         }
         let live: FxHashSet<(i64, i64)> = soup.engine.cells().into_iter().collect();
         Ok(self.classifier.census(&live, &envelope, true))
