@@ -297,19 +297,26 @@ impl SoupPlane {
         // Per mask word: the rows read, and the rows computed.
         clip.clear();
         clip.extend((wa..wb + 1).map(|m| (rows_of(m, lo - 1, hi + 1), rows_of(m, lo, hi))));
+        let clip = &clip[..span];
         let read = |jj: usize| &was[jj * masks + wa..jj * masks + wb + 1];
         around.clear();
+        around.resize((j1 - j0 + 1) * span, 0);
+        let around = &mut around[..];
         for j in j0..j1 + 1 {
-            let (west, here, east) = (j > ja, read(j), j < jb);
-            for k in 0..span {
-                let mut d = here[k].any;
-                if west {
-                    d |= was[(j - 1) * masks + wa + k].east;
+            let out = &mut around[(j - j0) * span..][..span];
+            let here = read(j);
+            for ((o, d), c) in out.iter_mut().zip(here).zip(clip) {
+                *o = d.any & c.0;
+            }
+            if j > ja {
+                for ((o, d), c) in out.iter_mut().zip(read(j - 1)).zip(clip) {
+                    *o |= d.east & c.0;
                 }
-                if east {
-                    d |= was[(j + 1) * masks + wa + k].west;
+            }
+            if j < jb {
+                for ((o, d), c) in out.iter_mut().zip(read(j + 1)).zip(clip) {
+                    *o |= d.west & c.0;
                 }
-                around.push(d & clip[k].0);
             }
         }
         for j in j0..j1 + 1 {
