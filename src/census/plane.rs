@@ -303,8 +303,15 @@ impl SoupPlane {
         around.resize((j1 - j0 + 1) * span, 0);
         let around = &mut around[..];
         for j in j0..j1 + 1 {
-            let out = &mut around[(j - j0) * span..][..span];
             let here = read(j);
+            let quiet = here.iter().all(|d| d.any == 0)
+                && (j == ja || read(j - 1).iter().all(|d| d.east == 0))
+                && (j == jb || read(j + 1).iter().all(|d| d.west == 0));
+            if quiet {
+                // Left as nothing changed (most columns of a settling soup).
+                continue;
+            }
+            let out = &mut around[(j - j0) * span..][..span];
             for ((o, d), c) in out.iter_mut().zip(here).zip(clip) {
                 *o = d.any & c.0;
             }
@@ -321,6 +328,10 @@ impl SoupPlane {
         }
         for j in j0..j1 + 1 {
             let around = &around[(j - j0) * span..][..span];
+            if around.iter().fold(0, |a, &d| a | d) == 0 {
+                // Nothing changed round this column: it is what it was two generations ago.
+                continue;
+            }
             for m in lo / 64..hi / 64 + 1 {
                 let k = m - wa;
                 let d = around[k];

@@ -32,9 +32,10 @@ pub struct SoupOutcome {
     pub objects: Vec<String>,
 }
 
-/// The 3x3 shapes of the rule's c/4 diagonal glider, each with its direction.
+/// The 3x3 shapes of the rule's c/4 diagonal glider, each with its direction: indexed by the
+/// box's nine cells as bits (row by row, bit 3 v + u).
 struct Gliders {
-    shapes: HashMap<u16, (i64, i64)>,
+    shapes: Box<[Option<Direction>; 512]>,
     code: String,
 }
 
@@ -45,7 +46,7 @@ impl Gliders {
         if c.period != 4 || c.dx.abs() != 1 || c.dy.abs() != 1 {
             return None;
         }
-        let mut shapes = HashMap::new();
+        let mut shapes = Box::new([None; 512]);
         for phase in &c.phases {
             if phase.w != 3 || phase.h != 3 || phase.population() != 5 {
                 return None;
@@ -59,7 +60,7 @@ impl Gliders {
                     mask |= 1 << (3 * v + u);
                 }
                 let (du, dv) = orient_vector(o, c.dx, c.dy);
-                shapes.insert(mask, (du, dv));
+                shapes[mask as usize] = Some((du, dv));
             }
         }
         Some(Gliders {
@@ -349,7 +350,7 @@ fn escaping(
                         }
                     }
                 }
-                if gliders.shapes.get(&mask) != Some(&(sx, sy)) {
+                if gliders.shapes[mask as usize] != Some((sx, sy)) {
                     continue;
                 }
                 let ring_empty = (-2..5).all(|v| {

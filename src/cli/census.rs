@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, anyhow, bail};
@@ -291,8 +292,16 @@ fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     });
     let started = Instant::now();
     let haul = std::thread::scope(|s| {
-        let worker = s.spawn(|| census::run(&request, &progress));
-        while !worker.is_finished() {
+        // The census says when it is done, so that its end is not held to the bar's next tick.
+        let (done, finished) = std::sync::mpsc::channel();
+        let (request, progress) = (&request, &progress);
+        let worker = s.spawn(move || {
+            let haul = census::run(request, progress);
+            let _ = done.send(());
+            haul
+        });
+        while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(Duration::from_millis(100))
+        {
             if let Some(bar) = &bar {
                 bar.set_position(progress.soups.load(Ordering::Relaxed));
                 bar.set_message(format!(
@@ -300,7 +309,6 @@ fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
                     progress.objects.load(Ordering::Relaxed)
                 ));
             }
-            std::thread::sleep(Duration::from_millis(100));
         }
         worker
             .join()
