@@ -7,18 +7,21 @@
 # and 2 threads where APGLUXE names its directory (built as scripts/census/record_apgluxe.sh
 # builds it). For the GPU path it also
 # prints how far the GPU carried the soups and the CPU's share (the rate a GPU that took no time
-# would give on these cores).
+# would give on these cores). lifelab's CPU rows are timed as apgluxe's are, whole process.
+# GPU=0 leaves the GPU path out (a long CPU comparison: bash benches/census.sh 12000).
 set -euo pipefail
 n=${1:-2000}
 bin=${LIFELAB:-target/release/lifelab}
 rate() { echo "$n / $1" | bc -l | xargs printf '%.0f'; }
 for round in 1 2 3; do
     for threads in 2 1; do
-        out=$(RAYON_NUM_THREADS=$threads $bin census --soups $n --haul /tmp/bench_haul.txt --json)
-        secs=$(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["seconds"])')
-        echo "round $round lifelab CPU ${threads} thread(s): $(rate $secs) soups/s"
+        s=$(date +%s.%N)
+        RAYON_NUM_THREADS=$threads $bin census --soups $n --haul /tmp/bench_haul.txt --json > /dev/null
+        e=$(date +%s.%N)
+        echo "round $round lifelab CPU ${threads} thread(s): $(rate "($e - $s)") soups/s"
     done
     for square in 512 64; do
+        [ "${GPU:-1}" = 0 ] && break
         out=$($bin census --soups $n --gpu --square $square --batch $n --haul /tmp/bench_haul_gpu.txt --json)
         echo "$out" | python3 -c '
 import json, sys
