@@ -4,11 +4,13 @@
 //! its two neighbours in place.
 //!
 //! Like the tile engine it computes only rows whose neighbourhood changed: each buffer keeps,
-//! per row of each column, one bit that says whether the row differs from two generations
-//! before. A row whose three rows did not change between t - 2 and t is at t + 1 what it was
-//! at t - 1, which is already in the buffer being written, so still lifes and period-2 ash
-//! (blocks, blinkers: most of what a soup leaves) cost nothing, and finding what to compute
-//! costs a few word operations per 64 rows.
+//! per row of each column, bits that say whether the row differs from two generations before,
+//! anywhere and at its two edge cells. A row of a column is at t + 1 what it was at t - 1 when
+//! nothing changed between t - 2 and t in the column's three rows round it, nor in the edge
+//! cells of those rows in the columns beside it (the only cells of theirs it reads). That value
+//! is already in the buffer being written, so still lifes and period-2 ash (blocks, blinkers:
+//! most of what a soup leaves) cost nothing, and finding what to compute costs a few word
+//! operations per 64 rows.
 
 use crate::cpu::kernel::{Kernel, Planes, RUN};
 use crate::rule::Rule;
@@ -31,7 +33,7 @@ pub struct SoupPlane {
     /// `bufs[parity]` holds the current generation, the other the one before; row r of
     /// column j is at `j * height + r`.
     bufs: [Vec<u64>; 2],
-    /// Bit i of `delta[b][j * height / 64 + m]`: row 64 m + i of column j of buffer b differs
+    /// Bit i of `delta[b][j * masks + m]` (masks = height / 64): row 64 m + i of column j of buffer b differs
     /// from that row two generations before it (or may: an edit or a regrid sets it), in
     /// [`Change`]'s three ways.
     delta: [Vec<Change>; 2],
@@ -282,9 +284,11 @@ impl SoupPlane {
         let (was, now) = two(delta, p);
         // The live rows and columns of the new generation.
         let (mut live_rows, mut live_cols) = ((usize::MAX, 0), (usize::MAX, 0));
-        // The next generation reads `now` at rows lo - 2..=hi + 2 and columns j0 - 1..=j1 + 1:
-        // all of it is written. Beyond the rows computed nothing changed, since beyond lo..=hi
-        // and j0..=j1 both buffers are empty and stay so.
+        // `now` is written at rows lo - 2..=hi + 2 and columns j0 - 1..=j1 + 1, where the next
+        // generation reads it unless the box grows; beyond the rows computed nothing changed,
+        // since beyond lo..=hi and j0..=j1 both buffers are empty and stay so. (Where the box
+        // grows, the next generation reads bits that were not written here: a stale one can
+        // only make it compute a row for nothing.)
         let (ja, jb) = (j0.saturating_sub(1), (j1 + 1).min(words - 1));
         let (ma, mb) = (lo.saturating_sub(2) / 64, (hi + 2).min(height - 1) / 64);
         for j in ja..=jb {
@@ -499,6 +503,10 @@ mod tests {
         use crate::grid::Grid;
         let cases = [
             ("B3/S23", 1u64, -300i64),
+            // The west cell of a column live from the start, and the east cell of one.
+            ("B3/S23", 9, -64),
+            ("B3/S23", 10, 44),
+            ("B3/S23V", 11, -10),
             ("B3/S23", 4, -10),
             ("B3/S23", 5, 54),
             ("B36/S23", 2, -300),

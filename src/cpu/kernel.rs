@@ -5,8 +5,10 @@
 //!
 //! For the tile engine (`rows`), input rows come with their horizontal neighbours already
 //! shifted in: `w[i]` holds, at bit j, the cell left of bit j of row i; `e[i]` the cell to its
-//! right; `c[i]` the row itself. Output row k is the next state of input row k + 1. HashLife's
-//! blocks (`packed32`) pack two 32-cell rows to a word and shift in place.
+//! right; `c[i]` the row itself. Output row k is the next state of input row k + 1. The soup
+//! census's plane (`columns`) gives the column and its west and east neighbours unshifted, and
+//! the kernel shifts them in. HashLife's blocks (`packed32`) pack two 32-cell rows to a word and
+//! shift in place.
 
 use crate::hash;
 use crate::rule::{Circuit, CountTable, LifeRule, MapRule, Neighbourhood, Outcome, Rule, RuleKind};
@@ -399,7 +401,8 @@ impl Run {
     }
 }
 
-/// Count planes for up to 64 rows, and a circuit's values, reused between calls.
+/// Count planes for up to 64 rows, a circuit's values and [`Kernel::columns`]'s rows between
+/// its passes, reused between calls.
 pub struct Planes {
     pub planes: [[u64; 64]; 4],
     values: Vec<u64>,
