@@ -654,6 +654,42 @@ fn every_shader_validates_and_its_struct_matches_the_rust_one() {
     }
 }
 
+/// A GPU engine holding a soup of B3/S23 on a 96x80 torus, on a private device (so that
+/// destroying it leaves the other tests' device alone): the device, the request, the engine,
+/// the registry's choice and the soup.
+fn gpu_on_a_private_device(
+    seed: u64,
+) -> (
+    lifelab::gpu::GpuContext,
+    lifelab::registry::Request,
+    Box<dyn lifelab::engine::Engine>,
+    lifelab::registry::Choice,
+    Grid,
+) {
+    use lifelab::engine::Universe;
+    use lifelab::registry::{self, Request};
+    let ctx = lifelab::gpu::GpuContext::new(None).unwrap();
+    let start = soup(96, 80, 0.4, seed);
+    let mut request = Request::new(rule("B3/S23"), Universe::torus(96, 80));
+    request.options.context = Some(ctx.clone());
+    let (mut engine, choice) = registry::create("gpu", &request).unwrap();
+    engine.set_grid(&start, 0).unwrap();
+    (ctx, request, engine, choice, start)
+}
+
+/// Destroys the device once the run has passed generation 500.
+fn lose_after_500(
+    ctx: lifelab::gpu::GpuContext,
+    progress: std::sync::Arc<lifelab::engine::Progress>,
+) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        while progress.get().0 < 500 {
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        }
+        ctx.device.destroy();
+    })
+}
+
 /// The command line's run gets the session's GPU fall-back: the device is destroyed under a
 /// run on the GPU engine, and the run goes on on the CPU from the last checkpoint to the
 /// generation asked for, with the population the reference engine gives there.
@@ -662,25 +698,11 @@ fn a_run_whose_gpu_fails_goes_on_on_the_cpu_to_the_generation_asked_for() {
     if !gpu_available() {
         return;
     }
-    use lifelab::engine::{Progress, Universe};
-    use lifelab::registry::{self, Request};
-    // A private device, so that destroying it leaves the other tests' device alone.
-    let ctx = lifelab::gpu::GpuContext::new(None).unwrap();
-    let start = soup(96, 80, 0.4, 7);
-    let mut request = Request::new(rule("B3/S23"), Universe::torus(96, 80));
-    request.options.context = Some(ctx.clone());
-    let (mut engine, _) = registry::create("gpu", &request).unwrap();
-    engine.set_grid(&start, 0).unwrap();
-    // The device is lost once the run has passed generation 500.
+    use lifelab::engine::Progress;
+    let (ctx, request, mut engine, _, start) = gpu_on_a_private_device(7);
     let gens = 20_000;
     let progress = std::sync::Arc::new(Progress::new(gens));
-    let watching = progress.clone();
-    let loser = std::thread::spawn(move || {
-        while watching.get().0 < 500 {
-            std::thread::sleep(std::time::Duration::from_micros(200));
-        }
-        ctx.device.destroy();
-    });
+    let loser = lose_after_500(ctx, progress.clone());
     let note =
         lifelab::session::fallback::step_with_fallback(&mut engine, &request, gens, &progress)
             .unwrap();
@@ -703,16 +725,10 @@ fn the_sessions_unwatched_run_goes_on_on_the_cpu_when_its_gpu_fails() {
         return;
     }
     use lifelab::engine::Universe;
-    use lifelab::registry::{self, Request};
     use lifelab::session::Session;
     use lifelab::session::cells::Cells;
     use lifelab::session::life::Settings;
-    let ctx = lifelab::gpu::GpuContext::new(None).unwrap();
-    let start = soup(96, 80, 0.4, 11);
-    let mut request = Request::new(rule("B3/S23"), Universe::torus(96, 80));
-    request.options.context = Some(ctx.clone());
-    let (mut engine, choice) = registry::create("gpu", &request).unwrap();
-    engine.set_grid(&start, 0).unwrap();
+    let (ctx, request, engine, choice, start) = gpu_on_a_private_device(11);
     let settings = Settings {
         seed: 1,
         wanted: "gpu".into(),
@@ -728,13 +744,7 @@ fn the_sessions_unwatched_run_goes_on_on_the_cpu_when_its_gpu_fails() {
     );
     let gens = 20_000;
     let job = session.run_unwatched(gens, request);
-    let watching = job.progress.clone();
-    let loser = std::thread::spawn(move || {
-        while watching.get().0 < 500 {
-            std::thread::sleep(std::time::Duration::from_micros(200));
-        }
-        ctx.device.destroy();
-    });
+    let loser = lose_after_500(ctx, job.progress.clone());
     let note = job.wait().unwrap();
     loser.join().unwrap();
     let note = note.expect("the failure is reported");
