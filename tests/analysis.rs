@@ -364,3 +364,69 @@ fn under_b0_an_empty_torus_is_not_death() {
         .collect();
     assert_eq!(pops, [4, 48, 4, 48]);
 }
+
+/// The number after `key` in `text` (commas allowed), if any.
+fn number_after(text: &str, key: &str) -> Option<u64> {
+    let rest = &text[text.find(key)? + key.len()..];
+    let digits: String = rest
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == ',')
+        .filter(|c| c.is_ascii_digit())
+        .collect();
+    digits.parse().ok()
+}
+
+#[test]
+fn golly_methuselahs_are_analysed_on_the_plane_as_their_finders_counted_them() {
+    // Issue 23: `analyze FILE` finds a methuselah's lifespan on the unbounded plane, with no
+    // torus size. The expected values are the files' own comments (Dean Hickerson's list, as
+    // Golly ships it): "Runs for N gens", "Final pop = P" (the first phase) and, where given,
+    // "Gliders = G".
+    const DIR: &str = "/usr/share/golly/Patterns/Life/Methuselahs";
+    if !common::golly_installed(DIR) {
+        return;
+    }
+    let mut checked = 0;
+    for name in [
+        "iwona",
+        "justyna",
+        "lidka-predecessor",
+        "blom",
+        "natural-LWSS",
+        "temp-pulsars-big-s",
+        "rabbits-relation-17423",
+        "rabbits-relation-17465",
+    ] {
+        let path = format!("{DIR}/{name}.rle");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lifespan = number_after(&text, "Runs for").unwrap();
+        let final_pop = number_after(&text, "Final pop = ")
+            .or_else(|| number_after(&text, "Final pops = "))
+            .unwrap();
+        let v = common::cli::json(&["analyze", "--pattern", &path, "--json"]);
+        assert_eq!(v["universe"]["kind"], "plane", "{name}: {v}");
+        assert_eq!(v["kind"], "methuselah", "{name}: {v}");
+        assert_eq!(v["lifespan"], lifespan, "{name}");
+        assert_eq!(v["final_population"], final_pop, "{name}");
+        if let Some(gliders) = number_after(&text, "Gliders = ") {
+            assert_eq!(v["escaping_spaceships"], gliders, "{name}");
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 8);
+    // A torus asked for is kept: the same file on --size 512 says so.
+    let path = format!("{DIR}/rabbits-relation-17465.rle");
+    let v = common::cli::json(&[
+        "analyze",
+        "--pattern",
+        &path,
+        "--size",
+        "512",
+        "--max-gens",
+        "2000",
+        "--json",
+    ]);
+    assert_eq!(v["universe"]["kind"], "torus", "{v}");
+    assert_eq!(v["universe"]["width"], 512, "{v}");
+}

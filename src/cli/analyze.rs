@@ -17,8 +17,9 @@ pub struct AnalyzeArgs {
     #[command(flatten)]
     pub sim: SimArgs,
 
-    /// The most generations to search.
-    #[arg(long, default_value_t = 20_000)]
+    /// The most generations to search (Golly's longest methuselahs, but the arks, settle within
+    /// the default).
+    #[arg(long, default_value_t = 50_000)]
     pub max_gens: u64,
 
     /// Methuselahs: generations the population must stay periodic before the search stops.
@@ -84,12 +85,17 @@ pub fn execute(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
             cells: e.export()?,
         }
     };
+    // A pattern's lifespan is found where the pattern is: the unbounded plane unless a torus
+    // was asked for (`--size`, or the file's own `:T`), so that no torus size is needed and
+    // nothing that escapes comes back, as apgsearch counts it.
     let universe = match (&args.sim.size, args.sim.plane, pattern) {
         (_, true, _) => Some(Universe::Plane),
         (Some(s), false, true) => {
             let (w, h) = parse_size(s, false)?;
             Some(Universe::torus(w, h))
         }
+        // An engine named that runs on a torus only (the dense ones) gets the roomy torus.
+        (None, false, true) if runs_on(&args.engine, sim.rule, sim.universe) => Some(sim.universe),
         _ => None,
     };
     let q = Question {
@@ -131,4 +137,10 @@ pub fn execute(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
         findings.generations, findings.seconds, findings.engine, findings.engine_reason
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether the engine `name` (or `auto`) can run `rule` on `universe`.
+fn runs_on(name: &str, rule: crate::rule::Rule, universe: Universe) -> bool {
+    let request = crate::registry::Request::new(rule, universe);
+    crate::registry::choose(name, &request).is_ok()
 }

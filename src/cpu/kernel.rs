@@ -29,8 +29,7 @@ pub struct Kernel {
     pub births_from_nothing: bool,
     /// A rule of the 3x3 block (non-totalistic, MAP), decided by its circuit instead of counts.
     circuit: Option<Circuit>,
-    /// Whether the rule is B3/S23 on the Moore neighbourhood, which the census's plane runs
-    /// in one fused loop.
+    /// Whether the rule is B3/S23 on the Moore neighbourhood, which runs in one fused loop.
     life: bool,
 }
 
@@ -101,8 +100,27 @@ impl Kernel {
     /// The next state of rows 1..=out.len() of the inputs (each input slice is out.len() + 2
     /// long). Deterministic rules only. The count planes go through `planes` first, in one
     /// pass, then each count value the rule cares about in another: both loops vectorise.
+    /// Compiled a second time for AVX2, picked at run time.
     #[inline]
     pub fn rows(&self, w: &[u64], c: &[u64], e: &[u64], out: &mut [u64], planes: &mut Planes) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, checked just above.
+            return unsafe { self.rows_avx2(w, c, e, out, planes) };
+        }
+        self.rows_in(w, c, e, out, &mut planes.planes, &mut planes.values)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn rows_avx2(
+        &self,
+        w: &[u64],
+        c: &[u64],
+        e: &[u64],
+        out: &mut [u64],
+        planes: &mut Planes,
+    ) {
         self.rows_in(w, c, e, out, &mut planes.planes, &mut planes.values)
     }
 
@@ -131,6 +149,23 @@ impl Kernel {
                 w,
             ];
             circuit.eval_words(block, out, values);
+            return;
+        }
+        if self.life {
+            // One fused loop, the count planes never stored: each input row's sum of three
+            // (ones a, twos b) is made once and shared by the three output rows that read it.
+            // The runs here are short (a tile's changed rows), so the sums roll through three
+            // registers rather than arrays that would need clearing.
+            let sum = |i: usize| {
+                let x = w[i] ^ e[i];
+                (x ^ c[i], (w[i] & e[i]) | (x & c[i]))
+            };
+            let ((mut a0, mut b0), (mut a1, mut b1)) = (sum(0), sum(1));
+            for k in 0..n {
+                let (a2, b2) = sum(k + 2);
+                out[k] = life(sum3([a0, a1, a2], [b0, b1, b2]), c[k + 1]);
+                (a0, b0, a1, b1) = (a1, b1, a2, b2);
+            }
             return;
         }
         for k in 0..n {
@@ -236,8 +271,8 @@ impl Kernel {
         if self.life {
             // B3/S23: t = 3, or t = 4 and alive.
             for k in 0..n {
-                let [t0, t1, t2, t3] = sum3([a0[k], a1[k], a2[k]], [b0[k], b1[k], b2[k]]);
-                out[k] = !t3 & ((t0 & t1 & !t2) | (alive[k] & !t0 & !t1 & t2));
+                let t = sum3([a0[k], a1[k], a2[k]], [b0[k], b1[k], b2[k]]);
+                out[k] = life(t, alive[k]);
             }
             return Run::of(cells, out);
         }
@@ -477,6 +512,12 @@ fn sum3(ones: [u64; 3], twos: [u64; 3]) -> [u64; 4] {
     let (p, q) = add3(twos[0], twos[1], twos[2]);
     let k2 = p & carry;
     [o, p ^ carry, q ^ k2, q & k2]
+}
+
+/// B3/S23 from the count planes of t = n + alive: t = 3, or t = 4 and alive.
+#[inline(always)]
+fn life([t0, t1, t2, t3]: [u64; 4], alive: u64) -> u64 {
+    !t3 & ((t0 & t1 & !t2) | (alive & !t0 & !t1 & t2))
 }
 
 /// Full adder: (sum, carry).

@@ -167,8 +167,8 @@ pub struct TileEngine {
     parity: usize,
     meta: Vec<Meta>,
     bufs: [Vec<TileBits>; 2],
-    /// Per tile and parity: rows where that buffer's generation differs from two before.
-    deltas: [Vec<u64>; 2],
+    /// Per tile and parity: where that buffer's generation differs from two before.
+    deltas: [Vec<Change>; 2],
     /// Per parity: the tiles whose delta is not zero.
     active: [Vec<u32>; 2],
     free: Vec<u32>,
@@ -183,9 +183,49 @@ pub struct TileEngine {
     since_sweep: u32,
     /// Reused between generations.
     todo: Vec<u32>,
-    scratch: Scratch,
+    /// Kept from one generation to the next, boxed so that taking it moves a pointer.
+    scratch: Option<Box<Scratch>>,
     /// Tiles edited since the last generation.
     fresh: Vec<u32>,
+}
+
+/// Rows of a tile where its generation differs from two before: anywhere, and in its west and
+/// east edge columns. A neighbour reads only the edge cells next to it, so a change inside the
+/// tile wakes no tile beside it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Change {
+    any: u64,
+    west: u64,
+    east: u64,
+}
+
+impl Change {
+    const NONE: Change = Change {
+        any: 0,
+        west: 0,
+        east: 0,
+    };
+
+    /// Every row of `mask`, edges included: what is known of an edited tile.
+    fn all(mask: u64) -> Change {
+        Change {
+            any: mask,
+            west: mask,
+            east: mask,
+        }
+    }
+
+    fn is_none(&self) -> bool {
+        self.any == 0
+    }
+
+    /// Notes that row `row` went from `old` to `new`, the tile's east edge at bit `east_bit`.
+    fn note(&mut self, row: usize, old: u64, new: u64, east_bit: u32) {
+        let d = old ^ new;
+        self.any |= 1 << row;
+        self.west |= (d & 1) << row;
+        self.east |= (d >> east_bit & 1) << row;
+    }
 }
 
 /// What computing one tile produced (the parallel path collects these).
@@ -289,7 +329,7 @@ impl TileEngine {
             track_hash: false,
             since_sweep: 0,
             todo: Vec::new(),
-            scratch: Scratch::default(),
+            scratch: None,
             fresh: Vec::new(),
         };
         if engine.dense {
@@ -320,7 +360,7 @@ impl TileEngine {
             for ty in 0..rows {
                 for tx in 0..columns {
                     let id = self.tile_at(tx, ty);
-                    self.deltas[self.parity][id as usize] = self.row_mask(id);
+                    self.deltas[self.parity][id as usize] = Change::all(self.row_mask(id));
                     self.active[self.parity].push(id);
                     self.meta[id as usize].fresh = true;
                     self.fresh.push(id);
@@ -367,16 +407,16 @@ impl TileEngine {
                 self.meta[i] = meta;
                 self.bufs[0][i] = [0; 64];
                 self.bufs[1][i] = [0; 64];
-                self.deltas[0][i] = 0;
-                self.deltas[1][i] = 0;
+                self.deltas[0][i] = Change::NONE;
+                self.deltas[1][i] = Change::NONE;
                 id
             }
             None => {
                 self.meta.push(meta);
                 self.bufs[0].push([0; 64]);
                 self.bufs[1].push([0; 64]);
-                self.deltas[0].push(0);
-                self.deltas[1].push(0);
+                self.deltas[0].push(Change::NONE);
+                self.deltas[1].push(Change::NONE);
                 (self.meta.len() - 1) as u32
             }
         };
@@ -400,8 +440,8 @@ impl TileEngine {
         for id in 0..self.meta.len() {
             let m = &self.meta[id];
             if !m.live
-                || self.deltas[0][id] != 0
-                || self.deltas[1][id] != 0
+                || !self.deltas[0][id].is_none()
+                || !self.deltas[1][id].is_none()
                 || self.bufs[0][id].iter().any(|&w| w != 0)
                 || self.bufs[1][id].iter().any(|&w| w != 0)
             {
@@ -506,10 +546,11 @@ impl TileEngine {
         self.count_word(p, pos, row, old, false);
         self.count_word(p, pos, row, word, true);
         self.bufs[p][i][row] = word;
-        if self.deltas[p][i] == 0 {
+        if self.deltas[p][i].is_none() {
             self.active[p].push(id);
         }
-        self.deltas[p][i] |= 1 << row;
+        let east_bit = self.meta[i].vw - 1;
+        self.deltas[p][i].note(row, old, word, east_bit);
         if !self.meta[i].fresh {
             self.meta[i].fresh = true;
             self.fresh.push(id);
@@ -523,7 +564,7 @@ impl TileEngine {
         // Tiles whose delta at q described t - 1 versus t - 3: at t + 1 they hold t - 1 unless
         // computed below, and t + 1 equals t - 1 there.
         for id in std::mem::take(&mut self.active[q]) {
-            self.deltas[q][id as usize] = 0;
+            self.deltas[q][id as usize] = Change::NONE;
         }
         self.stamp += 1;
         let stamp = self.stamp;
@@ -546,9 +587,23 @@ impl TileEngine {
         for &id in &sources {
             let i = id as usize;
             let (tx, ty) = self.meta[i].pos;
-            let spreads = !stochastic || self.bufs[p][i].iter().any(|&w| w != 0);
-            if spreads {
+            let spreads = if stochastic {
+                self.bufs[p][i].iter().any(|&w| w != 0)
+            } else {
+                true
+            };
+            // The neighbours that read a changed cell of this tile: only those beside a
+            // changed edge, unless every tile is recomputed whole anyway.
+            let reach = if stochastic || self.dense {
+                u8::MAX
+            } else {
+                self.reach(id, p)
+            };
+            if spreads && reach != 0 {
                 for (k, (dx, dy)) in OFFSETS.into_iter().enumerate() {
+                    if reach >> k & 1 == 0 {
+                        continue;
+                    }
                     let known = self.meta[i].nbrs[k];
                     let n = if known != NONE {
                         known
@@ -589,13 +644,13 @@ impl TileEngine {
                 self.apply(c.id, c.lo, &c.rows[..c.n]);
             }
         } else {
-            let mut scratch = std::mem::take(&mut self.scratch);
+            let mut scratch = self.scratch.take().unwrap_or_default();
             for &id in &todo {
                 if let Some((lo, n)) = self.compute(id, p, stochastic, key, &mut scratch) {
                     self.apply(id, lo, &scratch.out[..n]);
                 }
             }
-            self.scratch = scratch;
+            self.scratch = Some(scratch);
         }
         todo.clear();
         self.todo = todo;
@@ -604,10 +659,10 @@ impl TileEngine {
         for id in std::mem::take(&mut self.fresh) {
             let i = id as usize;
             self.meta[i].fresh = false;
-            if self.deltas[q][i] == 0 {
+            if self.deltas[q][i].is_none() {
                 self.active[q].push(id);
             }
-            self.deltas[q][i] = self.row_mask(id);
+            self.deltas[q][i] = Change::all(self.row_mask(id));
         }
         self.parity = q;
         self.set_generation_parity(self.core.generation + 1);
@@ -619,23 +674,44 @@ impl TileEngine {
         }
     }
 
+    /// The neighbours of tile `id` (a bit per slot of [`OFFSETS`]) that read a cell of it
+    /// that changed: the mirror of [`Self::needed`].
+    fn reach(&self, id: u32, p: usize) -> u8 {
+        let c = self.deltas[p][id as usize];
+        let top = 1u64;
+        let bottom = 1u64 << (self.meta[id as usize].vh - 1);
+        let mut reach = 0u8;
+        let mut wake = |slot: usize, on: bool| reach |= (on as u8) << slot;
+        wake(NW, c.west & top != 0);
+        wake(N, c.any & top != 0);
+        wake(NE, c.east & top != 0);
+        wake(W, c.west != 0);
+        wake(E, c.east != 0);
+        wake(SW, c.west & bottom != 0);
+        wake(S, c.any & bottom != 0);
+        wake(SE, c.east & bottom != 0);
+        reach
+    }
+
     /// The rows of tile `id` that must be recomputed, as a mask.
     fn needed(&self, id: u32, p: usize) -> u64 {
         let m = &self.meta[id as usize];
         let d = |n: u32| {
             if n == NONE {
-                0
+                Change::NONE
             } else {
                 self.deltas[p][n as usize]
             }
         };
-        let side = d(id) | d(m.nbrs[W]) | d(m.nbrs[E]);
+        // Only the cells next to this tile count: the west tile's east column, the east
+        // tile's west column, and the corners of the tiles above and below.
+        let side = d(id).any | d(m.nbrs[W]).east | d(m.nbrs[E]).west;
         let mut need = side | side << 1 | side >> 1;
-        let above = d(m.nbrs[NW]) | d(m.nbrs[N]) | d(m.nbrs[NE]);
+        let above = d(m.nbrs[NW]).east | d(m.nbrs[N]).any | d(m.nbrs[NE]).west;
         if above >> (m.vh_above - 1) & 1 == 1 {
             need |= 1;
         }
-        let below = d(m.nbrs[SW]) | d(m.nbrs[S]) | d(m.nbrs[SE]);
+        let below = d(m.nbrs[SW]).east | d(m.nbrs[S]).any | d(m.nbrs[SE]).west;
         if below & 1 == 1 {
             need |= 1 << (m.vh - 1);
         }
@@ -648,18 +724,35 @@ impl TileEngine {
         let q = 1 - self.parity;
         let i = id as usize;
         let pos = self.meta[i].pos;
-        let mut changed = 0u64;
-        for (k, &new) in rows.iter().enumerate() {
-            let r = lo + k;
-            let old = self.bufs[q][i][r];
-            if old != new {
-                changed |= 1 << r;
-                self.count_word(q, pos, r, old, false);
-                self.count_word(q, pos, r, new, true);
-                self.bufs[q][i][r] = new;
+        let east_bit = self.meta[i].vw - 1;
+        let mut changed = Change::NONE;
+        let buf = &mut self.bufs[q][i][lo..lo + rows.len()];
+        if !self.track_hash {
+            // The common case, the population alone: kept as one difference, no call per row.
+            let mut gained = 0i64;
+            for (r, (slot, &new)) in (lo..).zip(buf.iter_mut().zip(rows)) {
+                let old = *slot;
+                if old != new {
+                    changed.note(r, old, new, east_bit);
+                    gained += new.count_ones() as i64 - old.count_ones() as i64;
+                    *slot = new;
+                }
+            }
+            let s = &mut self.sums[q];
+            s.population = s.population.wrapping_add_signed(gained);
+        } else {
+            for (k, &new) in rows.iter().enumerate() {
+                let r = lo + k;
+                let old = self.bufs[q][i][r];
+                if old != new {
+                    changed.note(r, old, new, east_bit);
+                    self.count_word(q, pos, r, old, false);
+                    self.count_word(q, pos, r, new, true);
+                    self.bufs[q][i][r] = new;
+                }
             }
         }
-        if changed != 0 {
+        if !changed.is_none() {
             self.deltas[q][i] = changed;
             self.active[q].push(id);
         }
