@@ -131,7 +131,6 @@ pub fn human_bytes(bytes: u64) -> String {
 /// random, one page fault per 2 MiB instead of per 4 KiB, and far fewer TLB misses. Small
 /// vectors are plain ones. The advice is a hint, and fails silently.
 pub fn vec_in_huge_pages<T>(capacity: usize) -> Vec<T> {
-    const HUGE: usize = 2 << 20;
     let size = std::mem::size_of::<T>().max(1);
     if capacity * size < HUGE / 2 {
         return Vec::with_capacity(capacity);
@@ -140,8 +139,19 @@ pub fn vec_in_huge_pages<T>(capacity: usize) -> Vec<T> {
     // touched after the advice take it; an allocation this big usually comes fresh from the
     // system, untouched.
     let v: Vec<T> = Vec::with_capacity(capacity + HUGE / size);
+    advise_huge_pages(&v);
+    v
+}
+
+const HUGE: usize = 2 << 20;
+
+/// Asks for huge pages under the whole 2 MiB pages of a vector's allocation, as
+/// [`vec_in_huge_pages`] does: for a vector that has grown (a reallocation moves or extends it
+/// without the advice), so that the pages it touches next come 2 MiB at a time.
+pub fn advise_huge_pages<T>(v: &Vec<T>) {
     #[cfg(target_os = "linux")]
     {
+        let size = std::mem::size_of::<T>().max(1);
         let start = v.as_ptr() as usize;
         let end = start + v.capacity() * size;
         let (from, to) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
@@ -153,7 +163,8 @@ pub fn vec_in_huge_pages<T>(capacity: usize) -> Vec<T> {
             }
         }
     }
-    v
+    #[cfg(not(target_os = "linux"))]
+    let _ = v;
 }
 
 /// `--memory MB` (the command line's and the app's): a whole number of MiB whose bytes fit in

@@ -114,7 +114,7 @@ impl Store {
     fn new(max_nodes: usize) -> Store {
         let mut s = Store {
             // A methuselah's run makes tens of thousands of nodes.
-            nodes: crate::memory::vec_in_huge_pages(1 << 16),
+            nodes: crate::memory::vec_in_huge_pages((1 << 20).min(max_nodes)),
             free: Vec::new(),
             table: table(1 << 18),
             live: 0,
@@ -206,6 +206,7 @@ impl Store {
                     let room = self.max_nodes.saturating_sub(self.nodes.len());
                     self.nodes
                         .reserve_exact(self.nodes.len().min(room).max(1 << 12));
+                    crate::memory::advise_huge_pages(&self.nodes);
                 }
                 self.nodes.push(node);
                 (self.nodes.len() - 1) as Id

@@ -86,6 +86,11 @@ impl Kernel {
         }
     }
 
+    /// Whether the rule is B3/S23 on the Moore neighbourhood ([`life_next`] computes it).
+    pub fn is_life(&self) -> bool {
+        self.life
+    }
+
     pub fn is_stochastic(&self) -> bool {
         !self.chance.is_empty()
     }
@@ -512,6 +517,18 @@ fn sum3(ones: [u64; 3], twos: [u64; 3]) -> [u64; 4] {
     let (p, q) = add3(twos[0], twos[1], twos[2]);
     let k2 = p & carry;
     [o, p ^ carry, q ^ k2, q & k2]
+}
+
+/// A row's sum of three (its west, itself, its east) as ones and twos.
+#[inline(always)]
+pub fn row_sum(w: u64, c: u64, e: u64) -> (u64, u64) {
+    add3(w, c, e)
+}
+
+/// B3/S23 for a row from the sums of three ([`row_sum`]) of the rows above, itself and below.
+#[inline(always)]
+pub fn life_next(ones: [u64; 3], twos: [u64; 3], alive: u64) -> u64 {
+    life(sum3(ones, twos), alive)
 }
 
 /// B3/S23 from the count planes of t = n + alive: t = 3, or t = 4 and alive.
