@@ -449,9 +449,9 @@ fn auto_takes_no_software_gpu_and_bench_reports_both_engines() {
         "--json",
     ]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    // The R-pentomino is sparse: a sparse CPU engine (HashLife, for a jump this long) beats
-    // any GPU on it; and a software adapter (lavapipe) is never auto's choice.
-    assert_eq!(v["engine"], "hashlife", "{v}");
+    // The R-pentomino is sparse: a sparse CPU engine (the tile engine, for a methuselah's
+    // churn) beats any GPU on it; and a software adapter (lavapipe) is never auto's choice.
+    assert_eq!(v["engine"], "tiles", "{v}");
     assert_eq!(v["population"], 116);
     let out = common::cli::lifelab(&[
         "bench", "--engine", "gpu", "--engine", "cpu", "--rule", "B3/S23", "--size", "256",

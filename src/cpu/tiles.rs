@@ -183,6 +183,8 @@ pub struct TileEngine {
     since_sweep: u32,
     /// Reused between generations.
     todo: Vec<u32>,
+    /// Tiles the last generation computed.
+    computed: usize,
     /// Kept from one generation to the next, boxed so that taking it moves a pointer.
     scratch: Option<Box<Scratch>>,
     /// Tiles edited since the last generation.
@@ -338,6 +340,7 @@ impl TileEngine {
             track_hash: false,
             since_sweep: 0,
             todo: Vec::new(),
+            computed: 0,
             scratch: None,
             fresh: Vec::new(),
         };
@@ -665,6 +668,7 @@ impl TileEngine {
                 self.scratch = Some(scratch);
             }
         }
+        self.computed = todo.len();
         todo.clear();
         self.todo = todo;
         // An edited tile's old buffer was no real predecessor, so what changed between t - 1
@@ -1047,6 +1051,11 @@ impl TileEngine {
         self.active[self.parity].len()
     }
 
+    /// Tiles the last generation computed (some of them to find that nothing changed).
+    pub fn computed_tiles(&self) -> usize {
+        self.computed
+    }
+
     /// Tiles held.
     pub fn tiles(&self) -> usize {
         self.meta.iter().filter(|m| m.live).count()
@@ -1313,5 +1322,44 @@ mod tests {
         let mut f = FastEngine::new(rule, &g, 0);
         f.step(5).unwrap();
         assert_eq!(*out.last().unwrap(), f.grid_ref().census());
+    }
+
+    /// A glider inside a tile changes none of its edge cells, so it wakes no neighbour and
+    /// makes no tile beside it: a spaceship costs the tile it is in, not a ring round it.
+    /// Once it crosses an edge it reaches the tiles beside it, and the ones behind are freed.
+    #[test]
+    fn a_glider_inside_a_tile_wakes_no_neighbour_and_far_tiles_are_freed() {
+        let rule = Rule::life();
+        let mut e = TileEngine::new(rule, Universe::Plane, 0).unwrap();
+        // A south-east glider at (20, 20)..(22, 22) of tile (0, 0): 40 generations take it 10
+        // cells on, still 4 cells from the tile's east and south edges.
+        for (x, y) in [(21, 20), (22, 21), (20, 22), (21, 22), (22, 22)] {
+            e.set_cell(x, y, true).unwrap();
+        }
+        // The edit's own tile is recomputed whole once (what changed across an edit is not
+        // known), which reaches every neighbour; from then on only the glider's tile works.
+        for _ in 0..4 {
+            e.step_once();
+        }
+        let made = e.meta.len();
+        for _ in 4..40 {
+            e.step_once();
+            assert_eq!(e.computed_tiles(), 1, "generation {}", e.core.generation);
+            assert_eq!(e.meta.len(), made, "generation {}", e.core.generation);
+        }
+        assert_eq!(e.population().unwrap(), 5);
+        // On to the corner and beyond: it crosses into tile (1, 1) by generation 4 * 44.
+        for _ in 40..1024 {
+            e.step_once();
+        }
+        let b = e.bounds().unwrap().unwrap();
+        assert_eq!(
+            (b.left, b.top),
+            (20 + 256, 20 + 256),
+            "1024 generations move it 256"
+        );
+        // The tiles it left behind are freed (a sweep every 256 generations): only those
+        // round it stay.
+        assert!(e.tiles() <= 4, "{} tiles held", e.tiles());
     }
 }

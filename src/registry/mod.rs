@@ -663,10 +663,18 @@ fn builtin() -> Vec<EngineSpec> {
                 // A quadtree from a file is HashLife's own, and repeats itself: jumps pay there
                 // as well (Golly's metapixel-galaxy to 1000 took the tile engine 260 s).
                 let tabled = matches!(r.rule.kind, crate::rule::RuleKind::Map(_));
+                // A run whose end alone matters: a plain B/S pattern's first 2^15 generations (a
+                // methuselah's churn, Golly's longest but the arks) are the tile engine's since
+                // it computes each changed tile in one pass: iwona to 28786 on the plane 0.08 s
+                // against HashLife's 0.10-0.14 s, acorn to 5206 0.010 s against 0.017 s
+                // (BENCHMARKS.md, issue 23). Steps of 2^10 and more, looked at one by one (the
+                // window's 2^k steps), repeat themselves: HashLife's memo pays from there.
                 let long = if tabled || r.workload.from_quadtree {
                     1 << 6
-                } else {
+                } else if r.workload.stride > 0 {
                     1 << 10
+                } else {
+                    1 << 15
                 };
                 let small = r.workload.population <= 4096 || r.workload.from_quadtree;
                 let churn = match (small, jump >= long) {
