@@ -859,14 +859,14 @@ impl TileEngine {
         let out = &mut next[i];
         let mut changed = Change::NONE;
         let mut gained = 0i64;
-        for r in lo..=hi {
+        for (r, slot) in (lo..=hi).zip(&mut out[lo..=hi]) {
             let (a2, t2, c2) = if r + 1 < vh { inner(r + 1) } else { below };
             let new = super::kernel::life_next([a0, a1, a2], [t0, t1, t2], alive) & mask;
-            let old = out[r];
+            let old = *slot;
             if old != new {
                 changed.note(r, old, new, east_shift);
                 gained += new.count_ones() as i64 - old.count_ones() as i64;
-                out[r] = new;
+                *slot = new;
             }
             (a0, t0, a1, t1, alive) = (a1, t1, a2, t2, c2);
         }
