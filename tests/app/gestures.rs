@@ -383,7 +383,7 @@ fn gestures_analyze_looks_as_far_as_the_panel_says() {
         frame(&mut app, &ctx, vec![]);
     }
     // Acorn lives 5206 generations: within 1000 nothing repeats.
-    type_into(&mut app, &ctx, "20,000", 60.0, "1000");
+    type_into(&mut app, &ctx, "50,000", 60.0, "1000");
     let findings = wait_for_findings(&mut app, 30).expect("the analysis answers");
     assert!(
         findings[0] == "no repetition within 1000 generations",

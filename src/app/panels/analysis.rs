@@ -22,7 +22,7 @@ impl Default for AnalysisPanel {
             job: None,
             findings: Vec::new(),
             // Past acorn's 5206 generations, and quick on the CPU.
-            limit: "20,000".into(),
+            limit: "50,000".into(),
         }
     }
 }
@@ -61,7 +61,7 @@ impl AnalysisPanel {
                     let (n, enter) = crate::app::panels::controls::count_field(
                         ui,
                         &mut self.limit,
-                        "The most generations to look at: 20,000, 1e6 or 2^20 (Enter analyses)",
+                        "The most generations to look at: 50,000, 1e6 or 2^20 (Enter analyses)",
                     );
                     ui.label("gens");
                     (n.filter(|&n| n > 0), enter)
