@@ -341,3 +341,58 @@ fn golly_reads_and_writes_rings_as_we_do() {
     assert!(text.contains("rule = W30:T11,0"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A two-state rule on Golly's bounded plane (`:P64,48`) runs with no flag but the file: `auto`
+/// takes the reference engine, the one engine that runs it (it used to take the tile engine,
+/// which then refused), and each file's cells at 100 and 1000 generations are bgolly's.
+#[test]
+fn a_two_state_rule_on_the_bounded_plane_runs_with_auto_as_in_golly() {
+    let Some(bgolly) = bgolly() else { return };
+    let dir = std::env::temp_dir().join(format!("lifelab-bounded-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, rle) in [
+        (
+            "acorn",
+            "x = 7, y = 3, rule = B3/S23:P64,48\nbo$3bo$2o2b3o!\n",
+        ),
+        (
+            "glider",
+            "x = 3, y = 3, rule = B36/S23:P50,50\nbo$2bo$3o!\n",
+        ),
+    ] {
+        let input = dir.join(format!("{name}.rle"));
+        std::fs::write(&input, rle).unwrap();
+        for gens in [100u64, 1000] {
+            let ours = dir.join(format!("{name}-{gens}-ours.rle"));
+            let theirs = dir.join(format!("{name}-{gens}-golly.rle"));
+            let v = common::cli::json(&[
+                "run",
+                "--pattern",
+                input.to_str().unwrap(),
+                "--gens",
+                &gens.to_string(),
+                "--out",
+                ours.to_str().unwrap(),
+                "--json",
+            ]);
+            assert_eq!(v["engine"], "reference", "{name}: {v}");
+            assert_eq!(v["universe"]["kind"], "bounded", "{name}: {v}");
+            let out = Command::new(&bgolly)
+                .args(["-q", "-q", "-a", "QuickLife", "-m", &gens.to_string(), "-o"])
+                .arg(&theirs)
+                .arg(&input)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "bgolly failed: {out:?}");
+            let read = |p: &std::path::Path| {
+                let text = std::fs::read_to_string(p).unwrap();
+                pattern::parse(&text, Format::Rle)
+                    .unwrap_or_else(|e| panic!("{e}\n{text}"))
+                    .trimmed()
+                    .cells
+            };
+            assert_eq!(read(&ours), read(&theirs), "{name} at {gens}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

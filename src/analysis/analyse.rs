@@ -74,7 +74,7 @@ impl Question {
             rule,
             subject,
             seed: 0,
-            max_gens: 20_000,
+            max_gens: 50_000,
             settle: 1000,
             engine: "auto".into(),
             universe: None,

@@ -94,8 +94,16 @@ pub fn execute(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
             let (w, h) = parse_size(s, false)?;
             Some(Universe::torus(w, h))
         }
-        // An engine named that runs on a torus only (the dense ones) gets the roomy torus.
-        (None, false, true) if runs_on(&args.engine, sim.rule, sim.universe) => Some(sim.universe),
+        // The roomy torus, as before, for an engine named that runs on a torus only (the dense
+        // ones), for Golly's bounded plane (no sparse engine runs it), and for a file whose own
+        // rule is B0 (the plane would emulate it, and its populations would be the emulation's).
+        (None, false, true)
+            if !sim.universe.is_bounded_plane()
+                && crate::analysis::period::empty_stays_empty(&sim.rule)
+                && runs_on(&args.engine, sim.rule, sim.universe) =>
+        {
+            Some(sim.universe)
+        }
         _ => None,
     };
     let q = Question {

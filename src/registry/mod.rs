@@ -344,6 +344,16 @@ fn two_dimensional(r: &Request) -> Result<(), String> {
     }
 }
 
+/// The tile engine and HashLife run a torus or the unbounded plane; Golly's bounded plane is
+/// the reference and Generations engines' (their constructors refuse it too).
+fn not_bounded(r: &Request) -> Result<(), String> {
+    if r.universe.is_bounded_plane() {
+        Err("it runs a torus or the unbounded plane, not Golly's bounded plane".into())
+    } else {
+        Ok(())
+    }
+}
+
 fn torus_only(r: &Request) -> Result<(), String> {
     match r.universe {
         Universe::Plane | Universe::Bounded { .. } => Err("it runs on a torus only".into()),
@@ -368,7 +378,17 @@ fn builtin() -> Vec<EngineSpec> {
                 Universe::Plane => Err("it runs on a torus or a bounded plane only".into()),
                 _ => Ok(()),
             },
-            cost: |_| None,
+            // Never auto's choice where another engine runs the request; on Golly's bounded
+            // plane it is the one engine for a two-state rule, so it is taken there, last.
+            cost: |r| {
+                r.universe.is_bounded_plane().then(|| Cost {
+                    seconds: f64::MAX,
+                    why: format!(
+                        "{}: only the reference engine runs a two-state rule there",
+                        r.universe.describe()
+                    ),
+                })
+            },
             memory: |r| r.universe.cells().unwrap_or(0) * 3,
             startup: 0.0,
             create: |r| {
@@ -412,6 +432,7 @@ fn builtin() -> Vec<EngineSpec> {
             summary: "sparse: 64x64 tiles, computed only where something changed (Golly's QuickLife idea); torus or plane",
             supports: |r| {
                 two_dimensional(r)?;
+                not_bounded(r)?;
                 if r.universe.is_plane()
                     && r.rule.births_from_nothing()
                     && r.rule.b0_emulation().is_none()
@@ -622,6 +643,7 @@ fn builtin() -> Vec<EngineSpec> {
             summary: "Gosper's HashLife: a memoised quadtree that jumps 2^k generations; the plane or a power-of-two torus",
             supports: |r| {
                 two_dimensional(r)?;
+                not_bounded(r)?;
                 if r.rule.is_stochastic() {
                     return Err(
                         "it memoises the future, which a stochastic rule does not have".into(),
