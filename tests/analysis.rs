@@ -256,6 +256,9 @@ fn analyze_command_reports_acorn_and_writes_the_history() {
         "acorn",
         "--engine",
         "cpu",
+        // The dense engine runs a torus roomy enough for the search: 16384² for 20,000.
+        "--max-gens",
+        "20000",
         "--json",
         "--history",
         &csv_path,
