@@ -12,7 +12,7 @@
 //! most of what a soup leaves) cost nothing, and finding what to compute costs a few word
 //! operations per 64 rows.
 
-use crate::cpu::kernel::{Kernel, Planes, RUN};
+use crate::cpu::kernel::{Change, Kernel, Planes, RUN};
 use crate::rule::Rule;
 
 /// Rows that need nothing between two runs that do, computed anyway (it rewrites what they
@@ -420,29 +420,6 @@ impl SoupPlane {
             self.cols = (c0, c1);
         }
     }
-}
-
-/// The rows of a mask word that changed: anywhere in their word, at its west cell (bit 0) and
-/// at its east cell (bit 63). A column's neighbours read only its edge cells, so a change
-/// inside a column makes only that column's rows computed again.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Change {
-    any: u64,
-    west: u64,
-    east: u64,
-}
-
-impl Change {
-    const NONE: Change = Change {
-        any: 0,
-        west: 0,
-        east: 0,
-    };
-    const ALL: Change = Change {
-        any: u64::MAX,
-        west: u64::MAX,
-        east: u64::MAX,
-    };
 }
 
 /// The live cells of some words, with the CPU's population count where it has one (the

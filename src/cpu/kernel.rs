@@ -16,6 +16,43 @@ use crate::rule::{Circuit, CountTable, LifeRule, MapRule, Neighbourhood, Outcome
 /// Rows the kernel computes in one call at most (its count planes hold 64).
 pub const RUN: usize = 64;
 
+/// Rows of a column of words (a tile of the tile engine, a column of the census's plane) that
+/// changed: anywhere in their word, at its west cell (bit 0) and at its east cell. A neighbouring
+/// column reads only the edge cells next to it, so a change inside wakes nothing beside it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Change {
+    pub any: u64,
+    pub west: u64,
+    pub east: u64,
+}
+
+impl Change {
+    pub const NONE: Change = Change::all(0);
+    pub const ALL: Change = Change::all(u64::MAX);
+
+    /// Every row of `mask`, edges included: what is known of an edited tile.
+    pub const fn all(mask: u64) -> Change {
+        Change {
+            any: mask,
+            west: mask,
+            east: mask,
+        }
+    }
+
+    pub fn is_none(&self) -> bool {
+        self.any == 0
+    }
+
+    /// Notes that row `row` went from `old` to `new`, the east edge at bit `east_bit`.
+    #[inline(always)]
+    pub fn note(&mut self, row: usize, old: u64, new: u64, east_bit: u32) {
+        let d = old ^ new;
+        self.any |= 1 << row;
+        self.west |= (d & 1) << row;
+        self.east |= (d >> east_bit & 1) << row;
+    }
+}
+
 /// A Life-like rule compiled for the kernel.
 #[derive(Clone, Debug)]
 pub struct Kernel {

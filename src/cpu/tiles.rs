@@ -19,7 +19,7 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use super::kernel::Kernel;
+use super::kernel::{Change, Kernel};
 use crate::engine::{
     Bounds, CellRect, Census, CensusSum, Core, Engine, EngineError, EngineKind, EngineResult, Put,
     Sampled, Universe, census_index,
@@ -167,7 +167,8 @@ pub struct TileEngine {
     parity: usize,
     meta: Vec<Meta>,
     bufs: [Vec<TileBits>; 2],
-    /// Per tile and parity: where that buffer's generation differs from two before.
+    /// Per tile and parity: where that buffer's generation differs from two before (a change
+    /// inside a tile wakes no tile beside it).
     deltas: [Vec<Change>; 2],
     /// Per parity: the tiles whose delta is not zero.
     active: [Vec<u32>; 2],
@@ -189,45 +190,6 @@ pub struct TileEngine {
     scratch: Option<Box<Scratch>>,
     /// Tiles edited since the last generation.
     fresh: Vec<u32>,
-}
-
-/// Rows of a tile where its generation differs from two before: anywhere, and in its west and
-/// east edge columns. A neighbour reads only the edge cells next to it, so a change inside the
-/// tile wakes no tile beside it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Change {
-    any: u64,
-    west: u64,
-    east: u64,
-}
-
-impl Change {
-    const NONE: Change = Change {
-        any: 0,
-        west: 0,
-        east: 0,
-    };
-
-    /// Every row of `mask`, edges included: what is known of an edited tile.
-    fn all(mask: u64) -> Change {
-        Change {
-            any: mask,
-            west: mask,
-            east: mask,
-        }
-    }
-
-    fn is_none(&self) -> bool {
-        self.any == 0
-    }
-
-    /// Notes that row `row` went from `old` to `new`, the tile's east edge at bit `east_bit`.
-    fn note(&mut self, row: usize, old: u64, new: u64, east_bit: u32) {
-        let d = old ^ new;
-        self.any |= 1 << row;
-        self.west |= (d & 1) << row;
-        self.east |= (d >> east_bit & 1) << row;
-    }
 }
 
 /// What computing one tile produced (the parallel path collects these).
