@@ -198,14 +198,11 @@ impl Kernel {
             // (ones a, twos b) is made once and shared by the three output rows that read it.
             // The runs here are short (a tile's changed rows), so the sums roll through three
             // registers rather than arrays that would need clearing.
-            let sum = |i: usize| {
-                let x = w[i] ^ e[i];
-                (x ^ c[i], (w[i] & e[i]) | (x & c[i]))
-            };
+            let sum = |i: usize| add3(w[i], c[i], e[i]);
             let ((mut a0, mut b0), (mut a1, mut b1)) = (sum(0), sum(1));
             for k in 0..n {
                 let (a2, b2) = sum(k + 2);
-                out[k] = life(sum3([a0, a1, a2], [b0, b1, b2]), c[k + 1]);
+                out[k] = life_next([a0, a1, a2], [b0, b1, b2], c[k + 1]);
                 (a0, b0, a1, b1) = (a1, b1, a2, b2);
             }
             return;
@@ -313,8 +310,7 @@ impl Kernel {
         if self.life {
             // B3/S23: t = 3, or t = 4 and alive.
             for k in 0..n {
-                let t = sum3([a0[k], a1[k], a2[k]], [b0[k], b1[k], b2[k]]);
-                out[k] = life(t, alive[k]);
+                out[k] = life_next([a0[k], a1[k], a2[k]], [b0[k], b1[k], b2[k]], alive[k]);
             }
             return Run::of(cells, out);
         }

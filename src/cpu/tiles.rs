@@ -247,6 +247,25 @@ fn sum_of_three(c: u64, west_cell: u64, east_cell: u64, east_shift: u32) -> (u64
     (ones, twos, c)
 }
 
+/// Writes `new` into row `r`'s slot of a tile's next buffer, noting a change and the
+/// population it gained (the east edge at bit `east_bit`).
+#[inline(always)]
+fn write_row(
+    slot: &mut u64,
+    r: usize,
+    new: u64,
+    east_bit: u32,
+    changed: &mut Change,
+    gained: &mut i64,
+) {
+    let old = *slot;
+    if old != new {
+        changed.note(r, old, new, east_bit);
+        *gained += new.count_ones() as i64 - old.count_ones() as i64;
+        *slot = new;
+    }
+}
+
 /// The rows of an absent tile.
 static EMPTY: TileBits = [0; 64];
 
@@ -561,11 +580,7 @@ impl TileEngine {
         for &id in &sources {
             let i = id as usize;
             let (tx, ty) = self.meta[i].pos;
-            let spreads = if stochastic {
-                self.bufs[p][i].iter().any(|&w| w != 0)
-            } else {
-                true
-            };
+            let spreads = !stochastic || self.bufs[p][i].iter().any(|&w| w != 0);
             // The neighbours that read a changed cell of this tile: only those beside a
             // changed edge, unless every tile is recomputed whole anyway.
             let reach = if stochastic || self.dense {
@@ -710,15 +725,9 @@ impl TileEngine {
             // The common case, the population alone: kept as one difference, no call per row.
             let mut gained = 0i64;
             for (r, (slot, &new)) in (lo..).zip(buf.iter_mut().zip(rows)) {
-                let old = *slot;
-                if old != new {
-                    changed.note(r, old, new, east_bit);
-                    gained += new.count_ones() as i64 - old.count_ones() as i64;
-                    *slot = new;
-                }
+                write_row(slot, r, new, east_bit, &mut changed, &mut gained);
             }
-            let s = &mut self.sums[q];
-            s.population = s.population.wrapping_add_signed(gained);
+            self.sums[q].population = self.sums[q].population.wrapping_add_signed(gained);
         } else {
             for (k, &new) in rows.iter().enumerate() {
                 let r = lo + k;
@@ -731,8 +740,15 @@ impl TileEngine {
                 }
             }
         }
+        self.land(id, changed);
+    }
+
+    /// Records what changed in tile `id`'s next generation: its masks, and the tile on the
+    /// next generation's list.
+    fn land(&mut self, id: u32, changed: Change) {
         if !changed.is_none() {
-            self.deltas[q][i] = changed;
+            let q = 1 - self.parity;
+            self.deltas[q][id as usize] = changed;
             self.active[q].push(id);
         }
     }
@@ -824,20 +840,11 @@ impl TileEngine {
         for (r, slot) in (lo..=hi).zip(&mut out[lo..=hi]) {
             let (a2, t2, c2) = if r + 1 < vh { inner(r + 1) } else { below };
             let new = super::kernel::life_next([a0, a1, a2], [t0, t1, t2], alive) & mask;
-            let old = *slot;
-            if old != new {
-                changed.note(r, old, new, east_shift);
-                gained += new.count_ones() as i64 - old.count_ones() as i64;
-                *slot = new;
-            }
+            write_row(slot, r, new, east_shift, &mut changed, &mut gained);
             (a0, t0, a1, t1, alive) = (a1, t1, a2, t2, c2);
         }
-        let s = &mut self.sums[q];
-        s.population = s.population.wrapping_add_signed(gained);
-        if !changed.is_none() {
-            self.deltas[q][i] = changed;
-            self.active[q].push(id);
-        }
+        self.sums[q].population = self.sums[q].population.wrapping_add_signed(gained);
+        self.land(id, changed);
     }
 
     /// The next state of the rows of tile `id` that need it, into `scratch.out`: returns the
