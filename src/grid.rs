@@ -84,6 +84,24 @@ pub struct Grid {
     words: Vec<u64>,
 }
 
+/// Cells a..b of row y drawn from `fill`, built a word at a time; the row's other bits are kept.
+fn fill_span(row: &mut [u64], a: u32, b: u32, y: u32, fill: &hash::Fill) {
+    let mut x = a;
+    while x < b {
+        let word = x / 64;
+        let base = word * 64;
+        let hi = (b - base).min(64);
+        let (mut bits, mut mask) = (0u64, 0u64);
+        for j in x - base..hi {
+            mask |= 1 << j;
+            bits |= (fill.alive(base + j, y) as u64) << j;
+        }
+        let w = &mut row[word as usize];
+        *w = (*w & !mask) | bits;
+        x = base + hi;
+    }
+}
+
 impl std::fmt::Debug for Grid {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Grid {}x{}", self.width, self.height)?;
@@ -383,13 +401,43 @@ impl Grid {
     /// [`Grid::fill_random`] inside a rectangle (which wraps around the torus); the cells
     /// outside it are untouched.
     pub fn fill_random_rect(&mut self, rect: Rect, density: f64, seed: u64) {
+        if self.width == 0 || self.height == 0 {
+            return;
+        }
         let fill = hash::Fill::new(seed, density);
-        for dy in 0..rect.height.min(self.height) {
-            let y = (rect.y + dy) % self.height;
-            for dx in 0..rect.width.min(self.width) {
-                let x = (rect.x + dx) % self.width;
-                self.set(x, y, fill.alive(x, y));
+        let (width, height) = (self.width, self.height);
+        let rows = rect.height.min(height);
+        // The rectangle's columns: one span, or two where it wraps past the east edge.
+        let x0 = rect.x % width;
+        let end = x0 as u64 + rect.width.min(width) as u64;
+        let spans = if end <= width as u64 {
+            [(x0, end as u32), (0, 0)]
+        } else {
+            [(x0, width), (0, (end - width as u64) as u32)]
+        };
+        let y0 = rect.y % height;
+        let fill_row = |(y, row): (usize, &mut [u64])| {
+            let y = y as u32;
+            if (y + height - y0) % height < rows {
+                for (a, b) in spans {
+                    fill_span(row, a, b, y, &fill);
+                }
             }
+        };
+        // Each cell is a pure function of (seed, x, y), so rows fill in any order: a large torus
+        // (a 65536² soup is 4.3e9 cells) is filled on every core, a word at a time.
+        let per_row = self.words_per_row;
+        if (width as u64) * (height as u64) >= 1 << 20 {
+            use rayon::prelude::*;
+            self.words
+                .par_chunks_mut(per_row)
+                .enumerate()
+                .for_each(fill_row);
+        } else {
+            self.words
+                .chunks_mut(per_row)
+                .enumerate()
+                .for_each(fill_row);
         }
     }
 
@@ -704,6 +752,80 @@ fn low_bits(n: u32) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    /// The fill a word at a time (and on every core for a large torus) is the per-cell draw
+    /// `hash::Fill` defines: each cell inside the rectangle, wrapping past both edges, is the
+    /// cell hash's verdict, and every cell outside it keeps what it held.
+    #[test]
+    fn a_random_fill_is_the_cell_hash_inside_the_rectangle_and_nothing_outside() {
+        use super::{Grid, Rect};
+        use crate::hash::Fill;
+        let cases = [
+            (
+                67,
+                13,
+                Rect {
+                    x: 50,
+                    y: 9,
+                    width: 30,
+                    height: 7,
+                },
+            ),
+            (
+                1100,
+                1000,
+                Rect {
+                    x: 0,
+                    y: 0,
+                    width: 1100,
+                    height: 1000,
+                },
+            ),
+            (
+                1100,
+                1000,
+                Rect {
+                    x: 1090,
+                    y: 990,
+                    width: 75,
+                    height: 20,
+                },
+            ),
+            (
+                130,
+                5,
+                Rect {
+                    x: 3,
+                    y: 1,
+                    width: 500,
+                    height: 9,
+                },
+            ),
+        ];
+        for (w, h, rect) in cases {
+            let mut g = Grid::new(w, h);
+            // A known background, so that a bit written outside the rectangle shows.
+            for y in 0..h {
+                for x in 0..w {
+                    g.set(x, y, (x * 7 + y * 3) % 5 == 0);
+                }
+            }
+            g.fill_random_rect(rect, 0.37, 11);
+            let fill = Fill::new(11, 0.37);
+            for y in 0..h {
+                for x in 0..w {
+                    let inside = (x + w - rect.x % w) % w < rect.width.min(w)
+                        && (y + h - rect.y % h) % h < rect.height.min(h);
+                    let want = if inside {
+                        fill.alive(x, y)
+                    } else {
+                        (x * 7 + y * 3) % 5 == 0
+                    };
+                    assert_eq!(g.get(x, y), want, "{w}x{h} {rect:?} at ({x}, {y})");
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_glider_turns_and_mirrors_as_drawn_by_hand() {
         use super::Grid;
