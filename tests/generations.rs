@@ -237,6 +237,7 @@ fn the_generations_engine_matches_the_reference_on_odd_tori_and_bounded_planes()
                 Universe::Bounded {
                     width: w,
                     height: h,
+                    edges: lifelab::geometry::Edges::Plane,
                 },
             ] {
                 let cells = state_soup(w as i64, h as i64, states, k as u64 + w as u64);
@@ -385,6 +386,7 @@ fn sparse_cells_across_stretches_of_rows_match_the_reference() {
                 Universe::Bounded {
                     width: w,
                     height: h,
+                    edges: lifelab::geometry::Edges::Plane,
                 },
             ] {
                 let mut cells = Vec::new();

@@ -396,3 +396,83 @@ fn a_two_state_rule_on_the_bounded_plane_runs_with_auto_as_in_golly() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Golly's bounded grids whose edges are joined (`lifealgo::CreateBorderCells`): the shifted
+/// torus, both Klein bottles with and without their shift, the cross-surface and the sphere, each
+/// from a soup that fills the grid, run by the command line with no flag but the file, against
+/// bgolly cell for cell. Odd and even sides, shifts of both signs and beyond the side, a
+/// shift Golly ignores (on an odd side), and a Generations rule.
+#[test]
+fn joined_edges_of_golly_s_bounded_grids_run_as_in_golly() {
+    let Some(bgolly) = bgolly() else { return };
+    let dir = std::env::temp_dir().join(format!("lifelab-joined-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let grids = [
+        (":T12+5,9", 12, 9),
+        (":T12-5,9", 12, 9),
+        (":T12+17,9", 12, 9),
+        (":T12,9+4", 12, 9),
+        (":T13,10-3", 13, 10),
+        (":K12*,9", 12, 9),
+        (":K12,9*", 12, 9),
+        (":K12", 12, 12),
+        (":K12*+1,9", 12, 9),
+        (":K9,12*+1", 9, 12),
+        (":K13*+1,9", 13, 9),
+        (":C12,9", 12, 9),
+        (":C11,13", 11, 13),
+        (":S11", 11, 11),
+        (":S12", 12, 12),
+    ];
+    let mut compared = 0;
+    for (i, &(suffix, w, h)) in grids.iter().enumerate() {
+        for (rule_text, algo) in [
+            ("B3/S23", "QuickLife"),
+            ("B36/S23", "QuickLife"),
+            ("345/2/4", "Generations"),
+        ] {
+            let start = soup(w, h, 0.45, 100 + i as u64);
+            let mut p = Pattern::new(start);
+            p.rule = Some(rule(&format!("{rule_text}{suffix}")));
+            let input = dir.join(format!("in-{i}-{algo}.rle"));
+            std::fs::write(&input, pattern::write(&p, Format::Rle)).unwrap();
+            for gens in [30u64, 77] {
+                let ours = dir.join(format!("ours-{i}-{algo}-{gens}.rle"));
+                let theirs = dir.join(format!("golly-{i}-{algo}-{gens}.rle"));
+                let v = common::cli::json(&[
+                    "run",
+                    "--pattern",
+                    input.to_str().unwrap(),
+                    "--gens",
+                    &gens.to_string(),
+                    "--out",
+                    ours.to_str().unwrap(),
+                    "--json",
+                ]);
+                assert_eq!(v["engine"], "reference", "{rule_text}{suffix}: {v}");
+                let out = Command::new(&bgolly)
+                    .args(["-q", "-q", "-a", algo, "-m", &gens.to_string(), "-o"])
+                    .arg(&theirs)
+                    .arg(&input)
+                    .output()
+                    .unwrap();
+                assert!(out.status.success(), "bgolly failed: {out:?}");
+                let read = |p: &std::path::Path| {
+                    let text = std::fs::read_to_string(p).unwrap();
+                    let p = pattern::parse(&text, Format::Rle)
+                        .unwrap_or_else(|e| panic!("{e}\n{text}"))
+                        .trimmed();
+                    (p.cells, p.states)
+                };
+                let (got, want) = (read(&ours), read(&theirs));
+                assert_eq!(got, want, "{rule_text}{suffix} at {gens}");
+                compared += got.0.population();
+            }
+        }
+    }
+    assert!(
+        compared > 1000,
+        "the soups should not all have died: {compared}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -69,6 +69,7 @@ fn every_shape_matches_the_reference_on_odd_tori_and_bounded_planes() {
                 Universe::Bounded {
                     width: 33,
                     height: 41,
+                    edges: lifelab::geometry::Edges::Plane,
                 },
             ] {
                 seed += 1;
@@ -150,6 +151,7 @@ fn on_the_plane_the_board_follows_the_cells() {
         let bounded = Universe::Bounded {
             width: 300,
             height: 300,
+            edges: lifelab::geometry::Edges::Plane,
         };
         let mut oracle = engine("ltl", rule, bounded, &shifted);
         let mut reference = engine("reference", rule, bounded, &shifted);

@@ -51,6 +51,27 @@ fn rle_header_torus_and_layout_variants() {
     );
 }
 
+/// Golly's `#CXRLE Pos=x,y` places the pattern's top-left cell, in Golly's coordinates (the
+/// origin in the middle of the grid, whose top-left cell is (-w/2, -h/2)). On a bounded grid
+/// other than the torus that changes what the cells do, so it is kept there: -13,-4 on a 40x20
+/// cross-surface is (7, 6) from the grid's corner. A malformed position is an error at its column.
+#[test]
+fn golly_s_position_places_a_pattern_on_its_bounded_grid() {
+    let p = rle("#CXRLE Pos=-13,-4\nx = 3, y = 2, rule = B3/S23:C40,20\n3o$3o!");
+    assert_eq!(p.origin, Some((7, 6)));
+    let p = rle("#CXRLE Pos=-1,0 Gen=3\nx = 1, y = 1, rule = B3/S23:P7,5\no!");
+    assert_eq!(p.origin, Some((2, 2)));
+    // On the plane and the torus a pattern is centred, as before.
+    assert_eq!(
+        rle("#CXRLE Pos=5,5\nx = 1, y = 1, rule = B3/S23:T9,9\no!").origin,
+        None
+    );
+    assert_eq!(
+        rle_err("#CXRLE Gen=1 Pos=3;4\nx = 1, y = 1\no!"),
+        "line 1, column 14: #CXRLE position 'Pos=3;4' is not Pos=<x>,<y> in whole numbers"
+    );
+}
+
 #[test]
 fn rle_writer_matches_the_hand_written_form() {
     let glider = Grid::from_text(".O.\n..O\nOOO");

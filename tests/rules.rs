@@ -125,6 +125,95 @@ fn torus_suffix() {
     assert_eq!(Rule::parse("W110:T64,1").unwrap().torus, Some((64, 1)));
 }
 
+/// Golly's other bounded grids, read as `lifealgo::setgridsize` reads them and written back in
+/// the canonical form `lifealgo::canonicalsuffix` gives (shifts taken modulo the side, a Klein
+/// bottle's shift kept only on an even twisted side, as one cell, `:K` alone twisting its
+/// left and right edges).
+#[test]
+fn golly_s_bounded_grids_read_and_write_as_golly_writes_them() {
+    use lifelab::geometry::Edges;
+    for (text, canonical, grid) in [
+        (
+            "B3/S23:T30+7,20",
+            "B3/S23:T30+7,20",
+            (
+                30,
+                20,
+                Edges::ShiftedTorus {
+                    horizontal: 7,
+                    vertical: 0,
+                },
+            ),
+        ),
+        (
+            "B3/S23:T30-37,20",
+            "B3/S23:T30-7,20",
+            (
+                30,
+                20,
+                Edges::ShiftedTorus {
+                    horizontal: -7,
+                    vertical: 0,
+                },
+            ),
+        ),
+        (
+            "B3/S23:T30,20+3",
+            "B3/S23:T30,20+3",
+            (
+                30,
+                20,
+                Edges::ShiftedTorus {
+                    horizontal: 0,
+                    vertical: 3,
+                },
+            ),
+        ),
+        (
+            "B3/S23:K40*,20",
+            "B3/S23:K40*,20",
+            (40, 20, Edges::KleinTopBottom { shifted: false }),
+        ),
+        (
+            "B3/S23:K40,20",
+            "B3/S23:K40,20*",
+            (40, 20, Edges::KleinLeftRight { shifted: false }),
+        ),
+        (
+            "B3/S23:k40*+5,20",
+            "B3/S23:K40*+1,20",
+            (40, 20, Edges::KleinTopBottom { shifted: true }),
+        ),
+        (
+            "B3/S23:K41*+5,20",
+            "B3/S23:K41*,20",
+            (41, 20, Edges::KleinTopBottom { shifted: false }),
+        ),
+        (
+            "B3/S23:K40,20*-1",
+            "B3/S23:K40,20*+1",
+            (40, 20, Edges::KleinLeftRight { shifted: true }),
+        ),
+        (
+            "B3/S23:C40,20",
+            "B3/S23:C40,20",
+            (40, 20, Edges::CrossSurface),
+        ),
+        ("B3/S23:C40", "B3/S23:C40,40", (40, 40, Edges::CrossSurface)),
+        ("B3/S23:S30", "B3/S23:S30", (30, 30, Edges::Sphere)),
+        ("B3/S23:P30,20", "B3/S23:P30,20", (30, 20, Edges::Plane)),
+    ] {
+        let r = Rule::parse(text).unwrap();
+        assert_eq!(r.bounded, Some(grid), "{text}");
+        assert_eq!(r.torus, None, "{text}");
+        assert_eq!(r.to_string(), canonical, "{text}");
+        assert_eq!(Rule::parse(canonical).unwrap(), r, "{canonical}");
+    }
+    // A shift of nothing (or of the whole side) is the plain torus.
+    let r = Rule::parse("B3/S23:T30+30,20").unwrap();
+    assert_eq!((r.torus, r.bounded), (Some((30, 20)), None));
+}
+
 #[test]
 fn golly_writes_a_ring_as_width_and_height_zero() {
     // Golly's notation for a one-dimensional ring of width w is `:Tw,0`.
@@ -246,17 +335,48 @@ fn bad_rules_name_the_part_and_the_range() {
         ),
         (
             "B3/S23:T0,5",
-            "B3/S23:T0,5: torus width 0 (infinite in Golly) is not supported: a lifelab torus is \
-             finite, 1..16777216",
+            "B3/S23:T0,5: torus width 0 (infinite in Golly, a cylinder or a plane) is not \
+             supported: a lifelab grid is finite, 1..16777216",
+        ),
+        // Golly's own refusals (`lifealgo::setgridsize`), in its words.
+        (
+            "B3/S23:K30*,20*",
+            "B3/S23:K30*,20*: Klein bottle ':K30*,20*' can't have both horizontal and vertical \
+             twists",
         ),
         (
-            "B3/S23:K30,20",
-            "B3/S23:K30,20: bounded grid ':K30,20' is not supported: lifelab has the torus \
-             (':T<width>,<height>') and, for 2D rules, the bounded plane (':P<width>,<height>')",
+            "B3/S23:T30*,20",
+            "B3/S23:T30*,20: bounded grid ':T30*,20': only a Klein bottle has a twist ('*')",
         ),
         (
-            "B3/S23:T30+5,20",
-            "B3/S23:T30+5,20: torus ':T30+5,20' has a shift or twist, which lifelab does not support",
+            "B3/S23:K30,20+1",
+            "B3/S23:K30,20+1: Klein bottle ':K30,20+1': the shift must be on the twisted edges",
+        ),
+        (
+            "B3/S23:S30,20",
+            "B3/S23:S30,20: sphere ':S30,20' is square: Golly writes it ':S<side>'",
+        ),
+        (
+            "B3/S23:C30+2,20",
+            "B3/S23:C30+2,20: cross-surface ':C30+2,20' can't have a shift",
+        ),
+        (
+            "B3/S23:P30,20-1",
+            "B3/S23:P30,20-1: bounded plane ':P30,20-1' can't have a shift",
+        ),
+        (
+            "B3/S23:T30+2,20+1",
+            "B3/S23:T30+2,20+1: torus ':T30+2,20+1' can't have both horizontal and vertical shifts",
+        ),
+        (
+            "B3/S23:T30+x,20",
+            "B3/S23:T30+x,20: bounded grid ':T30+x,20': the shift '+x' is not a sign and a whole \
+             number",
+        ),
+        (
+            "B3/S23:C0,20",
+            "B3/S23:C0,20: cross-surface width 0 (infinite in Golly, a cylinder or a plane) is \
+             not supported: a lifelab grid is finite, 1..16777216",
         ),
         (
             "B2(3/2)/S",

@@ -77,7 +77,7 @@ pub fn lifespan(
     let mut engine = make()?;
     let universe = engine.universe();
     let at = match universe {
-        Universe::Torus { width, height } | Universe::Bounded { width, height } => (
+        Universe::Torus { width, height } | Universe::Bounded { width, height, .. } => (
             (width.saturating_sub(pattern.width()) / 2) as i64,
             (height.saturating_sub(pattern.height()) / 2) as i64,
         ),

@@ -885,17 +885,28 @@ impl LifelabApp {
         let bounded = pattern.rule.and_then(|r| r.bounded);
         let universe = match (pattern.rule.and_then(|r| r.torus), self.life.universe) {
             (Some((w, h)), _) => Universe::torus(w, h),
-            (None, _) if let Some((width, height)) = bounded => Universe::Bounded { width, height },
+            (None, _) if let Some((width, height, edges)) = bounded => Universe::Bounded {
+                width,
+                height,
+                edges,
+            },
             // A file without a bounded-grid suffix lives on the unbounded plane, as in Golly
             // and on the command line; a library pattern goes into the universe shown.
             (None, _) if from_file => Universe::Plane,
             (None, Universe::Plane) => Universe::Plane,
-            (None, Universe::Bounded { width, height })
-                if pattern.width() <= width && pattern.height() <= height =>
-            {
-                Universe::Bounded { width, height }
-            }
-            (None, Universe::Torus { width, height } | Universe::Bounded { width, height }) => {
+            (
+                None,
+                Universe::Bounded {
+                    width,
+                    height,
+                    edges,
+                },
+            ) if pattern.width() <= width && pattern.height() <= height => Universe::Bounded {
+                width,
+                height,
+                edges,
+            },
+            (None, Universe::Torus { width, height } | Universe::Bounded { width, height, .. }) => {
                 if pattern.width() <= width && pattern.height() <= height {
                     Universe::torus(width, height)
                 } else {

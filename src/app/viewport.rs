@@ -102,7 +102,7 @@ impl Viewport {
         match universe {
             Universe::Torus { width, height } => Self::new((width, height)),
             // Golly's bounded plane: one picture, which neither wraps nor extends.
-            Universe::Bounded { width, height } => Self::bounded((width, height)),
+            Universe::Bounded { width, height, .. } => Self::bounded((width, height)),
             Universe::Plane => Self {
                 plane: true,
                 ..Self::new((1, 1))
@@ -333,7 +333,7 @@ impl Viewport {
                 self.plane = false;
                 self.bounded = false;
             }
-            Universe::Bounded { width, height } => {
+            Universe::Bounded { width, height, .. } => {
                 self.torus = (width, height);
                 self.plane = false;
                 self.bounded = true;

@@ -72,6 +72,7 @@ impl GenerationsEngine {
                 "the Generations engine runs Generations rules; {rule} has two states"
             )));
         };
+        universe.refuse_joined_edges("Generations")?;
         if universe.is_plane() && g.table.births_from_nothing() {
             return Err(EngineError::Unsupported(format!(
                 "{rule} gives birth on empty space (B0), which fills the unbounded plane in one generation; run it on a torus"
@@ -87,7 +88,7 @@ impl GenerationsEngine {
             None => Kernel::for_map(&g.table),
         };
         let (x0, y0, words, rows, last_bits) = match universe {
-            Universe::Torus { width, height } | Universe::Bounded { width, height } => {
+            Universe::Torus { width, height } | Universe::Bounded { width, height, .. } => {
                 let words = width.div_ceil(64) as usize;
                 (
                     0,

@@ -393,6 +393,7 @@ impl LtlEngine {
                 "the Larger than Life engine runs Larger than Life rules; {rule} is not one"
             )));
         };
+        universe.refuse_joined_edges("Larger than Life")?;
         if universe.is_plane() && l.births_from_nothing() {
             return Err(EngineError::Unsupported(format!(
                 "{rule} gives birth on empty space (B0), which fills the unbounded plane in one generation; run it on a torus or a bounded plane (as Golly does)"

@@ -4,7 +4,7 @@
 
 use crate::engine::dense;
 use crate::engine::{
-    Bounds, CellRect, Census, Core, Engine, EngineKind, EngineResult, Put, Universe,
+    Bounds, CellRect, Census, Core, Edges, Engine, EngineKind, EngineResult, Put, Universe,
 };
 use crate::grid::{Grid, GridError};
 use crate::hash;
@@ -18,8 +18,8 @@ pub struct ReferenceEngine {
     seed: u64,
     width: usize,
     height: usize,
-    /// Golly's bounded plane: nothing beyond the edges (else a torus).
-    bounded: bool,
+    /// Golly's bounded grids: how the edges are joined (`None`: a torus).
+    edges: Option<Edges>,
     cells: Vec<u8>,
 }
 
@@ -30,7 +30,7 @@ impl ReferenceEngine {
         Ok(Self::new(rule, &grid, seed))
     }
 
-    /// An empty torus or bounded plane (the unbounded plane is refused).
+    /// An empty torus or bounded grid (the unbounded plane is refused).
     pub fn in_universe(rule: Rule, universe: Universe, seed: u64) -> EngineResult<Self> {
         let Some((width, height)) = universe.size() else {
             return Err(crate::engine::EngineError::Unsupported(
@@ -38,8 +38,15 @@ impl ReferenceEngine {
                     .into(),
             ));
         };
+        // Golly's border is one cell deep: a wider neighbourhood would read past it.
+        if universe.has_joined_edges() && rule.ltl().is_some_and(|l| l.range > 1) {
+            return Err(crate::engine::EngineError::Unsupported(format!(
+                "a Larger than Life rule of range above 1 reads beyond Golly's one-cell border of {}",
+                universe.describe()
+            )));
+        }
         let mut engine = Self::empty(rule, width, height, seed)?;
-        engine.bounded = universe.is_bounded_plane();
+        engine.edges = universe.edges();
         Ok(engine)
     }
 
@@ -50,7 +57,7 @@ impl ReferenceEngine {
             seed,
             width: grid.width() as usize,
             height: grid.height() as usize,
-            bounded: false,
+            edges: None,
             cells: Vec::new(),
         };
         engine.load(grid);
@@ -64,17 +71,33 @@ impl ReferenceEngine {
             .collect();
     }
 
-    /// The cell's index: wrapped on a torus; `None` beyond a bounded plane's edges.
+    /// The index of the cell a generation reads at (x, y): wrapped on a torus; on a bounded
+    /// grid, the cell Golly's border copies there (`None` beyond the bounded plane's edges).
     fn at(&self, x: i64, y: i64) -> Option<usize> {
         let (w, h) = (self.width as i64, self.height as i64);
-        if self.bounded && !((0..w).contains(&x) && (0..h).contains(&y)) {
-            return None;
+        let (x, y) = match self.edges {
+            None => (x.rem_euclid(w), y.rem_euclid(h)),
+            Some(edges) => edges.resolve(x, y, w, h)?,
+        };
+        Some((y * w + x) as usize)
+    }
+
+    /// The index of the cell (x, y) names for a caller: wrapped on a torus, and only inside a
+    /// bounded grid (its border exists only while a generation is computed).
+    fn inside(&self, x: i64, y: i64) -> Option<usize> {
+        let (w, h) = (self.width as i64, self.height as i64);
+        match self.edges {
+            None => Some((y.rem_euclid(h) * w + x.rem_euclid(w)) as usize),
+            Some(_) => ((0..w).contains(&x) && (0..h).contains(&y)).then(|| (y * w + x) as usize),
         }
-        Some((y.rem_euclid(h) * w + x.rem_euclid(w)) as usize)
     }
 
     fn state_at(&self, x: i64, y: i64) -> u8 {
         self.at(x, y).map_or(0, |i| self.cells[i])
+    }
+
+    fn state_inside(&self, x: i64, y: i64) -> u8 {
+        self.inside(x, y).map_or(0, |i| self.cells[i])
     }
 
     /// Whether the cell is alive (state 1: a dying cell is not).
@@ -251,8 +274,12 @@ impl Engine for ReferenceEngine {
 
     fn universe(&self) -> Universe {
         let (width, height) = (self.width as u32, self.height as u32);
-        if self.bounded {
-            Universe::Bounded { width, height }
+        if let Some(edges) = self.edges {
+            Universe::Bounded {
+                width,
+                height,
+                edges,
+            }
         } else {
             Universe::torus(width, height)
         }
@@ -278,24 +305,24 @@ impl Engine for ReferenceEngine {
     }
 
     fn cell(&mut self, x: i64, y: i64) -> EngineResult<bool> {
-        Ok(self.state_at(x, y) != 0)
+        Ok(self.state_inside(x, y) != 0)
     }
 
     fn set_cell(&mut self, x: i64, y: i64, alive: bool) -> EngineResult<()> {
-        if let Some(i) = self.at(x, y) {
+        if let Some(i) = self.inside(x, y) {
             self.cells[i] = alive as u8;
         }
         Ok(())
     }
 
     fn state(&mut self, x: i64, y: i64) -> EngineResult<u8> {
-        Ok(self.state_at(x, y))
+        Ok(self.state_inside(x, y))
     }
 
     fn states_in(&mut self, rect: CellRect) -> EngineResult<Vec<u8>> {
         Ok((0..rect.height as i64)
             .flat_map(|y| (0..rect.width as i64).map(move |x| (x, y)))
-            .map(|(x, y)| self.state_at(rect.x + x, rect.y + y))
+            .map(|(x, y)| self.state_inside(rect.x + x, rect.y + y))
             .collect())
     }
 

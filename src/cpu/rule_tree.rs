@@ -48,6 +48,7 @@ impl RuleTreeEngine {
                 "the rule-tree engine runs rule files' rules; {rule} is not one"
             )));
         };
+        universe.refuse_joined_edges("rule-tree")?;
         let def = loaded.def();
         if universe.is_plane() && def.tree.births_from_nothing() {
             return Err(EngineError::Unsupported(format!(

@@ -8,7 +8,7 @@
 
 pub mod dense;
 
-pub use crate::geometry::{Bounds, CellRect};
+pub use crate::geometry::{Bounds, CellRect, Edges};
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -26,9 +26,14 @@ pub enum Universe {
     Torus { width: u32, height: u32 },
     /// The unbounded plane, as in Golly's default universe.
     Plane,
-    /// Golly's bounded plane (`:P<w>,<h>`): a `width x height` rectangle with nothing beyond
-    /// its edges, where cells are always dead.
-    Bounded { width: u32, height: u32 },
+    /// Golly's bounded grids but the plain torus: a `width x height` rectangle with nothing
+    /// beyond its edges (the bounded plane `:P<w>,<h>`), or whose edges are joined as `edges`
+    /// says (a shifted torus, a Klein bottle, the cross-surface, the sphere).
+    Bounded {
+        width: u32,
+        height: u32,
+        edges: Edges,
+    },
 }
 
 impl Universe {
@@ -39,11 +44,25 @@ impl Universe {
     /// The size of a torus or a bounded plane, or `None` on the unbounded plane.
     pub fn size(self) -> Option<(u32, u32)> {
         match self {
-            Universe::Torus { width, height } | Universe::Bounded { width, height } => {
+            Universe::Torus { width, height } | Universe::Bounded { width, height, .. } => {
                 Some((width, height))
             }
             Universe::Plane => None,
         }
+    }
+
+    /// How a bounded grid's edges are joined; `None` on the plain torus and the plane.
+    pub fn edges(self) -> Option<Edges> {
+        match self {
+            Universe::Bounded { edges, .. } => Some(edges),
+            _ => None,
+        }
+    }
+
+    /// A bounded grid whose edges are joined (a shifted torus, a Klein bottle, the
+    /// cross-surface, the sphere): only the reference engine has Golly's border for it.
+    pub fn has_joined_edges(self) -> bool {
+        self.edges().is_some_and(|e| e != Edges::Plane)
     }
 
     /// The torus size, or `None` on a plane, bounded or not.
@@ -54,6 +73,8 @@ impl Universe {
         }
     }
 
+    /// Golly's bounded plane, or another bounded grid but the plain torus (see
+    /// [`Universe::has_joined_edges`]): the engines built for the torus and the plane refuse both.
     pub fn is_bounded_plane(self) -> bool {
         matches!(self, Universe::Bounded { .. })
     }
@@ -72,9 +93,15 @@ impl Universe {
         match self {
             Universe::Torus { width, height } => format!("a {width}x{height} torus"),
             Universe::Plane => "the unbounded plane".to_string(),
-            Universe::Bounded { width, height } => {
-                format!("a {width}x{height} bounded plane (Golly's :P{width},{height})")
-            }
+            Universe::Bounded {
+                width,
+                height,
+                edges,
+            } => format!(
+                "a {width}x{height} {} (Golly's {})",
+                edges.name(),
+                edges.suffix(width, height)
+            ),
         }
     }
 
@@ -94,10 +121,22 @@ impl Universe {
         }
     }
 
+    /// Refuses, for an engine that has no border for them, Golly's bounded grids whose edges
+    /// are joined (the reference engine has).
+    pub fn refuse_joined_edges(self, engine: &str) -> EngineResult<()> {
+        if self.has_joined_edges() {
+            return Err(EngineError::Unsupported(format!(
+                "the {engine} engine has no border for {}; the reference engine runs it",
+                self.describe()
+            )));
+        }
+        Ok(())
+    }
+
     /// Whether the cell (x, y) can be alive: anywhere but beyond a bounded plane's edges.
     pub fn holds(self, x: i64, y: i64) -> bool {
         match self {
-            Universe::Bounded { width, height } => {
+            Universe::Bounded { width, height, .. } => {
                 (0..width as i64).contains(&x) && (0..height as i64).contains(&y)
             }
             _ => true,
@@ -532,7 +571,7 @@ pub trait Engine: Send {
     /// The whole torus as one grid (an error on the plane, which has no size).
     fn grid(&mut self) -> EngineResult<Grid> {
         match self.universe() {
-            Universe::Torus { width, height } | Universe::Bounded { width, height } => {
+            Universe::Torus { width, height } | Universe::Bounded { width, height, .. } => {
                 self.cells_in(CellRect::new(0, 0, width, height))
             }
             Universe::Plane => Err(EngineError::Unsupported(

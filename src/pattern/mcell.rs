@@ -104,7 +104,7 @@ pub fn parse(text: &str) -> Result<Pattern, ParseError> {
         }),
         // Without a wrap a board is Golly's bounded plane.
         (Some((_, w, h)), _) => Some(Rule {
-            bounded: Some((w, h)),
+            bounded: Some((w, h, crate::geometry::Edges::Plane)),
             ..rule.unwrap_or_else(Rule::life)
         }),
         (None, _) => rule,
@@ -314,7 +314,10 @@ mod tests {
         assert_eq!(parse(text).unwrap().rule.unwrap().torus, Some((60, 40)));
         let plane = "#MCell 4.20\n#GAME Life\n#RULE 23/3\n#BOARD 60x40\n#WRAP 0\n#L 3A\n";
         let p = parse(plane).unwrap();
-        assert_eq!(p.rule.unwrap().bounded, Some((60, 40)));
+        assert_eq!(
+            p.rule.unwrap().bounded,
+            Some((60, 40, crate::geometry::Edges::Plane))
+        );
         // Golly's shift: (60 + 1 - 3) / 2 and (40 + 1 - 1) / 2 from the board's corner.
         assert_eq!(p.origin, Some((29, 20)));
     }

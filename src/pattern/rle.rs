@@ -110,6 +110,9 @@ pub fn read(text: &str) -> Result<Parsed, ParseError> {
 fn read_cells(text: &str) -> Result<Parsed, ParseError> {
     let mut pattern = Pattern::new(Grid::new(0, 0));
     let mut header: Option<Header> = None;
+    // Golly's `#CXRLE Pos=x,y`: the top-left cell, in Golly's coordinates (the origin in the
+    // middle of a bounded grid).
+    let mut position: Option<(i64, i64)> = None;
     let mut lines = text.split('\n').enumerate().peekable();
 
     // Comment lines and the header come first.
@@ -121,6 +124,11 @@ fn read_cells(text: &str) -> Result<Parsed, ParseError> {
             continue;
         }
         if let Some(rest) = trimmed.strip_prefix('#') {
+            if let Some(cx) = rest.strip_prefix("CXRLE") {
+                position = read_cxrle(cx, i + 1, line.len() - cx.len() + 1)?.or(position);
+                lines.next();
+                continue;
+            }
             read_comment(&mut pattern, rest, i + 1)?;
             lines.next();
             continue;
@@ -130,6 +138,12 @@ fn read_cells(text: &str) -> Result<Parsed, ParseError> {
             lines.next();
         }
         break;
+    }
+    // On a bounded grid other than the torus, where the cells go changes what they do (a wall,
+    // a twist): the file's position is kept, as Golly keeps it. On the plane and the torus a
+    // pattern is centred, which changes nothing but coordinates.
+    if let (Some((px, py)), Some((w, h, _))) = (position, pattern.rule.and_then(|r| r.bounded)) {
+        pattern.origin = Some((px + (w / 2) as i64, py + (h / 2) as i64));
     }
 
     // The body: runs of cells.
@@ -333,10 +347,33 @@ fn set_run(grid: &mut Grid, x: u32, y: u32, n: u32) {
     }
 }
 
-fn read_comment(pattern: &mut Pattern, rest: &str, line: usize) -> Result<(), ParseError> {
-    if rest.starts_with("CXRLE") {
-        return Ok(()); // Golly's position and generation, not a comment for people
+/// Golly's extended RLE line, `#CXRLE Pos=-13,-4 Gen=100`: the position of the top-left cell
+/// (the generation is the header's business elsewhere). `column` is where `text` starts.
+fn read_cxrle(text: &str, line: usize, column: usize) -> Result<Option<(i64, i64)>, ParseError> {
+    let mut position = None;
+    let mut at = column;
+    for word in text.split(' ') {
+        if let Some(pos) = word.strip_prefix("Pos=") {
+            let parsed = pos
+                .split_once(',')
+                .and_then(|(x, y)| Some((x.trim().parse().ok()?, y.trim().parse().ok()?)));
+            match parsed {
+                Some(p) => position = Some(p),
+                None => {
+                    return Err(ParseError::new(
+                        line,
+                        at,
+                        format!("#CXRLE position '{word}' is not Pos=<x>,<y> in whole numbers"),
+                    ));
+                }
+            }
+        }
+        at += word.len() + 1;
     }
+    Ok(position)
+}
+
+fn read_comment(pattern: &mut Pattern, rest: &str, line: usize) -> Result<(), ParseError> {
     let mut chars = rest.chars();
     let kind = chars.next().unwrap_or(' ');
     let text = chars.as_str().trim().to_string();

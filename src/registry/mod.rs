@@ -354,6 +354,19 @@ fn not_bounded(r: &Request) -> Result<(), String> {
     }
 }
 
+/// Golly's bounded grids whose edges are joined (a shifted torus, a Klein bottle, the
+/// cross-surface, the sphere) have Golly's one-cell border on the reference engine alone.
+fn no_joined_edges(r: &Request) -> Result<(), String> {
+    if r.universe.has_joined_edges() {
+        Err(format!(
+            "it has no border for {}; the reference engine has",
+            r.universe.describe()
+        ))
+    } else {
+        Ok(())
+    }
+}
+
 fn torus_only(r: &Request) -> Result<(), String> {
     match r.universe {
         Universe::Plane | Universe::Bounded { .. } => Err("it runs on a torus only".into()),
@@ -376,17 +389,32 @@ fn builtin() -> Vec<EngineSpec> {
             summary: "the plain oracle: one byte per cell, neighbours counted one by one; a torus or a bounded plane",
             supports: |r| match r.universe {
                 Universe::Plane => Err("it runs on a torus or a bounded plane only".into()),
+                // Golly's border is one cell deep: a wider neighbourhood would read past it.
+                u if u.has_joined_edges() && r.rule.ltl().is_some_and(|l| l.range > 1) => {
+                    Err(format!(
+                        "a Larger than Life rule of range above 1 reads beyond Golly's one-cell border of {}",
+                        u.describe()
+                    ))
+                }
                 _ => Ok(()),
             },
             // Never auto's choice where another engine runs the request; on Golly's bounded
-            // plane it is the one engine for a two-state rule, so it is taken there, last.
+            // plane it is the one engine for a two-state rule, and on the other bounded grids
+            // the one engine for any rule, so it is taken there, last.
             cost: |r| {
                 r.universe.is_bounded_plane().then(|| Cost {
                     seconds: f64::MAX,
-                    why: format!(
-                        "{}: only the reference engine runs a two-state rule there",
-                        r.universe.describe()
-                    ),
+                    why: if r.universe.has_joined_edges() {
+                        format!(
+                            "{}: only the reference engine has Golly's border for it",
+                            r.universe.describe()
+                        )
+                    } else {
+                        format!(
+                            "{}: only the reference engine runs a two-state rule there",
+                            r.universe.describe()
+                        )
+                    },
                 })
             },
             memory: |r| r.universe.cells().unwrap_or(0) * 3,
@@ -486,6 +514,7 @@ fn builtin() -> Vec<EngineSpec> {
                 if r.rule.generations().is_none() {
                     return Err("it runs Generations rules only".into());
                 }
+                no_joined_edges(r)?;
                 if r.universe.is_plane() && r.rule.births_from_nothing() {
                     return Err("a B0 rule fills the unbounded plane at once".into());
                 }
@@ -522,6 +551,7 @@ fn builtin() -> Vec<EngineSpec> {
                 if r.rule.ltl().is_none() {
                     return Err("it runs Larger than Life rules only".into());
                 }
+                no_joined_edges(r)?;
                 if r.universe.is_plane() && r.rule.births_from_nothing() {
                     return Err(
                         "a B0 rule fills the unbounded plane at once (Golly refuses it too)".into(),
@@ -554,6 +584,7 @@ fn builtin() -> Vec<EngineSpec> {
                 if r.rule.loaded().is_none() {
                     return Err("it runs rule files' rules only".into());
                 }
+                no_joined_edges(r)?;
                 if r.universe.is_plane() && r.rule.births_from_nothing() {
                     return Err(
                         "the rule turns empty cells live, which fills the unbounded plane at once"

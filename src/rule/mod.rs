@@ -25,6 +25,7 @@ pub mod map;
 pub mod named;
 mod table;
 
+use crate::geometry::Edges;
 use std::fmt;
 
 pub use circuit::Circuit;
@@ -268,8 +269,9 @@ pub enum RuleKind {
 pub struct Rule {
     pub kind: RuleKind,
     pub torus: Option<(u32, u32)>,
-    /// Golly's bounded plane `:P<width>,<height>`: nothing lives beyond its edges.
-    pub bounded: Option<(u32, u32)>,
+    /// Golly's other bounded grids: the bounded plane `:P<width>,<height>` (nothing lives
+    /// beyond its edges), and the shifted torus, Klein bottle, cross-surface and sphere.
+    pub bounded: Option<(u32, u32, Edges)>,
 }
 
 impl Rule {
@@ -472,7 +474,7 @@ impl Rule {
         let up = |s: Option<(u32, u32)>| s.map(|(w, h)| (w.max(min), h.max(min)));
         Self {
             torus: up(self.torus),
-            bounded: up(self.bounded),
+            bounded: self.bounded.map(|(w, h, e)| (w.max(min), h.max(min), e)),
             ..self
         }
     }
@@ -539,8 +541,8 @@ impl fmt::Display for Rule {
             (Some((w, h)), _) => write!(f, ":T{w},{h}")?,
             (None, _) => {}
         }
-        if let Some((w, h)) = self.bounded {
-            write!(f, ":P{w},{h}")?;
+        if let Some((w, h, edges)) = self.bounded {
+            write!(f, "{}", edges.suffix(w, h))?;
         }
         Ok(())
     }
@@ -581,7 +583,7 @@ impl std::str::FromStr for Rule {
             let elementary = matches!(kind, RuleKind::Elementary(_));
             match parse_torus(input, s, at, elementary)? {
                 Grid::Torus(size) => torus = Some(size),
-                Grid::Plane(size) => bounded = Some(size),
+                Grid::Bounded(grid) => bounded = Some(grid),
             }
         }
         Ok(Self {
@@ -722,11 +724,6 @@ fn other_family(body: &str) -> Option<String> {
             "{body} is one of Golly's multi-state Life variants, a rule file ({body}.rule) that is not in the pattern's folder or any rules folder (add one with --rules DIR or LIFELAB_RULES)"
         ));
     }
-    if matches!(lower.as_str(), "jvn29" | "nobili32" | "hutton32") {
-        return Some(format!(
-            "{body} is one of von Neumann's 29-state automata, which Golly runs with its own JvN algorithm, not a rule file; lifelab does not run them yet"
-        ));
-    }
     None
 }
 
@@ -752,11 +749,63 @@ fn is_wordy(body: &str) -> bool {
 /// A bounded grid a suffix names.
 enum Grid {
     Torus((u32, u32)),
-    Plane((u32, u32)),
+    /// The bounded plane, or edges joined otherwise than a torus's.
+    Bounded((u32, u32, Edges)),
 }
 
-/// Golly's bounded-grid suffix: the torus `T<w>,<h>` or the bounded plane `P<w>,<h>`. For an
-/// elementary rule Golly writes the ring of width w as `T<w>,0`: that is (w, 1) here.
+/// One side of a bounded-grid suffix as Golly writes it: digits, then for a Klein bottle a
+/// `*` (this pair of edges is twisted), then a shift `+n` or `-n`.
+struct Side<'a> {
+    digits: &'a str,
+    twist: bool,
+    shift: Option<i64>,
+}
+
+fn side<'a>(input: &str, suffix: &str, text: &'a str) -> Result<Side<'a>, RuleError> {
+    let end = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (digits, mut rest) = text.split_at(end);
+    let twist = rest.starts_with('*');
+    if twist {
+        rest = &rest[1..];
+    }
+    let shift = match rest.chars().next() {
+        None => None,
+        Some(sign @ ('+' | '-')) => {
+            let n = &rest[1..];
+            match n.parse::<u32>() {
+                Ok(n) if sign == '-' => Some(-(n as i64)),
+                Ok(n) => Some(n as i64),
+                Err(_) => {
+                    return Err(RuleError::new(
+                        input,
+                        format!(
+                            "bounded grid ':{suffix}': the shift '{rest}' is not a sign and a whole number"
+                        ),
+                    ));
+                }
+            }
+        }
+        Some(_) => {
+            return Err(RuleError::new(
+                input,
+                format!("bounded grid ':{suffix}': unexpected '{rest}' after the size"),
+            ));
+        }
+    };
+    Ok(Side {
+        digits,
+        twist,
+        shift,
+    })
+}
+
+/// Golly's bounded-grid suffix (`lifealgo::setgridsize`): the torus `T<w>,<h>`, with a shift
+/// (`T30+7,20`), the bounded plane `P<w>,<h>`, the Klein bottle `K<w>*,<h>` or `K<w>,<h>*`
+/// (a shift of one on its twisted, even side: `*+1`), the cross-surface `C<w>,<h>` and the
+/// sphere `S<w>`. A missing height is the width. For an elementary rule Golly writes the ring of
+/// width w as `T<w>,0`: that is (w, 1) here.
 fn parse_torus(input: &str, suffix: &str, at: usize, elementary: bool) -> Result<Grid, RuleError> {
     let err = |m: String| Err(RuleError::new(input, m));
     let s = suffix.trim();
@@ -765,37 +814,75 @@ fn parse_torus(input: &str, suffix: &str, at: usize, elementary: bool) -> Result
             "empty bounded-grid suffix after ':' at column {at}"
         ));
     };
-    let plane = match first.to_ascii_uppercase() {
-        'T' => false,
-        'P' if !elementary => true,
-        'P' | 'K' | 'C' | 'S' => {
+    let topology = first.to_ascii_uppercase();
+    match topology {
+        'T' => {}
+        'P' | 'K' | 'C' | 'S' if elementary => {
             return err(format!(
-                "bounded grid ':{s}' is not supported: lifelab has the torus (':T<width>,<height>') and, for 2D rules, the bounded plane (':P<width>,<height>')"
+                "bounded grid ':{s}' is for 2D rules: an elementary rule's ring is ':T<width>,0'"
             ));
         }
+        'P' | 'K' | 'C' | 'S' => {}
         _ => {
             return err(format!(
-                "unknown bounded-grid suffix ':{s}' (expected ':T<width>,<height>' or ':P<width>,<height>')"
+                "unknown bounded-grid suffix ':{s}' (expected Golly's ':T<w>,<h>', ':P<w>,<h>', ':K<w>*,<h>', ':C<w>,<h>' or ':S<w>')"
             ));
         }
-    };
+    }
     let dims = &s[1..];
-    if dims.contains(['+', '-', '*']) {
+    let (w, h) = match dims.split_once(',') {
+        Some(_) if topology == 'S' => {
+            return err(format!(
+                "sphere ':{s}' is square: Golly writes it ':S<side>'"
+            ));
+        }
+        Some((w, h)) => (side(input, s, w.trim())?, Some(side(input, s, h.trim())?)),
+        None => (side(input, s, dims.trim())?, None),
+    };
+    let (h_twist, v_twist) = (w.twist, h.as_ref().is_some_and(|h| h.twist));
+    let shift = (w.shift, h.as_ref().and_then(|h| h.shift));
+    // Golly's rules for twists and shifts, in its words.
+    if (h_twist || v_twist) && topology != 'K' {
         return err(format!(
-            "torus ':{s}' has a shift or twist, which lifelab does not support"
+            "bounded grid ':{s}': only a Klein bottle has a twist ('*')"
         ));
     }
-    let mut parts = dims.split(',');
-    let (Some(w), h, None) = (parts.next(), parts.next(), parts.next()) else {
-        return err(format!("torus ':{s}' must be ':T<width>,<height>'"));
+    if h_twist && v_twist {
+        return err(format!(
+            "Klein bottle ':{s}' can't have both horizontal and vertical twists"
+        ));
+    }
+    if shift.0.is_some() && shift.1.is_some() {
+        return err(format!(
+            "torus ':{s}' can't have both horizontal and vertical shifts"
+        ));
+    }
+    if shift != (None, None) {
+        match topology {
+            'P' => return err(format!("bounded plane ':{s}' can't have a shift")),
+            'S' => return err(format!("sphere ':{s}' can't have a shift")),
+            'C' => return err(format!("cross-surface ':{s}' can't have a shift")),
+            'K' if (shift.0.is_some() && !h_twist) || (shift.1.is_some() && !v_twist) => {
+                return err(format!(
+                    "Klein bottle ':{s}': the shift must be on the twisted edges"
+                ));
+            }
+            _ => {}
+        }
+    }
+    let name = match topology {
+        'T' => "torus",
+        'P' => "bounded plane",
+        'K' => "Klein bottle",
+        'C' => "cross-surface",
+        _ => "sphere",
     };
-    let dim = |name: &str, v: &str| -> Result<u32, RuleError> {
-        let v = v.trim();
+    let dim = |which: &str, v: &str| -> Result<u32, RuleError> {
         match v.parse::<u64>() {
             Ok(0) => Err(RuleError::new(
                 input,
                 format!(
-                    "torus {name} 0 (infinite in Golly) is not supported: a lifelab torus is finite, 1..{}",
+                    "{name} {which} 0 (infinite in Golly, a cylinder or a plane) is not supported: a lifelab grid is finite, 1..{}",
                     crate::grid::MAX_DIMENSION
                 ),
             )),
@@ -803,29 +890,47 @@ fn parse_torus(input: &str, suffix: &str, at: usize, elementary: bool) -> Result
             Ok(n) => Err(RuleError::new(
                 input,
                 format!(
-                    "torus {name} {n} is outside 1..{}",
+                    "{name} {which} {n} is outside 1..{}",
                     crate::grid::MAX_DIMENSION
                 ),
             )),
             Err(_) => Err(RuleError::new(
                 input,
-                format!("torus {name} '{v}' is not a whole number"),
+                format!("{name} {which} '{v}' is not a whole number"),
             )),
         }
     };
-    let width = dim("width", w)?;
+    let width = dim("width", w.digits)?;
     // Golly's ':T30' alone is a 30x30 torus; an elementary rule's ring is ':T30,0' (or ',1').
-    let height = match h {
-        Some(h) if elementary && h.trim() == "0" => 1,
-        Some(h) => dim("height", h)?,
+    let height = match &h {
+        Some(h) if elementary && h.digits == "0" => 1,
+        Some(h) => dim("height", h.digits)?,
         None if elementary => 1,
         None => width,
     };
-    Ok(if plane {
-        Grid::Plane((width, height))
-    } else {
-        Grid::Torus((width, height))
-    })
+    if elementary && shift != (None, None) {
+        return err(format!("ring ':{s}' can't have a shift"));
+    }
+    // Golly takes a shift modulo its side; a Klein bottle's shift is one cell, on an even side.
+    let hshift = shift.0.map_or(0, |n| n % width as i64) as i32;
+    let vshift = shift.1.map_or(0, |n| n % height as i64) as i32;
+    let edges = match topology {
+        'T' if hshift == 0 && vshift == 0 => return Ok(Grid::Torus((width, height))),
+        'T' => Edges::ShiftedTorus {
+            horizontal: hshift,
+            vertical: vshift,
+        },
+        'P' => Edges::Plane,
+        'K' if h_twist => Edges::KleinTopBottom {
+            shifted: hshift != 0 && width % 2 == 0,
+        },
+        'K' => Edges::KleinLeftRight {
+            shifted: vshift != 0 && height % 2 == 0,
+        },
+        'C' => Edges::CrossSurface,
+        _ => Edges::Sphere,
+    };
+    Ok(Grid::Bounded((width, height, edges)))
 }
 
 #[cfg(test)]

@@ -213,9 +213,13 @@ impl Spec {
                 && bounded.is_none();
         let universe = if plane {
             Universe::Plane
-        } else if let Some((width, height)) = bounded {
+        } else if let Some((width, height, edges)) = bounded {
             Grid::check_torus_dimensions(width as u64, height as u64)?;
-            Universe::Bounded { width, height }
+            Universe::Bounded {
+                width,
+                height,
+                edges,
+            }
         } else {
             // A soup or an empty universe: the flags' or the rule's torus, else the default.
             let (w, h) = size.unwrap_or((DEFAULT_SIDE, DEFAULT_SIDE));
@@ -258,7 +262,7 @@ impl Spec {
             (None, None, Some(density)) => {
                 let region = match (universe, flag_size) {
                     (
-                        Universe::Torus { width, height } | Universe::Bounded { width, height },
+                        Universe::Torus { width, height } | Universe::Bounded { width, height, .. },
                         _,
                     ) => (width, height),
                     (Universe::Plane, Some(s)) => s,
@@ -360,7 +364,7 @@ pub fn centre_tiles(tiles: TileMap, universe: Universe) -> TileMap {
 /// Where Golly's origin is in lifelab's coordinates on a universe.
 pub fn golly_origin(universe: Universe) -> (i64, i64) {
     match universe {
-        Universe::Torus { width, height } | Universe::Bounded { width, height } => {
+        Universe::Torus { width, height } | Universe::Bounded { width, height, .. } => {
             ((width / 2) as i64, (height / 2) as i64)
         }
         Universe::Plane => (0, 0),
@@ -425,13 +429,14 @@ pub fn place_at(cells: &Grid, universe: Universe) -> anyhow::Result<(i64, i64)> 
                 (height.saturating_sub(cells.height()) / 2) as i64,
             )
         }
-        // Golly centres a pattern on the origin, and its bounded plane too.
-        Universe::Bounded { width, height } => {
+        // Golly centres a pattern on the origin, and its other bounded grids too.
+        Universe::Bounded { width, height, .. } => {
             if cells.width() > width || cells.height() > height {
                 bail!(
-                    "the pattern is {}x{}, larger than the {width}x{height} bounded plane",
+                    "the pattern is {}x{}, larger than {}",
                     cells.width(),
-                    cells.height()
+                    cells.height(),
+                    universe.describe()
                 );
             }
             (

@@ -1009,7 +1009,8 @@ fn a_generations_file_runs_with_its_states_and_undo_restores_them() {
         app.status().universe,
         lifelab::engine::Universe::Bounded {
             width: 20,
-            height: 10
+            height: 10,
+            edges: lifelab::geometry::Edges::Plane,
         }
     );
     // Golly puts the row of three at (9, 5) on a 20x10 board: (20 + 1 - 3) / 2, (10 + 1 - 1) / 2.

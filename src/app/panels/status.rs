@@ -36,9 +36,11 @@ pub fn ui(ui: &mut egui::Ui, s: &Status) {
                     Universe::Torus { width, height } => {
                         ui.label(format!("{width}x{height} torus, {}", s.rule))
                     }
-                    Universe::Bounded { width, height } => {
-                        ui.label(format!("{width}x{height} bounded plane, {}", s.rule))
-                    }
+                    Universe::Bounded {
+                        width,
+                        height,
+                        edges,
+                    } => ui.label(format!("{width}x{height} {}, {}", edges.name(), s.rule)),
                     Universe::Plane => ui.label(format!("plane, {}", s.rule)),
                 };
                 ui.separator();

@@ -11,8 +11,12 @@
 //! 3. in the user's folders: `--rules DIR`, then each folder of `LIFELAB_RULES` (separated
 //!    by `:`);
 //! 4. in Golly's own rules folder, `/usr/share/golly/Rules` and the like, when it exists.
+//!
+//! `JvN29`, `Nobili32` and `Hutton32`, which Golly runs with its JvN algorithm, are built in
+//! ([`jvn`]) and come before any file.
 
 mod file;
+pub mod jvn;
 pub mod table;
 pub mod tree;
 
@@ -157,6 +161,10 @@ pub fn resolve(name: &str) -> Result<Option<LoadedRule>, FileError> {
     });
     if embedded.is_some() {
         return Ok(embedded);
+    }
+    // Von Neumann's automata are Golly's JvN algorithm, not rule files.
+    if let Some(rule) = jvn::builtin(name) {
+        return Ok(Some(rule));
     }
     let folder = FOLDERS.with(|s| s.borrow().last().cloned());
     if let Some(dir) = folder
