@@ -813,8 +813,9 @@ fn rule_files_on_the_gpu_match_the_reference_state_for_state() {
         return;
     }
     // Every neighbourhood: Golly's von Neumann and Moore tables and trees where Golly's rules
-    // folder is there, and the hexagonal and one-dimensional tables of tests/data; random
-    // states on odd tori, compared cell for cell every few generations.
+    // folder is there, the hexagonal and one-dimensional tables of tests/data, and von
+    // Neumann's automata; random states on odd tori, compared cell for cell every few
+    // generations.
     use lifelab::engine::{CellRect, Universe};
     use lifelab::registry::{self, Request};
     use lifelab::rule::{Rule, RuleKind, loader};
@@ -838,9 +839,18 @@ fn rule_files_on_the_gpu_match_the_reference_state_for_state() {
             );
         }
     }
-    for (k, path) in files.iter().enumerate() {
-        let name = path.file_stem().unwrap().to_str().unwrap();
-        let loaded = loader::load_path(path, name).unwrap();
+    let mut rules: Vec<_> = files
+        .iter()
+        .map(|path| {
+            let name = path.file_stem().unwrap().to_str().unwrap();
+            loader::load_path(path, name).unwrap()
+        })
+        .collect();
+    // Von Neumann's 29- and 32-state automata, built in as trees of 29 and 32 states.
+    for name in ["JvN29", "Nobili32", "Hutton32"] {
+        rules.push(loader::resolve(name).unwrap().unwrap());
+    }
+    for (k, &loaded) in rules.iter().enumerate() {
         let rule = Rule {
             kind: RuleKind::Loaded(loaded),
             torus: None,
@@ -862,7 +872,8 @@ fn rule_files_on_the_gpu_match_the_reference_state_for_state() {
             assert_eq!(
                 reference.states_in(rect).unwrap(),
                 gpu.states_in(rect).unwrap(),
-                "{name} at generation {}",
+                "{} at generation {}",
+                loaded.name(),
                 reference.generation()
             );
         }

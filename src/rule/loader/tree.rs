@@ -271,7 +271,7 @@ impl RuleTree {
 pub(super) struct TreeBuilder {
     states: u16,
     nodes: Vec<u32>,
-    index: std::collections::HashMap<Vec<u32>, u32>,
+    index: rustc_hash::FxHashMap<Vec<u32>, u32>,
 }
 
 impl TreeBuilder {
