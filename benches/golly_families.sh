@@ -5,9 +5,9 @@
 # RuleLoader with Golly's rules folder for rule files), whole process, each job REPS times (5)
 # on each program in alternation, the median wall-clock time reported with both populations
 # (which must agree).
-# Usage: benches/golly_families.sh [path/to/lifelab] [non-totalistic|generations|rule-files|ltl]
-# rule-files takes Golly's Loops and Self-Rep patterns (not von Neumann's, which lifelab does
-# not run yet); GENS=10000 is the issue's first figure. ltl takes Golly's Larger-than-Life folder
+# Usage: benches/golly_families.sh [path/to/lifelab] [non-totalistic|generations|rule-files|ltl|jvn]
+# rule-files takes Golly's Loops and Self-Rep patterns but von Neumann's, which jvn takes
+# (against Golly's JvN algorithm); GENS=10000 is the issue's first figure. ltl takes Golly's Larger-than-Life folder
 # (SKIP=R500 leaves out the files whose names match, for a quick run).
 set -euo pipefail
 LIFELAB=${1:-target/release/lifelab}
@@ -19,6 +19,7 @@ case "${2:-non-totalistic}" in
     generations) files=("$P"/Generations/*) ;;
     rule-files) files=("$P"/Loops/*.rle $(ls "$P"/Self-Rep/*/* | grep -v -e /JvN/ -e '\.zip$')) ;;
     ltl) files=($(ls "$P"/Larger-than-Life/* | grep -v -e "${SKIP:-^$}")) ;;
+    jvn) files=($(ls "$P"/Self-Rep/JvN/* | grep -v '\.zip$')) ;;
     *) files=("$P"/Non-Totalistic/*.rle "$P"/Non-Totalistic/JustFriends/*.rle "$P"/HashLife/wolfram22.mc) ;;
 esac
 
@@ -30,7 +31,7 @@ ratios=()
 for f in "${files[@]}"; do
     algo=QuickLife
     case "$f" in *.mc) algo=HashLife ;; */Generations/*) algo=Generations ;; esac
-    case "${2:-}" in rule-files) algo=RuleLoader ;; ltl) algo="Larger than Life" ;; esac
+    case "${2:-}" in rule-files) algo=RuleLoader ;; ltl) algo="Larger than Life" ;; jvn) algo=JvN ;; esac
     gt=(); lt=()
     for _ in $(seq "$REPS"); do
         t0=$(now); gp=$(bgolly -a "$algo" -s /usr/share/golly/Rules/ -m "$GENS" "$f" | tail -1 | sed 's/.*: //; s/,//g'); t1=$(now)

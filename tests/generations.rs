@@ -270,7 +270,7 @@ fn the_generations_engine_matches_the_reference_on_odd_tori_and_bounded_planes()
 }
 
 #[test]
-fn on_the_plane_the_generations_engine_grows_as_the_pattern_does() {
+fn on_the_plane_the_generations_engine_and_hashlife_match_the_reference() {
     // A soup in the middle of a torus big enough that nothing reaches its edge is the plane.
     for (k, rule) in RULES.iter().enumerate() {
         if Rule::parse(rule).unwrap().births_from_nothing() {
@@ -291,24 +291,28 @@ fn on_the_plane_the_generations_engine_grows_as_the_pattern_does() {
             &on_torus,
         );
         let on_plane: Vec<_> = soup.iter().map(|&(x, y, s)| (x - 20, y - 15, s)).collect();
-        let mut plane = engine_with("generations", rule, Universe::Plane, &on_plane);
         reference.step(gens).unwrap();
-        plane.step(gens).unwrap();
-        for y in 0..side {
-            for x in 0..side {
-                let (px, py) = (x - gens as i64 - 4 - 20, y - gens as i64 - 4 - 15);
-                assert_eq!(
-                    reference.state(x, y).unwrap(),
-                    plane.state(px, py).unwrap(),
-                    "{rule} at ({px}, {py})"
-                );
+        // The generations engine, and HashLife over N states (a Generations rule as a tree),
+        // which jumps: 40 is 32 + 8.
+        for engine in ["generations", "rule-hashlife"] {
+            let mut plane = engine_with(engine, rule, Universe::Plane, &on_plane);
+            plane.step(gens).unwrap();
+            for y in 0..side {
+                for x in 0..side {
+                    let (px, py) = (x - gens as i64 - 4 - 20, y - gens as i64 - 4 - 15);
+                    assert_eq!(
+                        reference.state(x, y).unwrap(),
+                        plane.state(px, py).unwrap(),
+                        "{rule} on {engine} at ({px}, {py})"
+                    );
+                }
             }
+            assert_eq!(
+                reference.population().unwrap(),
+                plane.population().unwrap(),
+                "{rule} on {engine}"
+            );
         }
-        assert_eq!(
-            reference.population().unwrap(),
-            plane.population().unwrap(),
-            "{rule}"
-        );
     }
 }
 

@@ -476,3 +476,69 @@ fn joined_edges_of_golly_s_bounded_grids_run_as_in_golly() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Golly's Generations patterns that repeat, taken off their MCell boards onto the unbounded
+/// plane, jump on HashLife over N states (auto's choice for a long run of a Generations rule
+/// on the plane) and end as bgolly's Generations algorithm ends them, cell for cell and state
+/// for state: Steeplechase (345/2/4, a gun and its targets) and Transers (345/26/5, which grows
+/// without end).
+#[test]
+fn generations_patterns_jump_on_hashlife_as_in_golly() {
+    let Some(bgolly) = bgolly() else { return };
+    let folder = std::path::Path::new("/usr/share/golly/Patterns/Generations");
+    if !folder.is_dir() {
+        assert!(
+            !in_ci(),
+            "Golly's patterns are needed in CI (apt-get install golly)"
+        );
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("lifelab-gen-hashlife-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, gens) in [("Steeplechase", 100_000u64), ("Transers", 5_000)] {
+        let mut p = pattern::load_file(&folder.join(format!("{name}.mcl"))).unwrap();
+        p.rule = p.rule.map(|r| r.without_torus());
+        p.origin = None;
+        let input = dir.join(format!("{name}.rle"));
+        std::fs::write(&input, pattern::write(&p, Format::Rle)).unwrap();
+        let ours = dir.join(format!("{name}-ours.rle"));
+        let theirs = dir.join(format!("{name}-golly.rle"));
+        let v = common::cli::json(&[
+            "run",
+            "--pattern",
+            input.to_str().unwrap(),
+            "--gens",
+            &gens.to_string(),
+            "--out",
+            ours.to_str().unwrap(),
+            "--json",
+        ]);
+        assert_eq!(v["engine"], "rule-hashlife", "{name}: {v}");
+        let out = Command::new(&bgolly)
+            .args([
+                "-q",
+                "-q",
+                "-a",
+                "Generations",
+                "-m",
+                &gens.to_string(),
+                "-o",
+            ])
+            .arg(&theirs)
+            .arg(&input)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "bgolly failed: {out:?}");
+        let read = |p: &std::path::Path| {
+            let text = std::fs::read_to_string(p).unwrap();
+            let p = pattern::parse(&text, Format::Rle)
+                .unwrap_or_else(|e| panic!("{e}\n{text}"))
+                .trimmed();
+            (p.cells, p.states)
+        };
+        let (got, want) = (read(&ours), read(&theirs));
+        assert!(want.0.population() > 100, "{name}: Golly's pattern died");
+        assert_eq!(got, want, "{name} at {gens}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

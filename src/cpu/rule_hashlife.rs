@@ -20,7 +20,7 @@ use crate::engine::{
 use crate::grid::Grid;
 use crate::pattern::macrocell::{Macrocell, McNode};
 use crate::rule::Rule;
-use crate::rule::loader::RuleDef;
+use crate::rule::loader::RuleTree;
 use crate::tiles::TileMap;
 
 /// Bytes one node takes with its share of the tables.
@@ -36,7 +36,8 @@ struct Node {
 
 pub struct RuleHashLifeEngine {
     core: Core,
-    def: Arc<RuleDef>,
+    /// The rule's tree: a rule file's own, or a Generations rule's.
+    tree: Arc<RuleTree>,
     nodes: Vec<Node>,
     index: FxHashMap<(u8, [u32; 4]), u32>,
     /// `results[(node, j)]`: the node's centre 2^j generations on.
@@ -50,18 +51,21 @@ pub struct RuleHashLifeEngine {
 
 impl RuleHashLifeEngine {
     pub fn new(rule: Rule, universe: Universe, memory: Option<u64>) -> EngineResult<Self> {
-        let Some(loaded) = rule.loaded() else {
-            return Err(EngineError::Unsupported(format!(
-                "N-state HashLife runs rule files' rules; {rule} is not one"
-            )));
+        let tree = match (rule.loaded(), rule.generations()) {
+            (Some(loaded), _) => Arc::new(loaded.def().tree.clone()),
+            (None, Some(g)) => Arc::new(g.tree()),
+            _ => {
+                return Err(EngineError::Unsupported(format!(
+                    "N-state HashLife runs rule files' and Generations rules; {rule} is neither"
+                )));
+            }
         };
         if !universe.is_plane() {
             return Err(EngineError::Unsupported(
                 "N-state HashLife runs on the unbounded plane only (the rule-tree engine runs tori and bounded planes)".into(),
             ));
         }
-        let def = loaded.def();
-        if def.tree.births_from_nothing() {
+        if tree.births_from_nothing() {
             return Err(EngineError::Unsupported(format!(
                 "{rule} turns empty cells into live ones, which fills the unbounded plane at once"
             )));
@@ -69,7 +73,7 @@ impl RuleHashLifeEngine {
         let bytes = memory.unwrap_or_else(|| crate::memory::limit().bytes / 4);
         let mut engine = Self {
             core: Core::new(EngineKind::HashLife, "rule-hashlife", rule),
-            def,
+            tree,
             nodes: Vec::new(),
             index: FxHashMap::default(),
             results: FxHashMap::default(),
@@ -231,7 +235,7 @@ impl RuleHashLifeEngine {
             cells[oy + 1][ox] = s[2] as u8;
             cells[oy + 1][ox + 1] = s[3] as u8;
         }
-        let tree = &self.def.tree;
+        let tree = &self.tree;
         let next = |y: usize, x: usize| {
             tree.next_with(|dx, dy| cells[(y as i32 + dy) as usize][(x as i32 + dx) as usize])
                 as u32

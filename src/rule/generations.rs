@@ -41,6 +41,43 @@ impl GenerationsRule {
         }
     }
 
+    /// The rule as a rule tree over the Moore neighbourhood (Golly's order), so the engines that
+    /// walk trees run it: HashLife over N states above all. Only live neighbours count, so each
+    /// neighbour's node has two children (live, and any other state): 2^9 paths, whatever the
+    /// number of states.
+    pub fn tree(&self) -> super::loader::RuleTree {
+        use super::loader::tree::{Shape, TreeBuilder};
+        fn build(
+            g: &GenerationsRule,
+            b: &mut TreeBuilder,
+            order: &[(i32, i32)],
+            index: u16,
+        ) -> u32 {
+            let states = g.states as usize;
+            if let [(0, 0)] = order {
+                let centre = map::bit_at(0, 0);
+                let entries = (0..states as u16)
+                    .map(|c| {
+                        let index = if c == 1 { index | centre } else { index };
+                        g.next(c as u8, index) as u32
+                    })
+                    .collect();
+                return b.node(entries);
+            }
+            let (dx, dy) = order[0];
+            let dead = build(g, b, &order[1..], index);
+            let live = build(g, b, &order[1..], index | map::bit_at(dx, dy));
+            b.node(
+                (0..states)
+                    .map(|s| if s == 1 { live } else { dead })
+                    .collect(),
+            )
+        }
+        let mut b = TreeBuilder::new(self.states);
+        let root = build(self, &mut b, Shape::Moore.order(), 0);
+        b.finish(Shape::Moore, root)
+    }
+
     /// Bits a state takes: enough for `states - 1`.
     pub fn bits(&self) -> u32 {
         16 - (self.states - 1).leading_zeros()

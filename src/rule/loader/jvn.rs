@@ -106,10 +106,7 @@ pub fn tree(variant: Variant) -> RuleTree {
             for e in range.clone() {
                 let mut level4 = Vec::with_capacity(states as usize);
                 for s in range.clone() {
-                    let leaf = range
-                        .clone()
-                        .map(|c| next(c, n, s, e, w) as u32)
-                        .collect();
+                    let leaf = range.clone().map(|c| next(c, n, s, e, w) as u32).collect();
                     level4.push(b.node(leaf));
                 }
                 level3.push(b.node(level4));

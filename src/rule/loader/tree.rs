@@ -268,7 +268,7 @@ impl RuleTree {
 }
 
 /// Builds a reduced tree bottom-up: equal nodes are shared, so a node is its entries.
-pub(super) struct TreeBuilder {
+pub(crate) struct TreeBuilder {
     states: u16,
     nodes: Vec<u32>,
     index: rustc_hash::FxHashMap<Vec<u32>, u32>,
