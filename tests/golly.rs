@@ -342,6 +342,49 @@ fn golly_reads_and_writes_rings_as_we_do() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A pattern file run to `gens` by `lifelab run` with no flag but the file, and by bgolly's
+/// `algo`, each writing its cells: lifelab's report, and both results trimmed to their live
+/// cells (bitmap and states). `tag` names the output files in `dir`.
+fn ours_and_golly(
+    bgolly: &PathBuf,
+    input: &std::path::Path,
+    gens: u64,
+    algo: &str,
+    dir: &std::path::Path,
+    tag: &str,
+) -> (serde_json::Value, Cells, Cells) {
+    let ours = dir.join(format!("{tag}-{gens}-ours.rle"));
+    let theirs = dir.join(format!("{tag}-{gens}-golly.rle"));
+    let v = common::cli::json(&[
+        "run",
+        "--pattern",
+        input.to_str().unwrap(),
+        "--gens",
+        &gens.to_string(),
+        "--out",
+        ours.to_str().unwrap(),
+        "--json",
+    ]);
+    let out = Command::new(bgolly)
+        .args(["-q", "-q", "-a", algo, "-m", &gens.to_string(), "-o"])
+        .arg(&theirs)
+        .arg(input)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "bgolly failed: {out:?}");
+    let read = |p: &std::path::Path| {
+        let text = std::fs::read_to_string(p).unwrap();
+        let p = pattern::parse(&text, Format::Rle)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"))
+            .trimmed();
+        (p.cells, p.states)
+    };
+    (v, read(&ours), read(&theirs))
+}
+
+/// Live cells, and their states under a rule of more than two.
+type Cells = (Grid, Option<Vec<u8>>);
+
 /// A two-state rule on Golly's bounded plane (`:P64,48`) runs with no flag but the file: `auto`
 /// takes the reference engine, the one engine that runs it (it used to take the tile engine,
 /// which then refused), and each file's cells at 100 and 1000 generations are bgolly's.
@@ -363,35 +406,10 @@ fn a_two_state_rule_on_the_bounded_plane_runs_with_auto_as_in_golly() {
         let input = dir.join(format!("{name}.rle"));
         std::fs::write(&input, rle).unwrap();
         for gens in [100u64, 1000] {
-            let ours = dir.join(format!("{name}-{gens}-ours.rle"));
-            let theirs = dir.join(format!("{name}-{gens}-golly.rle"));
-            let v = common::cli::json(&[
-                "run",
-                "--pattern",
-                input.to_str().unwrap(),
-                "--gens",
-                &gens.to_string(),
-                "--out",
-                ours.to_str().unwrap(),
-                "--json",
-            ]);
+            let (v, ours, golly) = ours_and_golly(&bgolly, &input, gens, "QuickLife", &dir, name);
             assert_eq!(v["engine"], "reference", "{name}: {v}");
             assert_eq!(v["universe"]["kind"], "bounded", "{name}: {v}");
-            let out = Command::new(&bgolly)
-                .args(["-q", "-q", "-a", "QuickLife", "-m", &gens.to_string(), "-o"])
-                .arg(&theirs)
-                .arg(&input)
-                .output()
-                .unwrap();
-            assert!(out.status.success(), "bgolly failed: {out:?}");
-            let read = |p: &std::path::Path| {
-                let text = std::fs::read_to_string(p).unwrap();
-                pattern::parse(&text, Format::Rle)
-                    .unwrap_or_else(|e| panic!("{e}\n{text}"))
-                    .trimmed()
-                    .cells
-            };
-            assert_eq!(read(&ours), read(&theirs), "{name} at {gens}");
+            assert_eq!(ours, golly, "{name} at {gens}");
         }
     }
     std::fs::remove_dir_all(&dir).unwrap();
@@ -437,34 +455,9 @@ fn joined_edges_of_golly_s_bounded_grids_run_as_in_golly() {
             let input = dir.join(format!("in-{i}-{algo}.rle"));
             std::fs::write(&input, pattern::write(&p, Format::Rle)).unwrap();
             for gens in [30u64, 77] {
-                let ours = dir.join(format!("ours-{i}-{algo}-{gens}.rle"));
-                let theirs = dir.join(format!("golly-{i}-{algo}-{gens}.rle"));
-                let v = common::cli::json(&[
-                    "run",
-                    "--pattern",
-                    input.to_str().unwrap(),
-                    "--gens",
-                    &gens.to_string(),
-                    "--out",
-                    ours.to_str().unwrap(),
-                    "--json",
-                ]);
+                let tag = format!("{i}-{algo}");
+                let (v, got, want) = ours_and_golly(&bgolly, &input, gens, algo, &dir, &tag);
                 assert_eq!(v["engine"], "reference", "{rule_text}{suffix}: {v}");
-                let out = Command::new(&bgolly)
-                    .args(["-q", "-q", "-a", algo, "-m", &gens.to_string(), "-o"])
-                    .arg(&theirs)
-                    .arg(&input)
-                    .output()
-                    .unwrap();
-                assert!(out.status.success(), "bgolly failed: {out:?}");
-                let read = |p: &std::path::Path| {
-                    let text = std::fs::read_to_string(p).unwrap();
-                    let p = pattern::parse(&text, Format::Rle)
-                        .unwrap_or_else(|e| panic!("{e}\n{text}"))
-                        .trimmed();
-                    (p.cells, p.states)
-                };
-                let (got, want) = (read(&ours), read(&theirs));
                 assert_eq!(got, want, "{rule_text}{suffix} at {gens}");
                 compared += got.0.population();
             }
@@ -501,42 +494,8 @@ fn generations_patterns_jump_on_hashlife_as_in_golly() {
         p.origin = None;
         let input = dir.join(format!("{name}.rle"));
         std::fs::write(&input, pattern::write(&p, Format::Rle)).unwrap();
-        let ours = dir.join(format!("{name}-ours.rle"));
-        let theirs = dir.join(format!("{name}-golly.rle"));
-        let v = common::cli::json(&[
-            "run",
-            "--pattern",
-            input.to_str().unwrap(),
-            "--gens",
-            &gens.to_string(),
-            "--out",
-            ours.to_str().unwrap(),
-            "--json",
-        ]);
+        let (v, got, want) = ours_and_golly(&bgolly, &input, gens, "Generations", &dir, name);
         assert_eq!(v["engine"], "rule-hashlife", "{name}: {v}");
-        let out = Command::new(&bgolly)
-            .args([
-                "-q",
-                "-q",
-                "-a",
-                "Generations",
-                "-m",
-                &gens.to_string(),
-                "-o",
-            ])
-            .arg(&theirs)
-            .arg(&input)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "bgolly failed: {out:?}");
-        let read = |p: &std::path::Path| {
-            let text = std::fs::read_to_string(p).unwrap();
-            let p = pattern::parse(&text, Format::Rle)
-                .unwrap_or_else(|e| panic!("{e}\n{text}"))
-                .trimmed();
-            (p.cells, p.states)
-        };
-        let (got, want) = (read(&ours), read(&theirs));
         assert!(want.0.population() > 100, "{name}: Golly's pattern died");
         assert_eq!(got, want, "{name} at {gens}");
     }

@@ -69,8 +69,8 @@ const CASES: &[Case] = &[
         args: &["run", "--rule", "B3/S23:T0,5"],
         env: &[],
         code: 1,
-        expected: "error: --rule: B3/S23:T0,5: torus width 0 (infinite in Golly) is not \
-            supported: a lifelab torus is finite, 1..16777216\n",
+        expected: "error: --rule: B3/S23:T0,5: torus width 0 (infinite in Golly, a cylinder or a \
+            plane) is not supported: a lifelab grid is finite, 1..16777216\n",
         needs_gpu_budget: false,
     },
     Case {

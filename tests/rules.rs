@@ -583,7 +583,16 @@ fn other_families_are_named_in_their_errors() {
         weighted.contains("Larger than Life") && weighted.contains("weighted"),
         "{weighted}"
     );
-    assert!(err("JvN29").contains("von Neumann"));
+    // Von Neumann's automata are built in, under Golly's names old and new.
+    for (name, states, canonical) in [
+        ("JvN29", 29, "JvN29"),
+        ("Nobili32", 32, "Nobili32"),
+        ("Hutton32", 32, "Hutton32"),
+        ("JvN-32", 32, "Nobili32"),
+    ] {
+        let rule = Rule::parse(name).unwrap();
+        assert_eq!((rule.states(), rule.to_string()), (states, canonical.to_string()));
+    }
     // Golly's rule files are found in its rules folder when it is there, and named when not.
     let golly = std::path::Path::new("/usr/share/golly/Rules");
     for (name, states) in [("LifeHistory", 7), ("Langtons-Loops", 8)] {
