@@ -591,7 +591,10 @@ fn other_families_are_named_in_their_errors() {
         ("JvN-32", 32, "Nobili32"),
     ] {
         let rule = Rule::parse(name).unwrap();
-        assert_eq!((rule.states(), rule.to_string()), (states, canonical.to_string()));
+        assert_eq!(
+            (rule.states(), rule.to_string()),
+            (states, canonical.to_string())
+        );
     }
     // Golly's rule files are found in its rules folder when it is there, and named when not.
     let golly = std::path::Path::new("/usr/share/golly/Rules");

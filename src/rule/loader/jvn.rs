@@ -98,22 +98,44 @@ pub fn tree(variant: Variant) -> RuleTree {
             classic::decide(variant, c, m)
         }
     };
-    let mut level1 = Vec::with_capacity(states as usize);
-    for n in range.clone() {
-        let mut level2 = Vec::with_capacity(states as usize);
-        for w in range.clone() {
-            let mut level3 = Vec::with_capacity(states as usize);
-            for e in range.clone() {
-                let mut level4 = Vec::with_capacity(states as usize);
-                for s in range.clone() {
-                    let leaf = range.clone().map(|c| next(c, n, s, e, w) as u32).collect();
-                    level4.push(b.node(leaf));
+    // The leaves (a cell's next state in each of its states, for one choice of its four
+    // neighbours) are most of the work: made on every core, a few north neighbours at a time,
+    // then shared out in the builder in order.
+    use rayon::prelude::*;
+    let k = states as usize;
+    let chunk = rayon::current_num_threads().max(1);
+    let mut level1 = Vec::with_capacity(k);
+    for first in (0..states as u8).step_by(chunk) {
+        let norths: Vec<u8> = (first..(first as usize + chunk).min(k) as u8).collect();
+        let leaves: Vec<Vec<Vec<u32>>> = norths
+            .par_iter()
+            .map(|&n| {
+                let mut out = Vec::with_capacity(k * k * k);
+                for w in range.clone() {
+                    for e in range.clone() {
+                        for s in range.clone() {
+                            out.push(range.clone().map(|c| next(c, n, s, e, w) as u32).collect());
+                        }
+                    }
                 }
-                level3.push(b.node(level4));
+                out
+            })
+            .collect();
+        for per_north in leaves {
+            let mut leaf = per_north.into_iter();
+            let mut level2 = Vec::with_capacity(k);
+            for _w in 0..k {
+                let mut level3 = Vec::with_capacity(k);
+                for _e in 0..k {
+                    let level4 = (0..k)
+                        .map(|_| b.node(leaf.next().expect("k^3 leaves")))
+                        .collect();
+                    level3.push(b.node(level4));
+                }
+                level2.push(b.node(level3));
             }
-            level2.push(b.node(level3));
+            level1.push(b.node(level2));
         }
-        level1.push(b.node(level2));
     }
     let root = b.node(level1);
     b.finish(Shape::VonNeumann, root)
