@@ -501,3 +501,84 @@ fn generations_patterns_jump_on_hashlife_as_in_golly() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A pattern on one of Golly's bounded grids, saved part way and reopened, goes on as Golly's
+/// run of the whole: the file keeps its grid (`:K40*,20`, `:C40,20`, `:S30`, not a torus) and
+/// its cells' place (`#CXRLE Pos`), on which the outcome depends. bgolly's populations at 1000.
+/// A position that puts live cells beyond the grid is refused, not wrapped.
+#[test]
+fn a_bounded_grid_saved_and_reopened_goes_on_as_in_golly() {
+    let Some(bgolly) = bgolly() else { return };
+    let folder = std::path::Path::new("/usr/share/golly/Patterns/Life/Bounded-Grids");
+    if !folder.is_dir() {
+        assert!(
+            !in_ci(),
+            "Golly's patterns are needed in CI (apt-get install golly)"
+        );
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("lifelab-saved-grid-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in [
+        "Klein-bottle",
+        "cross-surface",
+        "sphere",
+        "torus-with-shift",
+    ] {
+        let file = folder.join(format!("{name}.rle"));
+        let golly = Command::new(&bgolly)
+            .args([
+                "-a",
+                "RuleLoader",
+                "-s",
+                "/usr/share/golly/Rules/",
+                "-m",
+                "1000",
+            ])
+            .arg(&file)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&golly.stdout);
+        let want: u64 = text
+            .lines()
+            .last()
+            .unwrap()
+            .split(':')
+            .nth(1)
+            .unwrap()
+            .trim()
+            .replace(',', "")
+            .parse()
+            .unwrap();
+        let saved = dir.join(format!("{name}-300.rle"));
+        common::cli::json(&[
+            "run",
+            "--pattern",
+            file.to_str().unwrap(),
+            "--gens",
+            "300",
+            "--out",
+            saved.to_str().unwrap(),
+            "--json",
+        ]);
+        let v = common::cli::json(&[
+            "run",
+            "--pattern",
+            saved.to_str().unwrap(),
+            "--gens",
+            "700",
+            "--json",
+        ]);
+        assert_eq!(v["population"], want, "{name}: {v}");
+        assert_eq!(v["universe"]["kind"], "bounded", "{name}: {v}");
+    }
+    let far = dir.join("far.rle");
+    std::fs::write(
+        &far,
+        "#CXRLE Pos=30,0\nx = 3, y = 1, rule = B3/S23:K20*,10\n3o!\n",
+    )
+    .unwrap();
+    let e = common::cli::json_error(&["run", "--pattern", far.to_str().unwrap(), "--json"]);
+    assert!(e.contains("beyond a 20x10 Klein bottle"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

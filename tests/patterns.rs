@@ -67,9 +67,12 @@ fn golly_s_position_places_a_pattern_on_its_bounded_grid() {
         None
     );
     assert_eq!(
-        rle_err("#CXRLE Gen=1 Pos=3;4\nx = 1, y = 1\no!"),
+        rle_err("#CXRLE Gen=1 Pos=3;4\nx = 1, y = 1, rule = B3/S23:S9\no!"),
         "line 1, column 14: #CXRLE position 'Pos=3;4' is not Pos=<x>,<y> in whole numbers"
     );
+    // Where the position is not used (the plane, a torus) a malformed one is passed over, as
+    // the line always was.
+    assert_eq!(rle("#CXRLE Pos=3;4\nx = 1, y = 1\no!").population(), 1);
 }
 
 #[test]

@@ -209,9 +209,18 @@ fn golly_s_bounded_grids_read_and_write_as_golly_writes_them() {
         assert_eq!(r.to_string(), canonical, "{text}");
         assert_eq!(Rule::parse(canonical).unwrap(), r, "{canonical}");
     }
-    // A shift of nothing (or of the whole side) is the plain torus.
-    let r = Rule::parse("B3/S23:T30+30,20").unwrap();
-    assert_eq!((r.torus, r.bounded), (Some((30, 20)), None));
+    // A shift of nothing (or of the whole side, or no digits, as Golly reads `+`) is the
+    // plain torus; a shift of many digits is taken modulo its side; a second shift is refused
+    // only where the first is not 0 once so taken, as Golly refuses it.
+    for text in ["B3/S23:T30+30,20", "B3/S23:T30+,20", "B3/S23:T30+0,20"] {
+        let r = Rule::parse(text).unwrap();
+        assert_eq!((r.torus, r.bounded), (Some((30, 20)), None), "{text}");
+    }
+    let r = Rule::parse("B3/S23:T30+300000000000000000007,20").unwrap();
+    assert_eq!(r.to_string(), "B3/S23:T30+7,20");
+    let r = Rule::parse("B3/S23:T30+30,20+3").unwrap();
+    assert_eq!(r.to_string(), "B3/S23:T30,20+3");
+    assert!(Rule::parse("B3/S23:T30++5,20").is_err());
 }
 
 #[test]

@@ -62,7 +62,7 @@ impl RuleHashLifeEngine {
         };
         if !universe.is_plane() {
             return Err(EngineError::Unsupported(
-                "N-state HashLife runs on the unbounded plane only (the rule-tree engine runs tori and bounded planes)".into(),
+                "N-state HashLife runs on the unbounded plane only (the rule-tree engine runs tori and the bounded plane, the reference engine Golly's other bounded grids)".into(),
             ));
         }
         if tree.births_from_nothing() {

@@ -112,7 +112,8 @@ fn read_cells(text: &str) -> Result<Parsed, ParseError> {
     let mut header: Option<Header> = None;
     // Golly's `#CXRLE Pos=x,y`: the top-left cell, in Golly's coordinates (the origin in the
     // middle of a bounded grid).
-    let mut position: Option<(i64, i64)> = None;
+    // It is read (and a malformed one refused) only where it is used.
+    let mut position: Option<Result<(i64, i64), ParseError>> = None;
     let mut lines = text.split('\n').enumerate().peekable();
 
     // Comment lines and the header come first.
@@ -125,7 +126,12 @@ fn read_cells(text: &str) -> Result<Parsed, ParseError> {
         }
         if let Some(rest) = trimmed.strip_prefix('#') {
             if let Some(cx) = rest.strip_prefix("CXRLE") {
-                position = read_cxrle(cx, i + 1, line.len() - cx.len() + 1)?.or(position);
+                let at = (i + 1, line.len() - cx.len() + 1);
+                match read_cxrle(cx, at.0, at.1) {
+                    Ok(None) => {}
+                    Ok(Some(p)) => position = Some(Ok(p)),
+                    Err(e) => position = Some(Err(e)),
+                }
                 lines.next();
                 continue;
             }
@@ -142,8 +148,20 @@ fn read_cells(text: &str) -> Result<Parsed, ParseError> {
     // On a bounded grid other than the torus, where the cells go changes what they do (a wall,
     // a twist): the file's position is kept, as Golly keeps it. On the plane and the torus a
     // pattern is centred, which changes nothing but coordinates.
-    if let (Some((px, py)), Some((w, h, _))) = (position, pattern.rule.and_then(|r| r.bounded)) {
-        pattern.origin = Some((px + (w / 2) as i64, py + (h / 2) as i64));
+    if let (Some(position), Some((w, h, _))) = (position, pattern.rule.and_then(|r| r.bounded)) {
+        let (px, py) = position?;
+        // Golly's origin is the grid's middle cell; a position beyond any grid is refused.
+        let corner = px
+            .checked_add((w / 2) as i64)
+            .zip(py.checked_add((h / 2) as i64))
+            .ok_or_else(|| {
+                ParseError::new(
+                    1,
+                    1,
+                    format!("#CXRLE position {px},{py} is beyond any grid"),
+                )
+            })?;
+        pattern.origin = Some(corner);
     }
 
     // The body: runs of cells.
@@ -486,6 +504,16 @@ pub fn write(pattern: &Pattern) -> String {
     }
     for c in &pattern.comments {
         out.push_str(&format!("#C {c}\n"));
+    }
+    // Golly's position of the top-left cell (its origin in the middle of the grid), where it
+    // matters: on a bounded grid that is not a torus.
+    if let (Some((x, y)), Some((w, h, _))) = (pattern.origin, pattern.rule.and_then(|r| r.bounded))
+    {
+        out.push_str(&format!(
+            "#CXRLE Pos={},{}\n",
+            x - (w / 2) as i64,
+            y - (h / 2) as i64
+        ));
     }
     out.push_str(&format!(
         "x = {}, y = {}",

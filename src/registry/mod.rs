@@ -348,7 +348,10 @@ fn two_dimensional(r: &Request) -> Result<(), String> {
 /// the reference and Generations engines' (their constructors refuse it too).
 fn not_bounded(r: &Request) -> Result<(), String> {
     if r.universe.is_bounded_plane() {
-        Err("it runs a torus or the unbounded plane, not Golly's bounded plane".into())
+        Err(format!(
+            "it runs a torus or the unbounded plane, not {}",
+            r.universe.describe()
+        ))
     } else {
         Ok(())
     }

@@ -758,7 +758,21 @@ enum Grid {
 struct Side<'a> {
     digits: &'a str,
     twist: bool,
-    shift: Option<i64>,
+    /// The shift: whether it is negative, and its digits (none is 0, as in Golly).
+    shift: Option<(bool, &'a str)>,
+}
+
+impl Side<'_> {
+    /// The shift taken modulo the side, as Golly takes it, however many digits it has.
+    fn shift_modulo(&self, side: u32) -> i64 {
+        self.shift.map_or(0, |(negative, digits)| {
+            let n = digits
+                .bytes()
+                .fold(0u64, |n, d| (n * 10 + (d - b'0') as u64) % side as u64)
+                as i64;
+            if negative { -n } else { n }
+        })
+    }
 }
 
 fn side<'a>(input: &str, suffix: &str, text: &'a str) -> Result<Side<'a>, RuleError> {
@@ -774,18 +788,15 @@ fn side<'a>(input: &str, suffix: &str, text: &'a str) -> Result<Side<'a>, RuleEr
         None => None,
         Some(sign @ ('+' | '-')) => {
             let n = &rest[1..];
-            match n.parse::<u32>() {
-                Ok(n) if sign == '-' => Some(-(n as i64)),
-                Ok(n) => Some(n as i64),
-                Err(_) => {
-                    return Err(RuleError::new(
-                        input,
-                        format!(
-                            "bounded grid ':{suffix}': the shift '{rest}' is not a sign and a whole number"
-                        ),
-                    ));
-                }
+            if !n.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(RuleError::new(
+                    input,
+                    format!(
+                        "bounded grid ':{suffix}': the shift '{rest}' is not a sign and a whole number"
+                    ),
+                ));
             }
+            Some((sign == '-', n))
         }
         Some(_) => {
             return Err(RuleError::new(
@@ -852,11 +863,6 @@ fn parse_torus(input: &str, suffix: &str, at: usize, elementary: bool) -> Result
             "Klein bottle ':{s}' can't have both horizontal and vertical twists"
         ));
     }
-    if shift.0.is_some() && shift.1.is_some() {
-        return err(format!(
-            "torus ':{s}' can't have both horizontal and vertical shifts"
-        ));
-    }
     if shift != (None, None) {
         match topology {
             'P' => return err(format!("bounded plane ':{s}' can't have a shift")),
@@ -912,8 +918,14 @@ fn parse_torus(input: &str, suffix: &str, at: usize, elementary: bool) -> Result
         return err(format!("ring ':{s}' can't have a shift"));
     }
     // Golly takes a shift modulo its side; a Klein bottle's shift is one cell, on an even side.
-    let hshift = shift.0.map_or(0, |n| n % width as i64) as i32;
-    let vshift = shift.1.map_or(0, |n| n % height as i64) as i32;
+    let hshift = w.shift_modulo(width) as i32;
+    let vshift = h.as_ref().map_or(0, |h| h.shift_modulo(height)) as i32;
+    // Golly refuses a second shift only where the first is not 0 once taken modulo its side.
+    if hshift != 0 && vshift != 0 {
+        return err(format!(
+            "torus ':{s}' can't have both horizontal and vertical shifts"
+        ));
+    }
     let edges = match topology {
         'T' if hshift == 0 && vshift == 0 => return Ok(Grid::Torus((width, height))),
         'T' => Edges::ShiftedTorus {

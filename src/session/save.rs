@@ -27,7 +27,17 @@ pub struct Written {
 pub fn text_of(engine: &mut dyn Engine, meta: &Meta, format: Format) -> anyhow::Result<Written> {
     let universe = engine.universe();
     let mut rule = *engine.rule();
-    rule.torus = universe.size();
+    // The universe goes into the rule's suffix: a torus as `:T`, Golly's other bounded grids
+    // as theirs (`:P`, `:K`, `:C`, `:S`, a shifted `:T`), so that a file reopens on its grid.
+    (rule.torus, rule.bounded) = match universe {
+        Universe::Torus { width, height } => (Some((width, height)), None),
+        Universe::Bounded {
+            width,
+            height,
+            edges,
+        } => (None, Some((width, height, edges))),
+        Universe::Plane => (None, None),
+    };
     let multi_state = rule.states() > 2;
     if multi_state && !matches!(format, Format::Rle | Format::Macrocell) {
         bail!(
@@ -42,7 +52,7 @@ pub fn text_of(engine: &mut dyn Engine, meta: &Meta, format: Format) -> anyhow::
             Some(mc) => mc,
             None => {
                 let mut tiles = engine.export()?;
-                if let Universe::Torus { width, height } = universe {
+                if let Some((width, height)) = universe.size() {
                     // Golly centres a bounded grid on the origin.
                     tiles = tiles.shifted(-((width / 2) as i64), -((height / 2) as i64));
                 }
@@ -62,7 +72,8 @@ pub fn text_of(engine: &mut dyn Engine, meta: &Meta, format: Format) -> anyhow::
         });
     }
     // The cells, and each cell's state when the rule has more than two.
-    let (cells, states) = match engine.bounds()? {
+    let bounds = engine.bounds()?;
+    let (cells, states) = match bounds {
         None => (crate::grid::Grid::new(0, 0), None),
         Some(b) => {
             let (w, h) = (b.width(), b.height());
@@ -116,7 +127,12 @@ pub fn text_of(engine: &mut dyn Engine, meta: &Meta, format: Format) -> anyhow::
         rule: Some(rule),
         warnings: Vec::new(),
         states,
-        origin: None,
+        // Where the cells are matters on a bounded grid that is not a torus (a wall, a twist):
+        // the writer gives it as Golly's `#CXRLE Pos`.
+        origin: match (universe, bounds) {
+            (Universe::Bounded { .. }, Some(b)) => Some((b.left, b.top)),
+            _ => None,
+        },
     };
     Ok(Written {
         text: pattern::write(&p, format),

@@ -408,7 +408,25 @@ pub fn place(cells: &Grid, universe: Universe) -> anyhow::Result<Start> {
 /// board), else as [`place`] puts it.
 pub fn place_pattern(p: &Pattern, universe: Universe) -> anyhow::Result<(i64, i64)> {
     match (universe, p.origin) {
-        (Universe::Bounded { .. }, Some(at)) => Ok(at),
+        (Universe::Bounded { width, height, .. }, Some(at)) => {
+            // A live cell beyond the grid would wrap as on a torus: refused, as an RLE larger
+            // than its torus is.
+            if let Some(b) = p.cells.bounding_box() {
+                let (left, top) = (at.0 + b.x as i64, at.1 + b.y as i64);
+                let (right, bottom) = (left + b.width as i64, top + b.height as i64);
+                if left < 0 || top < 0 || right > width as i64 || bottom > height as i64 {
+                    bail!(
+                        "the file puts its live cells at {}..{} by {}..{} in Golly's coordinates (its #CXRLE position or MCell board), beyond {}",
+                        left - (width / 2) as i64,
+                        right - (width / 2) as i64,
+                        top - (height / 2) as i64,
+                        bottom - (height / 2) as i64,
+                        universe.describe()
+                    );
+                }
+            }
+            Ok(at)
+        }
         _ => place_at(&p.cells, universe),
     }
 }
