@@ -73,8 +73,19 @@ pub fn write(path: &Path, saved: &Saved) -> anyhow::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("{}", dir.display()))?;
     }
+    // Golly's other bounded grids (`:P`, `:K`, `:C`, `:S`, a shifted `:T`) go with the rule, as
+    // in a pattern file; `torus` keeps their size.
+    let mut rule = saved.rule;
+    if let Universe::Bounded {
+        width,
+        height,
+        edges,
+    } = saved.universe
+    {
+        rule.bounded = Some((width, height, edges));
+    }
     let header = Header {
-        rule: saved.rule.to_string(),
+        rule: rule.to_string(),
         torus: saved.universe.size().map(|(w, h)| [w, h]),
         generation: saved.generation,
         tiles: saved.cells.len() as u64,
@@ -129,13 +140,18 @@ pub fn read(path: &Path) -> anyhow::Result<Saved> {
         .parse()
         .map_err(|e| anyhow!("{}: rule {:?}: {e}", what(), header.rule))?;
     rule.torus = None;
-    let universe = match header.torus {
-        Some([w, h]) => {
+    let universe = match (header.torus, rule.bounded.take()) {
+        (_, Some((width, height, edges))) => Universe::Bounded {
+            width,
+            height,
+            edges,
+        },
+        (Some([w, h]), None) => {
             crate::grid::Grid::check_torus_dimensions(w as u64, h as u64)
                 .with_context(|| format!("{}: the torus", what()))?;
             Universe::torus(w, h)
         }
-        None => Universe::Plane,
+        (None, None) => Universe::Plane,
     };
     let tile_bytes = 16 + 64 * 8;
     let body = size.saturating_sub((MAGIC.len() + line.len()) as u64);
@@ -295,6 +311,25 @@ mod tests {
         };
         write(&path, &saved).unwrap();
         assert_eq!(read(&path).unwrap(), saved);
+        // Golly's other bounded grids come back as themselves, not as a torus.
+        for edges in [
+            crate::geometry::Edges::Plane,
+            crate::geometry::Edges::KleinTopBottom { shifted: true },
+            crate::geometry::Edges::Sphere,
+        ] {
+            let bounded = Saved {
+                universe: Universe::Bounded {
+                    width: 40,
+                    height: 40,
+                    edges,
+                },
+                cells: TileMap::new(),
+                ..saved.clone()
+            };
+            write(&path, &bounded).unwrap();
+            assert_eq!(read(&path).unwrap(), bounded);
+        }
+        write(&path, &saved).unwrap();
         // Cut short: the header promises more tiles than there are bytes.
         let bytes = std::fs::read(&path).unwrap();
         std::fs::write(&path, &bytes[..bytes.len() - 100]).unwrap();
