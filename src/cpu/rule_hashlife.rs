@@ -52,7 +52,7 @@ pub struct RuleHashLifeEngine {
 impl RuleHashLifeEngine {
     pub fn new(rule: Rule, universe: Universe, memory: Option<u64>) -> EngineResult<Self> {
         let tree = match (rule.loaded(), rule.generations()) {
-            (Some(loaded), _) => Arc::new(loaded.def().tree.clone()),
+            (Some(loaded), _) => loaded.def().tree.clone(),
             (None, Some(g)) => Arc::new(g.tree()),
             _ => {
                 return Err(EngineError::Unsupported(format!(

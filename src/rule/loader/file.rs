@@ -90,7 +90,7 @@ pub fn parse(
     Ok(RuleDef {
         name,
         states: tree.states,
-        tree,
+        tree: std::sync::Arc::new(tree),
         colours,
         has_icons: icons,
         source: file.to_string(),

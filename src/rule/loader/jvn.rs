@@ -67,7 +67,7 @@ pub fn builtin(name: &str) -> Option<LoadedRule> {
             RuleDef {
                 name: variant.name().to_string(),
                 states: variant.states(),
-                tree: tree(variant),
+                tree: std::sync::Arc::new(tree(variant)),
                 colours: colours(variant.states()),
                 has_icons: false,
                 source: format!(

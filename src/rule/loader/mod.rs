@@ -54,7 +54,8 @@ impl FileError {
 pub struct RuleDef {
     pub name: String,
     pub states: u16,
-    pub tree: RuleTree,
+    /// Shared with the engines that walk it (HashLife over N states keeps it by this handle).
+    pub tree: Arc<RuleTree>,
     /// The colour of each state (state 0 first).
     pub colours: Vec<[u8; 3]>,
     /// Whether the file has icons (lifelab draws the colours).
