@@ -189,6 +189,55 @@ impl Edges {
     }
 }
 
+/// Golly's infinite tube: a torus one way and unbounded the other (`:T0,<h>`, `:T<w>,0`).
+/// The finite side is wrapped as a torus's; along the other a pattern spreads for ever.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(tag = "tube", rename_all = "snake_case")]
+pub enum Tube {
+    /// `:T0,<h>`: infinitely wide, its `height` rows wrapping top to bottom.
+    Wide { height: u32 },
+    /// `:T<w>,0`: infinitely tall, its `width` columns wrapping left to right.
+    Tall { width: u32 },
+}
+
+impl Tube {
+    /// The sides that wrap, as (width, height); the unbounded side is `None`.
+    pub fn wrapped_sides(self) -> (Option<u32>, Option<u32>) {
+        match self {
+            Tube::Wide { height } => (None, Some(height)),
+            Tube::Tall { width } => (Some(width), None),
+        }
+    }
+
+    /// The cell (x, y) brought into the tube: wrapped round its finite side.
+    pub fn wrap(self, x: i64, y: i64) -> (i64, i64) {
+        match self {
+            Tube::Wide { height } => (x, y.rem_euclid(height as i64)),
+            Tube::Tall { width } => (x.rem_euclid(width as i64), y),
+        }
+    }
+
+    /// Golly's canonical suffix: `:T0,68`.
+    pub fn suffix(self) -> String {
+        match self {
+            Tube::Wide { height } => format!(":T0,{height}"),
+            Tube::Tall { width } => format!(":T{width},0"),
+        }
+    }
+
+    /// `an infinitely wide tube 68 cells round (Golly's :T0,68)`.
+    pub fn describe(self) -> String {
+        let (way, round) = match self {
+            Tube::Wide { height } => ("wide", height),
+            Tube::Tall { width } => ("tall", width),
+        };
+        format!(
+            "an infinitely {way} tube {round} cells round (Golly's {})",
+            self.suffix()
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::Edges;

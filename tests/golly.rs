@@ -582,3 +582,199 @@ fn a_bounded_grid_saved_and_reopened_goes_on_as_in_golly() {
     assert!(e.contains("beyond a 20x10 Klein bottle"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Golly's infinite tubes (`:T0,<h>`, wrapped top to bottom and unbounded sideways, and
+/// `:T<w>,0`), run by the command line with no flag but the file on the tile engine, against
+/// bgolly cell for cell: circumferences below, at and above a tile's 64 (a partial last row of
+/// tiles), a soup taller than the pattern placed in it, Life, HighLife, an isotropic
+/// non-totalistic rule, and B0 rules, which Golly emulates as on the plane.
+#[test]
+fn golly_s_infinite_tubes_run_as_in_golly() {
+    let Some(bgolly) = bgolly() else { return };
+    let dir = std::env::temp_dir().join(format!("lifelab-tubes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        ("B3/S23:T0,30", 20, 30),
+        ("B3/S23:T37,0", 37, 15),
+        ("B36/S23:T0,17", 10, 17),
+        ("B3/S23:T0,64", 40, 64),
+        ("B3/S23:T65,0", 65, 5),
+        ("B3/S23:T0,130", 5, 130),
+        ("B3/S23:T0,70", 30, 8),
+        ("B2-a/S12:T0,12", 12, 12),
+        ("B0123478/S01234678:T0,16", 16, 16),
+        ("B0/S8:T0,20", 16, 16),
+    ];
+    let mut compared = 0;
+    for (i, &(rule_text, w, h)) in cases.iter().enumerate() {
+        let mut p = Pattern::new(soup(w, h, 0.4, 300 + i as u64));
+        p.rule = Some(rule(rule_text));
+        let input = dir.join(format!("tube-{i}.rle"));
+        std::fs::write(&input, pattern::write(&p, Format::Rle)).unwrap();
+        for gens in [50u64, 301] {
+            let tag = format!("tube-{i}");
+            let (v, got, want) = ours_and_golly(&bgolly, &input, gens, "QuickLife", &dir, &tag);
+            assert_eq!(v["engine"], "tiles", "{rule_text}: {v}");
+            assert_eq!(v["universe"]["kind"], "tube", "{rule_text}: {v}");
+            assert_eq!(got, want, "{rule_text} at {gens}");
+            compared += got.0.population();
+        }
+    }
+    assert!(
+        compared > 1000,
+        "the soups should not all have died: {compared}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A tube or a bounded plane saved as a macrocell file part way goes on in bgolly as the whole
+/// run does: the file keeps its grid, and its rows are where Golly's HashLife reads them (its
+/// root's rows run from 1 - 2^(L-1), one below lifelab's corner). A blinker on the bottom row
+/// of a bounded plane tells one row from the next; Golly's own macrocell of it, read back, runs
+/// as Golly runs it.
+#[test]
+fn tubes_and_bounded_planes_saved_as_macrocells_go_on_in_golly() {
+    let Some(bgolly) = bgolly() else { return };
+    let dir = std::env::temp_dir().join(format!("lifelab-mc-rows-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let golly_population = |file: &std::path::Path, algo: &str, gens: u64| -> u64 {
+        let out = Command::new(&bgolly)
+            .args(["-a", algo, "-m", &gens.to_string()])
+            .arg(file)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        text.lines()
+            .last()
+            .unwrap()
+            .split(':')
+            .nth(1)
+            .unwrap()
+            .trim()
+            .replace(',', "")
+            .parse()
+            .unwrap()
+    };
+    let cases = [
+        ("tube", "x = 20, y = 30, rule = B3/S23:T0,30\n"),
+        (
+            "bottom",
+            "#CXRLE Pos=-1,4\nx = 3, y = 1, rule = B3/S23:P10,10\n",
+        ),
+        (
+            "top",
+            "#CXRLE Pos=-1,-5\nx = 3, y = 1, rule = B3/S23:P10,10\n",
+        ),
+    ];
+    for (i, (name, header)) in cases.into_iter().enumerate() {
+        let body = if name == "tube" {
+            let p = Pattern::new(soup(20, 30, 0.4, 7 + i as u64));
+            let text = pattern::write(&p, Format::Rle);
+            text.lines()
+                .skip_while(|l| !l.starts_with('x'))
+                .skip(1)
+                .collect::<Vec<_>>()
+                .join("\n")
+        } else {
+            "3o!".to_string()
+        };
+        let input = dir.join(format!("{name}.rle"));
+        std::fs::write(&input, format!("{header}{body}\n")).unwrap();
+        let saved = dir.join(format!("{name}-20.mc"));
+        common::cli::json(&[
+            "run",
+            "--pattern",
+            input.to_str().unwrap(),
+            "--gens",
+            "20",
+            "--out",
+            saved.to_str().unwrap(),
+            "--json",
+        ]);
+        for gens in [21u64, 200] {
+            let want = golly_population(&input, "QuickLife", gens);
+            assert_eq!(
+                golly_population(&saved, "HashLife", gens),
+                want,
+                "{name} at {gens}"
+            );
+            let ours = common::cli::json(&[
+                "run",
+                "--pattern",
+                saved.to_str().unwrap(),
+                "--gens",
+                &(gens - 20).to_string(),
+                "--json",
+            ]);
+            assert_eq!(ours["population"], want, "{name} at {gens}: {ours}");
+        }
+        // Golly's macrocell of the start, read here.
+        let golly_mc = dir.join(format!("{name}-golly.mc"));
+        let out = Command::new(&bgolly)
+            .args(["-q", "-q", "-a", "HashLife", "-m", "0", "-o"])
+            .arg(&golly_mc)
+            .arg(&input)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let want = golly_population(&input, "QuickLife", 1);
+        let ours = common::cli::json(&[
+            "run",
+            "--pattern",
+            golly_mc.to_str().unwrap(),
+            "--gens",
+            "1",
+            "--json",
+        ]);
+        assert_eq!(
+            ours["population"], want,
+            "{name}: Golly's macrocell: {ours}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `analyze` follows a pattern on Golly's bounded grids where it is, edges and all, instead of
+/// identifying it as an object on a torus of its own: a glider on the bounded plane `:P20,20`
+/// hits the corner and settles, and the generation from which it is still is the first at which
+/// bgolly's cells equal the next generation's. A glider round a tube (`:T0,20`) never repeats.
+#[test]
+fn analyze_follows_a_pattern_on_golly_s_bounded_grids_where_it_is() {
+    let Some(bgolly) = bgolly() else { return };
+    let dir = std::env::temp_dir().join(format!("lifelab-analyze-grid-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("corner.rle");
+    std::fs::write(&input, "x = 3, y = 3, rule = B3/S23:P20,20\nbo$2bo$3o!\n").unwrap();
+    let cells_at = |gens: u64| {
+        let out = dir.join(format!("corner-{gens}.rle"));
+        let status = Command::new(&bgolly)
+            .args(["-q", "-q", "-m", &gens.to_string(), "-o"])
+            .arg(&out)
+            .arg(&input)
+            .output()
+            .unwrap();
+        assert!(status.status.success(), "{status:?}");
+        let text = std::fs::read_to_string(&out).unwrap();
+        pattern::parse(&text, Format::Rle).unwrap().trimmed().cells
+    };
+    let still_from = (0..100u64)
+        .find(|&g| cells_at(g) == cells_at(g + 1))
+        .expect("Golly's glider settles on the bounded plane");
+    let v = common::cli::json(&["analyze", "--pattern", input.to_str().unwrap(), "--json"]);
+    assert_eq!(v["kind"], "still", "{v}");
+    assert_eq!(v["start"], still_from, "{v}");
+    assert_eq!(v["universe"]["kind"], "bounded", "{v}");
+    let tube = dir.join("tube.rle");
+    std::fs::write(&tube, "x = 3, y = 3, rule = B3/S23:T0,20\nbo$2bo$3o!\n").unwrap();
+    let v = common::cli::json(&[
+        "analyze",
+        "--pattern",
+        tube.to_str().unwrap(),
+        "--max-gens",
+        "2000",
+        "--json",
+    ]);
+    assert_eq!(v["kind"], "unresolved", "{v}");
+    assert_eq!(v["universe"]["kind"], "tube", "{v}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

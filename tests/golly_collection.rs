@@ -38,10 +38,7 @@ const GENERATIONS: [u64; 2] = [100, 1000];
 
 /// Files lifelab refuses for now, each with a piece of the error it must give (the family or
 /// the part it lacks). Paths are relative to the Patterns folder.
-const REFUSED: &[(&str, &str)] = &[
-    // The cylinder :T0,68 (infinite height).
-    ("Life/Bounded-Grids/pulsars-in-tube.rle", "infinite"),
-];
+const REFUSED: &[(&str, &str)] = &[];
 
 fn bgolly_found() -> bool {
     common::golly_installed(PATTERNS)

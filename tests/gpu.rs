@@ -855,6 +855,7 @@ fn rule_files_on_the_gpu_match_the_reference_state_for_state() {
             kind: RuleKind::Loaded(loaded),
             torus: None,
             bounded: None,
+            tube: None,
         };
         let (w, h) = (37u32 + k as u32, 29u32);
         let tiles = common::state_soup((0, 0), (w, h), rule.states(), 3, k as u64 + 1);

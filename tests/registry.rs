@@ -83,7 +83,9 @@ fn register_dummy() {
         summary: "the test's own engine",
         supports: |r| match r.universe {
             Universe::Torus { .. } => Ok(()),
-            Universe::Plane | Universe::Bounded { .. } => Err("it runs tori only".into()),
+            Universe::Plane | Universe::Bounded { .. } | Universe::Tube(_) => {
+                Err("it runs tori only".into())
+            }
         },
         // Never chosen by auto.
         cost: |_| None,

@@ -64,13 +64,12 @@ const CASES: &[Case] = &[
         needs_gpu_budget: false,
     },
     Case {
-        class: "rule: torus of width 0",
+        class: "rule: a sphere of infinite side",
         input: "",
-        args: &["run", "--rule", "B3/S23:T0,5"],
+        args: &["run", "--rule", "B3/S23:S0"],
         env: &[],
         code: 1,
-        expected: "error: --rule: B3/S23:T0,5: torus width 0 (infinite in Golly, a cylinder or a \
-            plane) is not supported: a lifelab grid is finite, 1..16777216\n",
+        expected: "error: --rule: B3/S23:S0: sphere ':S0' can't have an infinite width\n",
         needs_gpu_budget: false,
     },
     Case {

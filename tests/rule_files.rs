@@ -230,6 +230,7 @@ fn the_rule_tree_engine_matches_the_reference_on_every_rule_file() {
                 kind: lifelab::rule::RuleKind::Loaded(rule),
                 torus: None,
                 bounded: None,
+                tube: None,
             },
             i as u64 + 1,
         );
@@ -445,6 +446,7 @@ fn n_state_hashlife_matches_the_rule_tree_engine_on_the_plane() {
             kind: lifelab::rule::RuleKind::Loaded(loaded),
             torus: None,
             bounded: None,
+            tube: None,
         };
         if rule.births_from_nothing() {
             continue; // neither engine runs it on the plane

@@ -235,9 +235,10 @@ fn golly_writes_a_ring_as_width_and_height_zero() {
     let tall = Rule::parse("w2:T644,6").unwrap();
     assert_eq!(tall.to_string(), "W2:T644,6");
     assert_eq!(Rule::parse(&tall.to_string()).unwrap(), tall);
-    // A Life-like rule's height 0 is still Golly's infinite height, which a torus cannot be.
-    let e = Rule::parse("B3/S23:T11,0").unwrap_err().to_string();
-    assert!(e.contains("height 0"), "{e}");
+    // A Life-like rule's height 0 is Golly's infinite height: a tube 11 cells round.
+    let tube = Rule::parse("B3/S23:T11,0").unwrap();
+    assert_eq!(tube.torus, None);
+    assert_eq!(tube.tube, Some(lifelab::geometry::Tube::Tall { width: 11 }));
 }
 
 #[test]
@@ -343,9 +344,22 @@ fn bad_rules_name_the_part_and_the_range() {
              LIFELAB_RULES or Golly's rules folder (/usr/share/golly/Rules)",
         ),
         (
-            "B3/S23:T0,5",
-            "B3/S23:T0,5: torus width 0 (infinite in Golly, a cylinder or a plane) is not \
-             supported: a lifelab grid is finite, 1..16777216",
+            "B3/S23:T0+1,5",
+            "B3/S23:T0+1,5: bounded grid ':T0+1,5': shifting is not allowed if either side is \
+             unbounded",
+        ),
+        (
+            "B3/S23:P0,5",
+            "B3/S23:P0,5: Golly's infinite strip ':P0,5' (a bounded plane unbounded one way) is \
+             not supported; its tube ':T0,5' and bounded planes ':P<w>,<h>' are",
+        ),
+        (
+            "B3/S23:S0",
+            "B3/S23:S0: sphere ':S0' can't have an infinite width",
+        ),
+        (
+            "B3/S23:K20,0*",
+            "B3/S23:K20,0*: Klein bottle ':K20,0*' can't have an infinite height",
         ),
         // Golly's own refusals (`lifealgo::setgridsize`), in its words.
         (
@@ -384,8 +398,7 @@ fn bad_rules_name_the_part_and_the_range() {
         ),
         (
             "B3/S23:C0,20",
-            "B3/S23:C0,20: cross-surface width 0 (infinite in Golly, a cylinder or a plane) is \
-             not supported: a lifelab grid is finite, 1..16777216",
+            "B3/S23:C0,20: cross-surface ':C0,20' can't have an infinite width",
         ),
         (
             "B2(3/2)/S",
@@ -468,7 +481,7 @@ fn arb_life_rule() -> impl Strategy<Value = LifeRule> {
 proptest! {
     #[test]
     fn display_then_parse_is_the_identity(rule in arb_life_rule(), torus in prop::option::of((1u32..5000, 1u32..5000))) {
-        let rule = Rule { kind: RuleKind::Life(rule), torus, bounded: None };
+        let rule = Rule { kind: RuleKind::Life(rule), torus, bounded: None, tube: None };
         let text = rule.to_string();
         prop_assert_eq!(Rule::parse(&text), Ok(rule), "{}", text);
     }
@@ -655,4 +668,33 @@ fn wolfram_rules_in_a_2d_file_are_golly_s_2d_form() {
         })
         .collect();
     assert_eq!(rows, ["...o...", "..ooo..", ".oo..o.", "oo.oooo"]);
+}
+
+/// Golly's infinite sides (`lifealgo::setgridsize`): a tube one way (`:T0,<h>`, `:T<w>,0`),
+/// written back as Golly writes it, and the plane where both sides are 0 or none is given.
+#[test]
+fn infinite_sides_are_golly_s_tubes_and_plane() {
+    use lifelab::geometry::Tube;
+    let tube = |s: &str| Rule::parse(s).unwrap().tube;
+    assert_eq!(tube("B3/S23:T0,68"), Some(Tube::Wide { height: 68 }));
+    assert_eq!(tube("B3/S23:t40,0"), Some(Tube::Tall { width: 40 }));
+    assert_eq!(
+        Rule::parse("B3/S23:T0,68").unwrap().to_string(),
+        "B3/S23:T0,68"
+    );
+    assert_eq!(
+        Rule::parse("B36/S23:T40,0").unwrap().to_string(),
+        "B36/S23:T40,0"
+    );
+    for plane in [
+        "B3/S23:T0,0",
+        "B3/S23:T0",
+        "B3/S23:",
+        "B3/S23:T",
+        "B3/S23:P0,0",
+    ] {
+        let r = Rule::parse(plane).unwrap();
+        assert_eq!((r.torus, r.bounded, r.tube), (None, None, None), "{plane}");
+        assert_eq!(r.to_string(), "B3/S23", "{plane}");
+    }
 }

@@ -62,7 +62,9 @@ impl Question {
                             (x - b.left).rem_euclid(width as i64),
                             (y - b.top).rem_euclid(height as i64),
                         ),
-                        Universe::Plane | Universe::Bounded { .. } => (x - b.left, y - b.top),
+                        Universe::Plane | Universe::Bounded { .. } | Universe::Tube(_) => {
+                            (x - b.left, y - b.top)
+                        }
                     };
                     g.set(dx as u32, dy as u32, true);
                 }
@@ -86,6 +88,8 @@ impl Question {
 /// wrap: it starts after the widest empty band).
 fn object_box(universe: Universe, cells: &TileMap) -> Option<Bounds> {
     match universe {
+        // A tube's cells may straddle its seam: it is asked about as a whole.
+        Universe::Tube(_) => None,
         Universe::Plane | Universe::Bounded { .. } => cells
             .bounds()
             .filter(|b| b.width() <= OBJECT_SIDE && b.height() <= OBJECT_SIDE),
@@ -264,7 +268,12 @@ pub fn analyse(q: &Question, progress: &Progress) -> anyhow::Result<Findings> {
                 .with_workload(Workload {
                     generations: q.max_gens,
                     population: cells.population(),
-                    span: universe.cells().unwrap_or(u64::MAX),
+                    // Unbounded one way (a tube): the box the cells take.
+                    span: universe.cells().unwrap_or_else(|| {
+                        cells
+                            .bounds()
+                            .map_or(0, |b| b.width().saturating_mul(b.height()))
+                    }),
                     stride: 1,
                     from_quadtree: false,
                 });

@@ -81,7 +81,7 @@ pub fn lifespan(
             (width.saturating_sub(pattern.width()) / 2) as i64,
             (height.saturating_sub(pattern.height()) / 2) as i64,
         ),
-        Universe::Plane => (
+        Universe::Plane | Universe::Tube(_) => universe.wrap(
             -(pattern.width() as i64 / 2),
             -(pattern.height() as i64 / 2),
         ),

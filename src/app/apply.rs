@@ -506,7 +506,7 @@ impl LifelabApp {
                 self.analysis_panel.start(rx);
             }
             Command::Fit => {
-                if self.life.universe.is_plane() && self.mode == Mode::Life {
+                if self.life.universe.is_unbounded() && self.mode == Mode::Life {
                     self.after_bounds(AfterBounds::Fit);
                 } else {
                     self.fit_rect = None;
@@ -890,10 +890,19 @@ impl LifelabApp {
                 height,
                 edges,
             },
+            (None, _) if let Some(t) = pattern.rule.and_then(|r| r.tube) => Universe::Tube(t),
             // A file without a bounded-grid suffix lives on the unbounded plane, as in Golly
             // and on the command line; a library pattern goes into the universe shown.
             (None, _) if from_file => Universe::Plane,
             (None, Universe::Plane) => Universe::Plane,
+            // A tube keeps a pattern that fits round it.
+            (None, Universe::Tube(t))
+                if t.wrapped_sides().0.is_none_or(|w| pattern.width() <= w)
+                    && t.wrapped_sides().1.is_none_or(|h| pattern.height() <= h) =>
+            {
+                Universe::Tube(t)
+            }
+            (None, Universe::Tube(_)) => Universe::Plane,
             (
                 None,
                 Universe::Bounded {

@@ -84,6 +84,7 @@ pub fn write(path: &Path, saved: &Saved) -> anyhow::Result<()> {
     {
         rule.bounded = Some((width, height, edges));
     }
+    rule.tube = saved.universe.tube();
     let header = Header {
         rule: rule.to_string(),
         torus: saved.universe.size().map(|(w, h)| [w, h]),
@@ -140,7 +141,9 @@ pub fn read(path: &Path) -> anyhow::Result<Saved> {
         .parse()
         .map_err(|e| anyhow!("{}: rule {:?}: {e}", what(), header.rule))?;
     rule.torus = None;
+    let tube = rule.tube.take();
     let universe = match (header.torus, rule.bounded.take()) {
+        (_, _) if let Some(t) = tube => Universe::Tube(t),
         (_, Some((width, height, edges))) => Universe::Bounded {
             width,
             height,
@@ -328,6 +331,18 @@ mod tests {
             };
             write(&path, &bounded).unwrap();
             assert_eq!(read(&path).unwrap(), bounded);
+        }
+        // So do Golly's infinite tubes.
+        for tube in [
+            crate::geometry::Tube::Wide { height: 68 },
+            crate::geometry::Tube::Tall { width: 17 },
+        ] {
+            let tubed = Saved {
+                universe: Universe::Tube(tube),
+                ..saved.clone()
+            };
+            write(&path, &tubed).unwrap();
+            assert_eq!(read(&path).unwrap(), tubed);
         }
         write(&path, &saved).unwrap();
         // Cut short: the header promises more tiles than there are bytes.

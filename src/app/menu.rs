@@ -105,7 +105,7 @@ impl LifelabApp {
             });
             ui.menu_button("View", |ui| {
                 // On the plane F fits the pattern: one item says so.
-                if status.universe.is_plane() {
+                if status.universe.is_unbounded() {
                     if ui.button("Fit pattern (F)").clicked() {
                         out.push(Command::Fit);
                     }

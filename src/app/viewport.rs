@@ -103,7 +103,8 @@ impl Viewport {
             Universe::Torus { width, height } => Self::new((width, height)),
             // Golly's bounded plane: one picture, which neither wraps nor extends.
             Universe::Bounded { width, height, .. } => Self::bounded((width, height)),
-            Universe::Plane => Self {
+            // A tube is drawn as the plane, its cells repeated round it (the engine wraps them).
+            Universe::Plane | Universe::Tube(_) => Self {
                 plane: true,
                 ..Self::new((1, 1))
             },
@@ -338,7 +339,7 @@ impl Viewport {
                 self.plane = false;
                 self.bounded = true;
             }
-            Universe::Plane => {
+            Universe::Plane | Universe::Tube(_) => {
                 self.plane = true;
                 self.bounded = false;
             }

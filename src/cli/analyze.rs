@@ -59,6 +59,9 @@ pub fn execute(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
             "analyze is for Life-like rules; an elementary rule's ring is a different kind of object"
         );
     }
+    // On Golly's bounded grids and tubes the edges decide what a pattern does: it is followed
+    // there as a whole, never identified as an object on a torus of its own.
+    let pattern = pattern && !(sim.universe.is_bounded_plane() || sim.universe.tube().is_some());
     let subject = if pattern {
         let cells = match &sim.start {
             crate::session::Start::Cells { cells, .. } => cells.clone(),

@@ -73,6 +73,7 @@ impl GenerationsEngine {
             )));
         };
         universe.refuse_joined_edges("Generations")?;
+        universe.refuse_tube("Generations")?;
         if universe.is_plane() && g.table.births_from_nothing() {
             return Err(EngineError::Unsupported(format!(
                 "{rule} gives birth on empty space (B0), which fills the unbounded plane in one generation; run it on a torus"
@@ -98,7 +99,7 @@ impl GenerationsEngine {
                     width - 64 * (words as u32 - 1),
                 )
             }
-            Universe::Plane => (-64, -32, 2, 64, 64),
+            Universe::Plane | Universe::Tube(_) => (-64, -32, 2, 64, 64),
         };
         crate::memory::check(
             || format!("rule {rule} on {}", universe.describe()),

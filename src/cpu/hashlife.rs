@@ -279,6 +279,7 @@ impl HashLifeEngine {
                 "HashLife memoises the future, which a stochastic rule ({rule}) does not have"
             )));
         }
+        universe.refuse_tube("HashLife")?;
         if universe.is_bounded_plane() {
             return Err(EngineError::Unsupported(format!(
                 "HashLife runs a power-of-two torus or the unbounded plane, not {}",
@@ -294,7 +295,7 @@ impl HashLifeEngine {
                 }
                 (width.max(height).trailing_zeros() as u8).max(4)
             }
-            Universe::Plane | Universe::Bounded { .. } => {
+            Universe::Plane | Universe::Bounded { .. } | Universe::Tube(_) => {
                 if kernel.births_from_nothing {
                     // With Smax Golly runs the dual rule, which HashLife memoises like any
                     // other; without, the rules alternate, which its jumps cannot.
@@ -802,7 +803,7 @@ impl HashLifeEngine {
     fn everything(&self) -> (i64, i64, i64, i64) {
         match self.universe {
             Universe::Torus { width, height } => (0, 0, width as i64, height as i64),
-            Universe::Plane | Universe::Bounded { .. } => {
+            Universe::Plane | Universe::Bounded { .. } | Universe::Tube(_) => {
                 (i64::MIN / 2, i64::MIN / 2, i64::MAX / 2, i64::MAX / 2)
             }
         }
@@ -837,7 +838,7 @@ impl HashLifeEngine {
                 }
                 self.root = self.tree(&periodic, 0, 0, n)?;
             }
-            Universe::Plane | Universe::Bounded { .. } => {
+            Universe::Plane | Universe::Bounded { .. } | Universe::Tube(_) => {
                 let Some(b) = tiles.bounds() else {
                     self.root = self.store.empty(4);
                     self.origin = (-8, -8);
@@ -916,7 +917,7 @@ impl HashLifeEngine {
                         }
                     }
                 }
-                Universe::Plane | Universe::Bounded { .. } => {
+                Universe::Plane | Universe::Bounded { .. } | Universe::Tube(_) => {
                     loop {
                         let size = 1i64 << self.level();
                         let (ox, oy) = self.origin;
@@ -1238,7 +1239,7 @@ impl Engine for HashLifeEngine {
                 crate::engine::dense::put(&mut g, cells, at, how);
                 tiles = crate::engine::dense::export(&g);
             }
-            Universe::Plane | Universe::Bounded { .. } => {
+            Universe::Plane | Universe::Bounded { .. } | Universe::Tube(_) => {
                 let region = CellRect::new(at.0, at.1, cells.width(), cells.height());
                 let mut current = tiles.crop(region);
                 match how {
@@ -1296,7 +1297,7 @@ impl Engine for HashLifeEngine {
                 }
                 v
             }
-            Universe::Plane | Universe::Bounded { .. } => {
+            Universe::Plane | Universe::Bounded { .. } | Universe::Tube(_) => {
                 vec![(rect.x, rect.y, rect.width as i64, rect.height as i64, 0, 0)]
             }
         };
@@ -1354,7 +1355,9 @@ impl Engine for HashLifeEngine {
                         (x - rect.x).rem_euclid(width as i64),
                         (y - rect.y).rem_euclid(height as i64),
                     ),
-                    Universe::Plane | Universe::Bounded { .. } => (x - rect.x, y - rect.y),
+                    Universe::Plane | Universe::Bounded { .. } | Universe::Tube(_) => {
+                        (x - rect.x, y - rect.y)
+                    }
                 };
                 if bx >= 0 && by >= 0 && bx < rect.width as i64 && by < rect.height as i64 {
                     let i = (by / block as i64) as usize * columns as usize

@@ -394,6 +394,7 @@ impl LtlEngine {
             )));
         };
         universe.refuse_joined_edges("Larger than Life")?;
+        universe.refuse_tube("Larger than Life")?;
         if universe.is_plane() && l.births_from_nothing() {
             return Err(EngineError::Unsupported(format!(
                 "{rule} gives birth on empty space (B0), which fills the unbounded plane in one generation; run it on a torus or a bounded plane (as Golly does)"

@@ -49,6 +49,7 @@ impl RuleTreeEngine {
             )));
         };
         universe.refuse_joined_edges("rule-tree")?;
+        universe.refuse_tube("rule-tree")?;
         let def = loaded.def();
         if universe.is_plane() && def.tree.births_from_nothing() {
             return Err(EngineError::Unsupported(format!(

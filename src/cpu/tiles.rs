@@ -70,10 +70,12 @@ struct Meta {
     fresh: bool,
 }
 
-/// Where tiles are found: a torus wraps tile positions; a torus of up to [`DENSE_SLOTS`]
-/// tiles keeps a slot per tile, anything larger (the plane, a vast sparse torus) a map.
+/// Where tiles are found: a torus wraps tile positions (a tube one way only); a torus of up to
+/// [`DENSE_SLOTS`] tiles keeps a slot per tile, anything larger (the plane, a tube, a vast
+/// sparse torus) a map.
 struct Index {
-    wrap: Option<(i64, i64)>,
+    /// Columns and rows of tiles round which positions wrap (`None`: that way is unbounded).
+    wrap: (Option<i64>, Option<i64>),
     slots: Slots,
 }
 
@@ -104,14 +106,19 @@ impl Index {
                     Slots::Map(HashMap::new())
                 };
                 Index {
-                    wrap: Some((columns as i64, rows as i64)),
+                    wrap: (Some(columns as i64), Some(rows as i64)),
                     slots,
                 }
             }
-            Universe::Plane | Universe::Bounded { .. } => Index {
-                wrap: None,
-                slots: Slots::Map(HashMap::new()),
-            },
+            Universe::Tube(_) | Universe::Plane | Universe::Bounded { .. } => {
+                let (w, h) = universe.wrapped_sides();
+                let tiles =
+                    |side: Option<u32>| side.map(|n| (n as u64).div_ceil(TILE as u64) as i64);
+                Index {
+                    wrap: (tiles(w), tiles(h)),
+                    slots: Slots::Map(HashMap::new()),
+                }
+            }
         }
     }
 
@@ -127,10 +134,8 @@ impl Index {
     }
 
     fn wrap(&self, tx: i64, ty: i64) -> (i64, i64) {
-        match self.wrap {
-            Some((columns, rows)) => (tx.rem_euclid(columns), ty.rem_euclid(rows)),
-            None => (tx, ty),
-        }
+        let wrap = |t: i64, n: Option<i64>| n.map_or(t, |n| t.rem_euclid(n));
+        (wrap(tx, self.wrap.0), wrap(ty, self.wrap.1))
     }
 
     /// The tile at a wrapped position.
@@ -291,7 +296,7 @@ impl TileEngine {
         // for steps from odd ones (`Rule::b0_emulation`); `kernel` is always the one for the
         // current generation's parity, `other` the other one.
         let mut other = None;
-        if universe.is_plane() && kernel.births_from_nothing {
+        if universe.is_unbounded() && kernel.births_from_nothing {
             let Some((even, odd)) = rule.b0_emulation() else {
                 return Err(EngineError::Unsupported(format!(
                     "{rule} gives birth on empty space (B0), which fills the unbounded plane in one generation, and a stochastic one cannot be emulated as Golly does; run it on a torus"
@@ -349,7 +354,7 @@ impl TileEngine {
     }
 
     fn materialise_all(&mut self) {
-        if let Some((columns, rows)) = self.index.wrap {
+        if let (Some(columns), Some(rows)) = self.index.wrap {
             for ty in 0..rows {
                 for tx in 0..columns {
                     let id = self.tile_at(tx, ty);
@@ -377,13 +382,12 @@ impl TileEngine {
         if found != NONE {
             return found;
         }
-        let (vw, vh) = match self.universe {
-            Universe::Torus { width, height } => (
-                (width as i64 - tx * TILE).min(TILE) as u32,
-                (height as i64 - ty * TILE).min(TILE) as u32,
-            ),
-            Universe::Plane | Universe::Bounded { .. } => (64, 64),
+        // The last column or row of tiles round a wrapped side may be partial.
+        let (width, height) = self.universe.wrapped_sides();
+        let valid = |side: Option<u32>, t: i64| {
+            side.map_or(TILE, |n| (n as i64 - t * TILE).min(TILE)) as u32
         };
+        let (vw, vh) = (valid(width, tx), valid(height, ty));
         let meta = Meta {
             pos: (tx, ty),
             vw,
@@ -455,12 +459,12 @@ impl TileEngine {
 
     /// Rows in tile row `ty` (fewer than 64 in a torus's last row of tiles).
     fn row_height(&self, ty: i64) -> u32 {
-        match self.universe {
-            Universe::Torus { height, .. } => {
+        match self.universe.wrapped_sides().1 {
+            Some(height) => {
                 let ty = ty.rem_euclid((height as u64).div_ceil(64) as i64);
                 (height as i64 - ty * TILE).min(TILE) as u32
             }
-            Universe::Plane | Universe::Bounded { .. } => 64,
+            None => 64,
         }
     }
 
@@ -939,7 +943,7 @@ impl TileEngine {
             let r = y.rem_euclid(TILE) as usize;
             let id = self.find(tx, ty);
             let mut take = (64 - bx).min(n - got);
-            if let Universe::Torus { width, .. } = self.universe {
+            if let Some(width) = self.universe.wrapped_sides().0 {
                 take = take.min((width as i64 - x) as u32);
             }
             if id != NONE {
@@ -953,7 +957,7 @@ impl TileEngine {
             }
             got += take;
             x += take as i64;
-            if let Universe::Torus { width, .. } = self.universe
+            if let Some(width) = self.universe.wrapped_sides().0
                 && x >= width as i64
             {
                 x -= width as i64;
@@ -970,7 +974,7 @@ impl TileEngine {
             let (tx, bx) = (x.div_euclid(TILE), x.rem_euclid(TILE) as u32);
             let (ty, r) = (y.div_euclid(TILE), y.rem_euclid(TILE) as usize);
             let mut take = (64 - bx).min(n - done);
-            if let Universe::Torus { width, .. } = self.universe {
+            if let Some(width) = self.universe.wrapped_sides().0 {
                 take = take.min((width as i64 - x) as u32);
             }
             let mask = if take == 64 {
@@ -997,7 +1001,7 @@ impl TileEngine {
             }
             done += take;
             x += take as i64;
-            if let Universe::Torus { width, .. } = self.universe
+            if let Some(width) = self.universe.wrapped_sides().0
                 && x >= width as i64
             {
                 x -= width as i64;
@@ -1100,10 +1104,11 @@ impl Engine for TileEngine {
 
     fn put(&mut self, cells: &Grid, at: (i64, i64), how: Put) -> EngineResult<()> {
         let (cw, ch) = (cells.width(), cells.height());
-        let (cw, ch) = match self.universe {
-            Universe::Torus { width, height } => (cw.min(width), ch.min(height)),
-            Universe::Plane | Universe::Bounded { .. } => (cw, ch),
-        };
+        let (width, height) = self.universe.wrapped_sides();
+        let (cw, ch) = (
+            width.map_or(cw, |w| cw.min(w)),
+            height.map_or(ch, |h| ch.min(h)),
+        );
         for y in 0..ch {
             let row = cells.row(y);
             let mut x = 0;
@@ -1199,19 +1204,18 @@ impl Engine for TileEngine {
     fn import(&mut self, tiles: &TileMap) -> EngineResult<()> {
         self.clear()?;
         for ((tx, ty), bits) in tiles.iter() {
-            let aligned = match self.universe {
-                Universe::Torus { width, height } => {
-                    let (vw, vh) = (width as i64 - tx * TILE, height as i64 - ty * TILE);
-                    let outside = if vw >= 64 { 0 } else { !((1u64 << vw) - 1) };
-                    tx >= 0
-                        && ty >= 0
-                        && vw > 0
-                        && vh > 0
-                        && bits.iter().all(|&w| w & outside == 0)
-                        && bits[vh.min(64) as usize..].iter().all(|&w| w == 0)
-                }
-                Universe::Plane | Universe::Bounded { .. } => true,
-            };
+            // A tile lands as it is only where it lies inside each wrapped side.
+            let (width, height) = self.universe.wrapped_sides();
+            let columns_fit = width.is_none_or(|width| {
+                let vw = width as i64 - tx * TILE;
+                let outside = if vw >= 64 { 0 } else { !((1u64 << vw) - 1) };
+                tx >= 0 && vw > 0 && bits.iter().all(|&w| w & outside == 0)
+            });
+            let rows_fit = height.is_none_or(|height| {
+                let vh = height as i64 - ty * TILE;
+                ty >= 0 && vh > 0 && bits[vh.min(64) as usize..].iter().all(|&w| w == 0)
+            });
+            let aligned = columns_fit && rows_fit;
             if aligned {
                 let id = self.tile_at(tx, ty);
                 for (r, &w) in bits.iter().enumerate() {

@@ -8,7 +8,7 @@
 
 pub mod dense;
 
-pub use crate::geometry::{Bounds, CellRect, Edges};
+pub use crate::geometry::{Bounds, CellRect, Edges, Tube};
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -34,6 +34,8 @@ pub enum Universe {
         height: u32,
         edges: Edges,
     },
+    /// Golly's infinite tube (`:T0,<h>`, `:T<w>,0`): wrapped one way, unbounded the other.
+    Tube(Tube),
 }
 
 impl Universe {
@@ -47,7 +49,42 @@ impl Universe {
             Universe::Torus { width, height } | Universe::Bounded { width, height, .. } => {
                 Some((width, height))
             }
-            Universe::Plane => None,
+            Universe::Plane | Universe::Tube(_) => None,
+        }
+    }
+
+    /// The tube, on Golly's infinite tube.
+    pub fn tube(self) -> Option<Tube> {
+        match self {
+            Universe::Tube(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Without a bound in some direction (the plane, a tube): a B0 rule is emulated there as
+    /// Golly does, and only the sparse engines run it.
+    pub fn is_unbounded(self) -> bool {
+        matches!(self, Universe::Plane | Universe::Tube(_))
+    }
+
+    /// The sides that wrap round, as (width, height): a torus's both, a tube's one.
+    pub fn wrapped_sides(self) -> (Option<u32>, Option<u32>) {
+        match self {
+            Universe::Torus { width, height } => (Some(width), Some(height)),
+            Universe::Tube(t) => t.wrapped_sides(),
+            Universe::Plane | Universe::Bounded { .. } => (None, None),
+        }
+    }
+
+    /// Refuses Golly's infinite tube, for an engine that has no wrap along one side only (the
+    /// tile engine has).
+    pub fn refuse_tube(self, engine: &str) -> EngineResult<()> {
+        match self {
+            Universe::Tube(t) => Err(EngineError::Unsupported(format!(
+                "the {engine} engine does not run {}; the tile engine runs it for a two-state rule",
+                t.describe()
+            ))),
+            _ => Ok(()),
         }
     }
 
@@ -93,6 +130,7 @@ impl Universe {
         match self {
             Universe::Torus { width, height } => format!("a {width}x{height} torus"),
             Universe::Plane => "the unbounded plane".to_string(),
+            Universe::Tube(t) => t.describe(),
             Universe::Bounded {
                 width,
                 height,
@@ -117,6 +155,7 @@ impl Universe {
             Universe::Torus { width, height } => {
                 (x.rem_euclid(width as i64), y.rem_euclid(height as i64))
             }
+            Universe::Tube(t) => t.wrap(x, y),
             Universe::Plane | Universe::Bounded { .. } => (x, y),
         }
     }
@@ -574,9 +613,10 @@ pub trait Engine: Send {
             Universe::Torus { width, height } | Universe::Bounded { width, height, .. } => {
                 self.cells_in(CellRect::new(0, 0, width, height))
             }
-            Universe::Plane => Err(EngineError::Unsupported(
-                "the unbounded plane has no whole grid; ask for a rectangle".into(),
-            )),
+            Universe::Plane | Universe::Tube(_) => Err(EngineError::Unsupported(format!(
+                "{} has no whole grid; ask for a rectangle",
+                self.universe().describe()
+            ))),
         }
     }
 
@@ -735,7 +775,7 @@ pub fn census_index(universe: Universe, word_x: i64, y: i64) -> u32 {
             let per_row = width.div_ceil(64) as i64 * 2;
             (y * per_row + word_x) as u32
         }
-        Universe::Plane => {
+        Universe::Plane | Universe::Tube(_) => {
             crate::hash::mix32(
                 (word_x as u32)
                     ^ crate::hash::mix32((y as u32) ^ ((y >> 32) as u32).rotate_left(7)),

@@ -370,9 +370,22 @@ fn no_joined_edges(r: &Request) -> Result<(), String> {
     }
 }
 
+/// Golly's infinite tube wraps one way only: the tile engine alone has that.
+fn no_tube(r: &Request) -> Result<(), String> {
+    match r.universe {
+        Universe::Tube(t) => Err(format!(
+            "it does not run {}; the tile engine does, for a two-state rule",
+            t.describe()
+        )),
+        _ => Ok(()),
+    }
+}
+
 fn torus_only(r: &Request) -> Result<(), String> {
     match r.universe {
-        Universe::Plane | Universe::Bounded { .. } => Err("it runs on a torus only".into()),
+        Universe::Plane | Universe::Bounded { .. } | Universe::Tube(_) => {
+            Err("it runs on a torus only".into())
+        }
         Universe::Torus { .. } => Ok(()),
     }
 }
@@ -391,7 +404,9 @@ fn builtin() -> Vec<EngineSpec> {
             kind: EngineKind::Reference,
             summary: "the plain oracle: one byte per cell, neighbours counted one by one; a torus or a bounded plane",
             supports: |r| match r.universe {
-                Universe::Plane => Err("it runs on a torus or a bounded plane only".into()),
+                Universe::Plane | Universe::Tube(_) => {
+                    Err("it runs on a torus or a bounded plane only".into())
+                }
                 // Golly's border is one cell deep: a wider neighbourhood would read past it.
                 u if u.has_joined_edges() && r.rule.ltl().is_some_and(|l| l.range > 1) => {
                     Err(format!(
@@ -464,18 +479,21 @@ fn builtin() -> Vec<EngineSpec> {
             supports: |r| {
                 two_dimensional(r)?;
                 not_bounded(r)?;
-                if r.universe.is_plane()
+                if r.universe.is_unbounded()
                     && r.rule.births_from_nothing()
                     && r.rule.b0_emulation().is_none()
                 {
-                    return Err("a stochastic B0 rule fills the unbounded plane at once".into());
+                    return Err(format!(
+                        "a stochastic B0 rule fills {} at once",
+                        r.universe.describe()
+                    ));
                 }
                 Ok(())
             },
             cost: |r| {
                 let gens = r.workload.generations.max(1) as f64;
                 // On the plane a B0 rule is emulated as Golly does, without filling anything.
-                let dense = r.rule.births_from_nothing() && !r.universe.is_plane();
+                let dense = r.rule.births_from_nothing() && !r.universe.is_unbounded();
                 let area = if dense { r.cells() } else { active_area(r) };
                 Some(Cost {
                     seconds: gens * area / (0.5 * dense_rate()),
@@ -494,7 +512,7 @@ fn builtin() -> Vec<EngineSpec> {
                 })
             },
             memory: |r| {
-                let tiles = if r.rule.births_from_nothing() && !r.universe.is_plane() {
+                let tiles = if r.rule.births_from_nothing() && !r.universe.is_unbounded() {
                     r.cells() / 4096.0
                 } else {
                     active_area(r) / 4096.0 * 16.0
@@ -518,6 +536,7 @@ fn builtin() -> Vec<EngineSpec> {
                     return Err("it runs Generations rules only".into());
                 }
                 no_joined_edges(r)?;
+                no_tube(r)?;
                 if r.universe.is_plane() && r.rule.births_from_nothing() {
                     return Err("a B0 rule fills the unbounded plane at once".into());
                 }
@@ -555,6 +574,7 @@ fn builtin() -> Vec<EngineSpec> {
                     return Err("it runs Larger than Life rules only".into());
                 }
                 no_joined_edges(r)?;
+                no_tube(r)?;
                 if r.universe.is_plane() && r.rule.births_from_nothing() {
                     return Err(
                         "a B0 rule fills the unbounded plane at once (Golly refuses it too)".into(),
@@ -588,6 +608,7 @@ fn builtin() -> Vec<EngineSpec> {
                     return Err("it runs rule files' rules only".into());
                 }
                 no_joined_edges(r)?;
+                no_tube(r)?;
                 if r.universe.is_plane() && r.rule.births_from_nothing() {
                     return Err(
                         "the rule turns empty cells live, which fills the unbounded plane at once"
@@ -695,6 +716,7 @@ fn builtin() -> Vec<EngineSpec> {
             supports: |r| {
                 two_dimensional(r)?;
                 not_bounded(r)?;
+                no_tube(r)?;
                 if r.rule.is_stochastic() {
                     return Err(
                         "it memoises the future, which a stochastic rule does not have".into(),

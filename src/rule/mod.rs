@@ -25,7 +25,7 @@ pub mod map;
 pub mod named;
 mod table;
 
-use crate::geometry::Edges;
+use crate::geometry::{Edges, Tube};
 use std::fmt;
 
 pub use circuit::Circuit;
@@ -272,6 +272,8 @@ pub struct Rule {
     /// Golly's other bounded grids: the bounded plane `:P<width>,<height>` (nothing lives
     /// beyond its edges), and the shifted torus, Klein bottle, cross-surface and sphere.
     pub bounded: Option<(u32, u32, Edges)>,
+    /// Golly's infinite tube `:T0,<h>` or `:T<w>,0`.
+    pub tube: Option<Tube>,
 }
 
 impl Rule {
@@ -484,6 +486,7 @@ impl Rule {
         Self {
             torus: None,
             bounded: None,
+            tube: None,
             ..self
         }
     }
@@ -500,6 +503,7 @@ impl From<LifeRule> for Rule {
             kind: RuleKind::Life(rule),
             torus: None,
             bounded: None,
+            tube: None,
         }
     }
 }
@@ -510,6 +514,7 @@ impl From<MapRule> for Rule {
             kind: RuleKind::Map(rule),
             torus: None,
             bounded: None,
+            tube: None,
         }
     }
 }
@@ -520,6 +525,7 @@ impl From<ElementaryRule> for Rule {
             kind: RuleKind::Elementary(rule),
             torus: None,
             bounded: None,
+            tube: None,
         }
     }
 }
@@ -543,6 +549,9 @@ impl fmt::Display for Rule {
         }
         if let Some((w, h, edges)) = self.bounded {
             write!(f, "{}", edges.suffix(w, h))?;
+        }
+        if let Some(tube) = self.tube {
+            write!(f, "{}", tube.suffix())?;
         }
         Ok(())
     }
@@ -578,18 +587,21 @@ impl std::str::FromStr for Rule {
             None => (text, None),
         };
         let kind = parse_kind(input, body)?;
-        let (mut torus, mut bounded) = (None, None);
+        let (mut torus, mut bounded, mut tube) = (None, None, None);
         if let Some((s, at)) = suffix {
             let elementary = matches!(kind, RuleKind::Elementary(_));
             match parse_torus(input, s, at, elementary)? {
                 Grid::Torus(size) => torus = Some(size),
                 Grid::Bounded(grid) => bounded = Some(grid),
+                Grid::Tube(t) => tube = Some(t),
+                Grid::Unbounded => {}
             }
         }
         Ok(Self {
             kind,
             torus,
             bounded,
+            tube,
         }
         .with_ltl_minimum())
     }
@@ -751,6 +763,10 @@ enum Grid {
     Torus((u32, u32)),
     /// The bounded plane, or edges joined otherwise than a torus's.
     Bounded((u32, u32, Edges)),
+    /// The infinite tube, one side 0.
+    Tube(Tube),
+    /// `:T0,0` (and Golly's bare `:` or `:T`): the unbounded plane.
+    Unbounded,
 }
 
 /// One side of a bounded-grid suffix as Golly writes it: digits, then for a Klein bottle a
@@ -820,10 +836,15 @@ fn side<'a>(input: &str, suffix: &str, text: &'a str) -> Result<Side<'a>, RuleEr
 fn parse_torus(input: &str, suffix: &str, at: usize, elementary: bool) -> Result<Grid, RuleError> {
     let err = |m: String| Err(RuleError::new(input, m));
     let s = suffix.trim();
+    // Golly reads a bare ':' (or a letter alone, below) as ':T0,0', the unbounded plane.
     let Some(first) = s.chars().next() else {
-        return err(format!(
-            "empty bounded-grid suffix after ':' at column {at}"
-        ));
+        return if elementary {
+            err(format!(
+                "empty suffix after ':' at column {at}: an elementary rule's ring is ':T<width>,0'"
+            ))
+        } else {
+            Ok(Grid::Unbounded)
+        };
     };
     let topology = first.to_ascii_uppercase();
     match topology {
@@ -841,6 +862,9 @@ fn parse_torus(input: &str, suffix: &str, at: usize, elementary: bool) -> Result
         }
     }
     let dims = &s[1..];
+    if dims.is_empty() && !elementary {
+        return Ok(Grid::Unbounded);
+    }
     let (w, h) = match dims.split_once(',') {
         Some(_) if topology == 'S' => {
             return err(format!(
@@ -883,15 +907,9 @@ fn parse_torus(input: &str, suffix: &str, at: usize, elementary: bool) -> Result
         'C' => "cross-surface",
         _ => "sphere",
     };
+    // A side of 0 is unbounded, as in Golly (checked below).
     let dim = |which: &str, v: &str| -> Result<u32, RuleError> {
         match v.parse::<u64>() {
-            Ok(0) => Err(RuleError::new(
-                input,
-                format!(
-                    "{name} {which} 0 (infinite in Golly, a cylinder or a plane) is not supported: a lifelab grid is finite, 1..{}",
-                    crate::grid::MAX_DIMENSION
-                ),
-            )),
             Ok(n) if n <= crate::grid::MAX_DIMENSION as u64 => Ok(n as u32),
             Ok(n) => Err(RuleError::new(
                 input,
@@ -914,6 +932,31 @@ fn parse_torus(input: &str, suffix: &str, at: usize, elementary: bool) -> Result
         None if elementary => 1,
         None => width,
     };
+    if elementary && width == 0 {
+        return err(format!("ring ':{s}' has width 0"));
+    }
+    // Golly's infinite sides, in its words: only a torus or a plane has one, unshifted.
+    if width == 0 || height == 0 {
+        if matches!(topology, 'K' | 'C' | 'S') {
+            return err(format!(
+                "{name} ':{s}' can't have an infinite {}",
+                if width == 0 { "width" } else { "height" }
+            ));
+        }
+        if shift != (None, None) {
+            return err(format!(
+                "bounded grid ':{s}': shifting is not allowed if either side is unbounded"
+            ));
+        }
+        return match (topology, width, height) {
+            (_, 0, 0) => Ok(Grid::Unbounded),
+            ('T', 0, height) => Ok(Grid::Tube(Tube::Wide { height })),
+            ('T', width, _) => Ok(Grid::Tube(Tube::Tall { width })),
+            _ => err(format!(
+                "Golly's infinite strip ':{s}' (a bounded plane unbounded one way) is not supported; its tube ':T{width},{height}' and bounded planes ':P<w>,<h>' are"
+            )),
+        };
+    }
     if elementary && shift != (None, None) {
         return err(format!("ring ':{s}' can't have a shift"));
     }

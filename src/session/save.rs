@@ -29,14 +29,15 @@ pub fn text_of(engine: &mut dyn Engine, meta: &Meta, format: Format) -> anyhow::
     let mut rule = *engine.rule();
     // The universe goes into the rule's suffix: a torus as `:T`, Golly's other bounded grids
     // as theirs (`:P`, `:K`, `:C`, `:S`, a shifted `:T`), so that a file reopens on its grid.
-    (rule.torus, rule.bounded) = match universe {
-        Universe::Torus { width, height } => (Some((width, height)), None),
+    (rule.torus, rule.bounded, rule.tube) = match universe {
+        Universe::Torus { width, height } => (Some((width, height)), None, None),
         Universe::Bounded {
             width,
             height,
             edges,
-        } => (None, Some((width, height, edges))),
-        Universe::Plane => (None, None),
+        } => (None, Some((width, height, edges)), None),
+        Universe::Tube(t) => (None, None, Some(t)),
+        Universe::Plane => (None, None, None),
     };
     let multi_state = rule.states() > 2;
     if multi_state && !matches!(format, Format::Rle | Format::Macrocell) {
@@ -52,9 +53,11 @@ pub fn text_of(engine: &mut dyn Engine, meta: &Meta, format: Format) -> anyhow::
             Some(mc) => mc,
             None => {
                 let mut tiles = engine.export()?;
-                if let Some((width, height)) = universe.size() {
-                    // Golly centres a bounded grid on the origin.
-                    tiles = tiles.shifted(-((width / 2) as i64), -((height / 2) as i64));
+                // Golly centres a bounded grid (a tube round its circumference) on the origin,
+                // and a macrocell's rows are one lower in Golly than lifelab's corner says.
+                let (x, y) = crate::session::setup::macrocell_centre(universe);
+                if (x, y) != (0, 0) {
+                    tiles = tiles.shifted(-x, -y);
                 }
                 if multi_state {
                     Macrocell::from_tiles_with_states(&tiles)

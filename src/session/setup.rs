@@ -88,7 +88,7 @@ impl FileCells {
     pub fn place(self, universe: Universe) -> anyhow::Result<Start> {
         let (start, bounds) = match self {
             FileCells::Quadtree(tree) => {
-                let q = Quadtree::new(*tree, golly_origin(universe));
+                let q = Quadtree::new(*tree, macrocell_centre(universe));
                 let bounds = q.bounds;
                 (Start::Quadtree(Arc::new(q)), bounds)
             }
@@ -172,6 +172,9 @@ impl Spec {
         let file_bounded = loaded
             .as_ref()
             .and_then(|l| l.pattern.rule.and_then(|r| r.bounded));
+        let file_tube = loaded
+            .as_ref()
+            .and_then(|l| l.pattern.rule.and_then(|r| r.tube));
         let flag_size = self
             .size
             .as_deref()
@@ -193,6 +196,10 @@ impl Spec {
             None => rule.bounded.or(file_bounded),
             Some(_) => None,
         };
+        let tube = match (size, bounded) {
+            (None, None) => rule.tube.or(file_tube),
+            _ => None,
+        };
         let rule = rule.without_torus();
         if rule.is_elementary() {
             if self.plane {
@@ -210,9 +217,14 @@ impl Spec {
         let plane = self.plane
             || (pattern.is_some() || tiles.is_some() || quadtree.is_some())
                 && size.is_none()
-                && bounded.is_none();
+                && bounded.is_none()
+                && tube.is_none();
         let universe = if plane {
             Universe::Plane
+        } else if let Some(t) = tube {
+            let (w, h) = t.wrapped_sides();
+            Grid::check_torus_dimensions(w.unwrap_or(1) as u64, h.unwrap_or(1) as u64)?;
+            Universe::Tube(t)
         } else if let Some((width, height, edges)) = bounded {
             Grid::check_torus_dimensions(width as u64, height as u64)?;
             Universe::Bounded {
@@ -267,6 +279,11 @@ impl Spec {
                     ) => (width, height),
                     (Universe::Plane, Some(s)) => s,
                     (Universe::Plane, None) => (PLANE_SOUP_SIDE, PLANE_SOUP_SIDE),
+                    // The soup fills the tube round, and as far along as a square's side.
+                    (Universe::Tube(t), _) => match t.wrapped_sides() {
+                        (Some(w), _) => (w, w),
+                        (_, h) => (h.unwrap_or(1), h.unwrap_or(1)),
+                    },
                 };
                 (
                     Start::Soup { density, region },
@@ -361,6 +378,19 @@ pub fn centre_tiles(tiles: TileMap, universe: Universe) -> TileMap {
     }
 }
 
+/// Where a macrocell file's root is centred in lifelab's coordinates. lifelab puts a root of
+/// level L at -2^(L-1) on both axes; Golly's HashLife counts rows upwards, and its root's
+/// rows run from 1 - 2^(L-1) (bgolly writes `#CXRLE Pos=0,0`'s cell in the root's row
+/// 2^(L-1) - 1). On the plane the whole pattern one row up changes nothing, and the quadtree
+/// engines take the file's nodes as they are; where a grid has edges the cells go where
+/// Golly has them.
+pub fn macrocell_centre(universe: Universe) -> (i64, i64) {
+    match golly_origin(universe) {
+        _ if universe.is_plane() => (0, 0),
+        (x, y) => (x, y + 1),
+    }
+}
+
 /// Where Golly's origin is in lifelab's coordinates on a universe.
 pub fn golly_origin(universe: Universe) -> (i64, i64) {
     match universe {
@@ -368,6 +398,10 @@ pub fn golly_origin(universe: Universe) -> (i64, i64) {
             ((width / 2) as i64, (height / 2) as i64)
         }
         Universe::Plane => (0, 0),
+        Universe::Tube(t) => match t.wrapped_sides() {
+            (Some(w), _) => ((w / 2) as i64, 0),
+            (_, h) => (0, (h.unwrap_or(0) / 2) as i64),
+        },
     }
 }
 
@@ -463,6 +497,24 @@ pub fn place_at(cells: &Grid, universe: Universe) -> anyhow::Result<(i64, i64)> 
             )
         }
         Universe::Plane => (-(cells.width() as i64 / 2), -(cells.height() as i64 / 2)),
+        // Round a tube as on a torus, along it as on the plane.
+        Universe::Tube(t) => {
+            let (w, h) = t.wrapped_sides();
+            let fits = |side: Option<u32>, n: u32| side.is_none_or(|s| n <= s);
+            if !fits(w, cells.width()) || !fits(h, cells.height()) {
+                bail!(
+                    "the pattern is {}x{}, larger round than {}",
+                    cells.width(),
+                    cells.height(),
+                    universe.describe()
+                );
+            }
+            let at = |side: Option<u32>, n: u32| match side {
+                Some(s) => (s.saturating_sub(n) / 2) as i64,
+                None => -(n as i64 / 2),
+            };
+            (at(w, cells.width()), at(h, cells.height()))
+        }
     })
 }
 
@@ -518,7 +570,7 @@ impl Simulation {
                 let mut g = Grid::try_new(region.0, region.1)?;
                 g.fill_random(*density, self.seed);
                 let at = match self.universe {
-                    Universe::Torus { .. } | Universe::Bounded { .. } => (0, 0),
+                    Universe::Torus { .. } | Universe::Bounded { .. } | Universe::Tube(_) => (0, 0),
                     Universe::Plane => (-(region.0 as i64 / 2), -(region.1 as i64 / 2)),
                 };
                 engine.put(&g, at, Put::Or)?;

@@ -40,7 +40,7 @@ impl EditPanel {
             (self.width, self.height) = status.size;
         }
         // A bounded plane can be filled like a torus, but Resize makes a torus of it.
-        let bounded = !status.universe.is_plane();
+        let bounded = !status.universe.is_unbounded();
         let torus = status.universe.torus_size().is_some();
         ui.horizontal(|ui| {
             ui.label("density");

@@ -42,6 +42,13 @@ pub fn ui(ui: &mut egui::Ui, s: &Status) {
                         edges,
                     } => ui.label(format!("{width}x{height} {}, {}", edges.name(), s.rule)),
                     Universe::Plane => ui.label(format!("plane, {}", s.rule)),
+                    Universe::Tube(t) => {
+                        let (round, way) = match t.wrapped_sides() {
+                            (Some(w), _) => (w, "tall"),
+                            (_, h) => (h.unwrap_or(0), "wide"),
+                        };
+                        ui.label(format!("infinitely {way} tube {round} round, {}", s.rule))
+                    }
                 };
                 ui.separator();
                 ui.label(format!("engine {}", s.engine))
