@@ -549,8 +549,10 @@ fn builtin() -> Vec<EngineSpec> {
                     .universe
                     .cells()
                     .map_or(r.workload.span.max(4096) as f64 * 4.0, |c| c as f64);
+                // Measured on Brian's Brain (BENCHMARKS.md): 2.05e9 cell updates/s on 2048²
+                // with 2 cores, 2.1e9 on 4096² with 16; it does not grow with the cores.
                 Some(Cost {
-                    seconds: gens * area / (0.25 * dense_rate()),
+                    seconds: gens * area / 2e9,
                     why: format!(
                         "a Generations rule ({} states): the generations engine",
                         r.rule.states()
@@ -866,14 +868,16 @@ fn gpu_spec() -> EngineSpec {
                 && r.rule.states() <= 2
                 && r.rule.loaded().is_none()
                 && r.rule.ltl().is_none();
-            // A Generations rule runs a cell per invocation: some ten times the bit-packed cost.
+            // A Generations rule or a rule file's runs a cell per invocation: on the H200,
+            // 1.04e11 cell updates/s on 4096² for Brian's Brain, WireWorld and Langtons-Loops,
+            // half the rate this model gives a bit-packed cell (BENCHMARKS.md).
             let (area, latency) = if tiles {
                 (active_area(r), 40e-6)
             } else if let Some(l) = r.rule.ltl() {
                 // Two passes, and a read of each of the range's rows per cell.
                 (r.cells() * (10.0 + 2.0 * l.range as f64), 40e-6)
             } else if r.rule.states() > 2 || r.rule.loaded().is_some() {
-                (r.cells() * 10.0, 20e-6)
+                (r.cells() * 2.0, 20e-6)
             } else {
                 (r.cells(), 20e-6)
             };
