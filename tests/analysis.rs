@@ -433,3 +433,72 @@ fn golly_methuselahs_are_analysed_on_the_plane_as_their_finders_counted_them() {
     assert_eq!(v["universe"]["kind"], "torus", "{v}");
     assert_eq!(v["universe"]["width"], 512, "{v}");
 }
+
+/// `analyze` counts what a methuselah leaves on the plane as apgsearch's census does, named.
+/// The R-pentomino's final census is LifeWiki's (and Conway's group's): at 1103, 8 blocks,
+/// 6 gliders, 4 beehives, 4 blinkers, a boat, a loaf and a ship. Acorn's 13 gliders are
+/// LifeWiki's too, and its objects' cells add up to its population of 633.
+#[test]
+fn analyze_gives_a_methuselah_s_final_census_on_the_plane() {
+    let count = |v: &serde_json::Value, code: &str| {
+        v["final_census"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["apgcode"] == code)
+            .map_or(0, |o| o["count"].as_u64().unwrap())
+    };
+    let v = common::cli::json(&["analyze", "--pattern", "r-pentomino", "--plane", "--json"]);
+    assert_eq!(v["lifespan"], 1103, "{v}");
+    let named: Vec<(String, u64)> = v["final_census"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["name"].as_str().unwrap().to_string(),
+                o["count"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let want = [
+        ("block", 8),
+        ("glider", 6),
+        ("beehive", 4),
+        ("blinker", 4),
+        ("boat", 1),
+        ("loaf", 1),
+        ("ship", 1),
+    ];
+    let mut got = named.clone();
+    got.sort();
+    let mut want: Vec<(String, u64)> = want.iter().map(|(n, c)| (n.to_string(), *c)).collect();
+    want.sort();
+    assert_eq!(got, want, "{v}");
+    // Catagolue's codes for the commonest objects.
+    assert_eq!(count(&v, "xs4_33"), 8);
+    assert_eq!(count(&v, "xq4_153"), 6);
+    assert_eq!(count(&v, "xs6_696"), 4);
+    assert_eq!(count(&v, "xp2_7"), 4);
+
+    let v = common::cli::json(&["analyze", "--pattern", "acorn", "--plane", "--json"]);
+    assert_eq!(count(&v, "xq4_153"), 13, "{v}");
+    let cells: u64 = v["final_census"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            // A still life's or a glider's code says its cells: the digits after `_` in base
+            // 32 are its columns' bits (extended Wechsler); an oscillator's phase-0 as well.
+            let code = o["apgcode"].as_str().unwrap();
+            let wechsler = code.split('_').nth(1).unwrap();
+            let pop: u64 = wechsler
+                .chars()
+                .filter_map(|c| c.to_digit(32))
+                .map(|d| d.count_ones() as u64)
+                .sum();
+            pop * o["count"].as_u64().unwrap()
+        })
+        .sum();
+    assert_eq!(cells, 633, "{v}");
+}

@@ -129,6 +129,14 @@ fn circular_span(v: &mut [i64], n: i64) -> Option<(i64, i64)> {
     Some((best.1, n - best.0 + 1))
 }
 
+/// How many of one object: its apgcode, and its name where it has a common one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ObjectCount {
+    pub apgcode: String,
+    pub name: Option<String>,
+    pub count: u64,
+}
+
 /// Everything the analysis found, in one vocabulary for the text, the JSON and the app.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Findings {
@@ -145,6 +153,12 @@ pub struct Findings {
     pub lifespan: Option<u64>,
     pub final_population: Option<u64>,
     pub escaping_spaceships: Option<usize>,
+    /// A methuselah's objects at the end, as apgsearch's census names them (the escaping
+    /// spaceships included), commonest first: filled in by the presenter from `settled`.
+    pub final_census: Option<Vec<ObjectCount>>,
+    /// A methuselah's cells at the end of the run.
+    #[serde(skip)]
+    pub settled: Option<super::Settled>,
     /// Where the long run happened.
     pub universe: Option<Universe>,
     pub universe_note: Option<String>,
@@ -211,6 +225,16 @@ impl Findings {
                 format!("no repetition within {} generations", self.generations)
             }
         }];
+        if let Some(census) = &self.final_census {
+            let items: Vec<String> = census
+                .iter()
+                .map(|o| match &o.name {
+                    Some(n) => format!("{} {n} ({})", o.count, o.apgcode),
+                    None => format!("{} {}", o.count, o.apgcode),
+                })
+                .collect();
+            out.push(format!("what is left: {}", items.join(", ")));
+        }
         if let Some(note) = &self.universe_note {
             out.push(format!("on {note}"));
         }
@@ -356,6 +380,7 @@ fn methuselah(
         f.period = Some(l.period);
         f.escaping_spaceships = Some(l.escaping);
         f.start = Some(l.lifespan);
+        f.settled = Some(l.settled.clone());
     }
     f.history = r.history;
     Ok(())

@@ -37,6 +37,18 @@ pub struct Lifespan {
     /// Spaceships escaping at the end, and how many cells they hold.
     pub escaping: usize,
     pub escaping_cells: u64,
+    /// The cells at the end of the run, for a census of what is left.
+    #[serde(skip)]
+    pub settled: Settled,
+}
+
+/// A stable pattern's cells at the end of a run, the debris apart from the spaceships flying
+/// away (each ship's cells apart), at `generation`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Settled {
+    pub generation: u64,
+    pub debris: Vec<(i64, i64)>,
+    pub ships: Vec<Vec<(i64, i64)>>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -196,6 +208,11 @@ pub fn lifespan(
             period: p as u64,
             escaping: ships.len(),
             escaping_cells: ships.iter().map(|s| s.phases[0].len() as u64).sum(),
+            settled: Settled {
+                generation: end,
+                debris: debris.last().cloned().unwrap_or_default(),
+                ships: ships.iter().map(|s| s.phases[0].clone()).collect(),
+            },
         }
     });
     Ok(LifespanReport {

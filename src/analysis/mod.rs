@@ -11,5 +11,5 @@ pub mod period;
 
 pub use analyse::{Findings, Question, Subject, analyse};
 pub use identify::{Identity, Kind, identify};
-pub use lifespan::{Lifespan, LifespanReport, lifespan, roomy_side};
+pub use lifespan::{Lifespan, LifespanReport, Settled, lifespan, roomy_side};
 pub use period::{PeriodReport, TorusFate, find_period};

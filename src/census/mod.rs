@@ -371,3 +371,105 @@ pub fn one(rule: Rule, symmetry: Symmetry, root: &str, index: u64) -> Result<Sou
     let cells = soup::hashsoup(&format!("{root}{index}"), symmetry);
     settler.run(index, &cells).map_err(|e| e.to_string())
 }
+
+/// The objects of a settled pattern, as a soup's are counted: `debris` runs `duration` more
+/// generations for its envelope and is separated and named (gliders that escape counted), and
+/// each of `ships` (a spaceship flying away, taken off before) is named on its own. Each
+/// apgcode with its count, commonest first. Refused for a rule the census cannot run, and for
+/// debris spread over more than 2^28 cells, which the census plane would hold whole.
+pub fn objects_of_settled(
+    rule: Rule,
+    debris: &[(i64, i64)],
+    ships: &[Vec<(i64, i64)>],
+    duration: u64,
+) -> Result<Vec<(String, u64)>, String> {
+    let table = census_table(&rule).map_err(|e| e.to_string())?;
+    if let (Some(l), Some(r)) = (
+        debris.iter().map(|c| c.0).min(),
+        debris.iter().map(|c| c.0).max(),
+    ) {
+        let (t, b) = (
+            debris.iter().map(|c| c.1).min().unwrap_or(0),
+            debris.iter().map(|c| c.1).max().unwrap_or(0),
+        );
+        let area = (r - l + 1) as u128 * (b - t + 1) as u128;
+        if area > 1 << 28 {
+            return Err(format!(
+                "the debris spans {}x{} cells, more than the census plane holds (2^28)",
+                r - l + 1,
+                b - t + 1
+            ));
+        }
+    }
+    let mut settler = settle::Settler::new(classify::Classifier::new(rule, table));
+    let start = settle::Start {
+        generation: 0,
+        cells: debris.to_vec(),
+        stage: settle::Stage::Settled(duration.max(1)),
+    };
+    let mut objects = settler
+        .resume(0, &start)
+        .map_err(|e| e.to_string())?
+        .objects;
+    for ship in ships {
+        objects.extend(settler.classifier.identify(ship, true));
+    }
+    let mut counts: std::collections::BTreeMap<String, u64> = Default::default();
+    for o in objects.into_iter().filter(|o| o != "xs0_0") {
+        *counts.entry(o).or_default() += 1;
+    }
+    let mut out: Vec<(String, u64)> = counts.into_iter().collect();
+    out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    Ok(out)
+}
+
+/// The common name of a Life object's apgcode, where it has one: the still lifes, oscillators
+/// and spaceships a methuselah's debris is mostly made of (their shapes as LifeWiki draws
+/// them; the codes are computed, not typed).
+pub fn common_name(rule: &Rule, code: &str) -> Option<&'static str> {
+    static NAMES: std::sync::OnceLock<std::collections::HashMap<String, &'static str>> =
+        std::sync::OnceLock::new();
+    if *rule != Rule::life() {
+        return None;
+    }
+    let names = NAMES.get_or_init(|| {
+        const SHAPES: [(&str, &str); 20] = [
+            ("block", "2o$2o!"),
+            ("beehive", "b2o$o2bo$b2o!"),
+            ("loaf", "b2o$o2bo$bobo$2bo!"),
+            ("boat", "2o$obo$bo!"),
+            ("ship", "2o$obo$b2o!"),
+            ("tub", "bo$obo$bo!"),
+            ("pond", "b2o$o2bo$o2bo$b2o!"),
+            ("barge", "bo$obo$bobo$2bo!"),
+            ("long boat", "2o$obo$bobo$2bo!"),
+            ("mango", "b2o$o2bo$bo2bo$2b2o!"),
+            ("aircraft carrier", "2o$o2bo$2b2o!"),
+            ("snake", "2obo$ob2o!"),
+            ("blinker", "3o!"),
+            ("toad", "b3o$3o!"),
+            ("beacon", "2o$o$3bo$2b2o!"),
+            ("glider", "bo$2bo$3o!"),
+            ("lightweight spaceship", "bo2bo$o$o3bo$4o!"),
+            ("middleweight spaceship", "3bo$bo3bo$o$o4bo$5o!"),
+            ("heavyweight spaceship", "3b2o$bo4bo$o$o5bo$6o!"),
+            ("pentadecathlon", "2bo4bo$2ob4ob2o$2bo4bo!"),
+        ];
+        let table = census_table(&Rule::life()).expect("Life has a census");
+        let mut names = std::collections::HashMap::new();
+        for (name, rle) in SHAPES {
+            let p = crate::pattern::rle::parse(&format!("x = 0, y = 0\n{rle}\n"))
+                .expect("a shape of the table");
+            let cells: Vec<(i64, i64)> = p
+                .cells
+                .alive_cells()
+                .map(|(x, y)| (x as i64, y as i64))
+                .collect();
+            let c = object::cycle(&object::Patch::from_cells(&cells), &table, 64)
+                .expect("a periodic shape");
+            names.insert(object::apgcode(&c), name);
+        }
+        names
+    });
+    names.get(code).copied()
+}

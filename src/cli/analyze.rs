@@ -118,7 +118,8 @@ pub fn execute(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
         engine: args.engine.clone(),
         universe,
     };
-    let findings = analysis::analyse(&q, &Progress::default())?;
+    let mut findings = analysis::analyse(&q, &Progress::default())?;
+    crate::session::final_census::fill(&mut findings, sim.rule);
 
     if let Some(path) = &args.history {
         let mut f = std::io::BufWriter::new(

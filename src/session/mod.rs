@@ -8,6 +8,7 @@ pub mod edit;
 #[cfg(feature = "gpu")]
 pub mod elementary;
 pub mod fallback;
+pub mod final_census;
 pub mod history;
 pub mod job;
 pub mod life;

@@ -94,7 +94,8 @@ impl AnalysisPanel {
 /// The findings as the panel shows them: the analysis's sentences, counted from `generation`.
 pub fn analyse(q: &Question, generation: u64) -> Vec<String> {
     match analysis::analyse(q, &Progress::default()) {
-        Ok(f) => {
+        Ok(mut f) => {
+            crate::session::final_census::fill(&mut f, q.rule);
             let mut lines = f.sentences();
             lines.push(format!(
                 "counted from now (generation {generation}), {} generations on the {} engine",

@@ -51,8 +51,14 @@ pub fn ui(ui: &mut egui::Ui, s: &Status) {
                     }
                 };
                 ui.separator();
-                ui.label(format!("engine {}", s.engine))
-                    .on_hover_text(&s.engine_reason);
+                // Which engine ran the last job and, in short, why; the whole reason on hover.
+                let why = brief_reason(&s.engine_reason);
+                let text = if why.is_empty() {
+                    format!("engine {}", s.engine)
+                } else {
+                    format!("engine {}: {why}", s.engine)
+                };
+                ui.label(text).on_hover_text(&s.engine_reason);
                 if s.step_exponent > 0 {
                     ui.separator();
                     ui.label(format!("step 2^{}", s.step_exponent));
@@ -94,4 +100,36 @@ pub fn ui(ui: &mut egui::Ui, s: &Status) {
             ui.label(egui::RichText::new(&s.adapter).weak());
         });
     });
+}
+
+/// The head of an engine choice's reason, before its details and its explanation: "a sparse
+/// workload (7 live cells ...): the tile engine ..." is "a sparse workload".
+fn brief_reason(reason: &str) -> &str {
+    let cut = reason.find([':', '(']).unwrap_or(reason.len());
+    reason[..cut].trim_end()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::brief_reason;
+
+    #[test]
+    fn the_status_line_keeps_the_head_of_the_reason() {
+        assert_eq!(
+            brief_reason(
+                "a sparse workload (7 live cells in a span of 21 cells): the tile engine computes only where something changes"
+            ),
+            "a sparse workload"
+        );
+        assert_eq!(
+            brief_reason(
+                "a long jump of 1048576 generations on the unbounded plane: HashLife's memoised quadtree skips what repeats"
+            ),
+            "a long jump of 1048576 generations on the unbounded plane"
+        );
+        assert_eq!(
+            brief_reason("asked for with --engine"),
+            "asked for with --engine"
+        );
+    }
 }
