@@ -216,6 +216,7 @@ pub fn suite() -> Vec<Group> {
         "3458/37/4",
         "2/13/21",
         "12/2-a/3",
+        "12m/2-p/3H",
         "23/3/3H",
         "1/1/4V",
         "1456/2356/256",
@@ -364,7 +365,8 @@ pub fn suite() -> Vec<Group> {
 }
 
 /// Rules of the 3x3 block that every engine's tests run: non-totalistic ones, B0 among them, an
-/// asymmetric Moore MAP, hexagonal and von Neumann MAPs, and Golly's 2D form of W30.
+/// hexagonal one, an asymmetric Moore MAP, hexagonal and von Neumann MAPs, and Golly's 2D form
+/// of W30.
 pub fn tabled_rules() -> Vec<Rule> {
     let mut rules: Vec<Rule> = TABLED_RULES
         .iter()
@@ -374,8 +376,10 @@ pub fn tabled_rules() -> Vec<Rule> {
     rules
 }
 
-const TABLED_RULES: [&str; 6] = [
+const TABLED_RULES: [&str; 7] = [
     "B2-a/S12",
+    // Hexagonal letters (LifeWiki's `o`, `m`, `p`).
+    "B2o3p4-o5/S2-p3p45H",
     "B2-ac3ai/S1c2-n3-aky4a",
     "B02a/S12-ak8",
     "MAPCGXCSg1AkAwIwYABYdgjAFIR6RxCqREAg4QaEIAIEUJEqg2imhGQowKZ4wLEhAEEQKMsMESAQxABElchyQACkg",

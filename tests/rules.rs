@@ -630,7 +630,9 @@ fn other_families_are_named_in_their_errors() {
             Err(e) => assert!(e.to_string().contains(&format!("{name}.rule")), "{e}"),
         }
     }
-    assert!(err("B2-a/S12H").contains("hexagonal"));
+    // Moore's letters are not the hexagon's.
+    let hex = err("B2-a/S12H");
+    assert!(hex.contains("unexpected 'a' at column 4 in B") && hex.contains("omp"), "{hex}");
     assert!(err("B2q/S").contains("not one of count 2's letters (ceaikn)"));
     assert!(err("B0c/S").contains("count 0 has no letters"));
     assert!(err("B3_S23").contains("'_'"));
@@ -697,4 +699,74 @@ fn infinite_sides_are_golly_s_tubes_and_plane() {
         assert_eq!((r.torus, r.bounded, r.tube), (None, None, None), "{plane}");
         assert_eq!(r.to_string(), "B3/S23", "{plane}");
     }
+}
+
+/// The hexagonal neighbourhood's letters against an independent implementation: the classes
+/// of AlephAlpha's `ca-rules` crate (`src/neighborhood/isohex.rs`, LifeWiki's definitions), whose
+/// six bits are, most significant first, the hexagon's top left, top right, left, right, bottom
+/// left and bottom right neighbours: in Golly's layout of hexagons on the square grid, NW, N,
+/// W, E, S and SE. Each letter of counts 2 to 4, alone in the births, gives birth on exactly
+/// its blocks, and the hexagon's own corners NE and SW are ignored.
+#[test]
+fn hexagonal_letters_are_lifewiki_s_classes() {
+    use lifelab::rule::RuleKind;
+    let classes: [(&str, &[u8]); 9] = [
+        ("2o", &[0x03, 0x05, 0x0a, 0x14, 0x28, 0x30]),
+        ("2m", &[0x06, 0x09, 0x11, 0x18, 0x22, 0x24]),
+        ("2p", &[0x0c, 0x12, 0x21]),
+        ("3o", &[0x07, 0x0b, 0x15, 0x2a, 0x34, 0x38]),
+        (
+            "3m",
+            &[
+                0x0d, 0x0e, 0x13, 0x16, 0x1a, 0x1c, 0x23, 0x25, 0x29, 0x2c, 0x31, 0x32,
+            ],
+        ),
+        ("3p", &[0x19, 0x26]),
+        ("4o", &[0x0f, 0x17, 0x2b, 0x35, 0x3a, 0x3c]),
+        ("4m", &[0x1b, 0x1d, 0x27, 0x2e, 0x36, 0x39]),
+        ("4p", &[0x1e, 0x2d, 0x33]),
+    ];
+    // ca-rules' bit k (5 down to 0) is the cell at this offset.
+    let cells = [(1, 1), (0, 1), (1, 0), (-1, 0), (0, -1), (-1, -1)]; // bit 0 (SE) .. bit 5 (NW)
+    let block = |six: u8, corners: bool| -> u16 {
+        let mut b = 0u16;
+        for (k, &(dx, dy)) in cells.iter().enumerate() {
+            if six >> k & 1 == 1 {
+                b |= 1 << (8 - ((dy + 1) * 3 + dx + 1));
+            }
+        }
+        if corners {
+            b |= (1 << 6) | (1 << 2); // NE and SW
+        }
+        b
+    };
+    for (class, members) in classes {
+        let rule = Rule::parse(&format!("B{class}/SH")).unwrap();
+        let RuleKind::Map(table) = rule.kind else {
+            panic!("B{class}/SH is not a table: {rule}");
+        };
+        for six in 0u8..64 {
+            let want = members.contains(&six);
+            for corners in [false, true] {
+                assert_eq!(
+                    table.next(block(six, corners)),
+                    want,
+                    "B{class}/SH on the hexagon 0x{six:02x} (corners {corners})"
+                );
+            }
+        }
+        assert_eq!(rule.to_string(), format!("B{class}/SH"));
+    }
+    // Every letter of a count is the count; canonical forms as written, and errors by place.
+    assert_eq!(Rule::parse("B2omp/S34H").unwrap().to_string(), "B2/S34H");
+    assert_eq!(Rule::parse("B2om/S2H").unwrap().to_string(), "B2-p/S2H");
+    assert_eq!(
+        Rule::parse("B2o3p4-o5/S2-p3p45H").unwrap().to_string(),
+        "B2o3p4-o5/S2-p3p45H"
+    );
+    assert_eq!(Rule::parse("12m/2-p/3H").unwrap().to_string(), "12m/2-p/3H");
+    let e = Rule::parse("B1o/S2H").unwrap_err().to_string();
+    assert!(e.contains("count 1 has no letters"), "{e}");
+    let e = Rule::parse("B2c/S3H").unwrap_err().to_string();
+    assert!(e.contains("unexpected 'c' at column 3"), "{e}");
 }

@@ -104,10 +104,11 @@ impl fmt::Display for GenerationsRule {
             }
             None => write!(
                 f,
-                "{}/{}/{}",
+                "{}/{}/{}{}",
                 map::hensel_side(t, true),
                 map::hensel_side(t, false),
-                self.states
+                self.states,
+                t.neighbourhood.suffix()
             ),
         }
     }

@@ -218,20 +218,125 @@ fn class_table() -> &'static [(u8, u8); 512] {
     })
 }
 
-/// Every block (centre clear) with `count` live neighbours.
-fn blocks_with(count: usize) -> impl Iterator<Item = u16> {
-    (0..512u16).filter(move |&i| i & CENTRE == 0 && i.count_ones() as usize == count)
+// --- Hexagonal letters ---------------------------------------------------------------------
+
+/// The hexagonal neighbourhood's letters (LifeWiki's, as Golly 4 and LifeViewer read them):
+/// for two live neighbours `o` (ortho: side by side), `m` (meta: one apart) and `p` (para:
+/// opposite); for three `o` (in a row), `m` (the twelve others) and `p` (every other one); for
+/// four, the letter of the two dead neighbours' pair.
+const HEX_LETTERS: &[u8; 3] = b"omp";
+const HEX_LETTERS_AT: [usize; 7] = [0, 0, 3, 3, 3, 0, 0];
+
+/// The six neighbours of a hexagonal cell round the hexagon, as block bits: the 3x3 block
+/// without NE and SW, as Golly lays hexagons on the square grid.
+const HEX_RING: [u16; 6] = [NW, N, E, SE, S, W];
+
+/// The letter (index into `HEX_LETTERS`) of a hexagonal block (centre either way), for counts
+/// 2 to 4; 0 for the others.
+fn hex_letter(block: u16) -> usize {
+    let ring: Vec<usize> = (0..6).filter(|&k| block & HEX_RING[k] != 0).collect();
+    let apart = |a: usize, b: usize| {
+        let d = a.abs_diff(b);
+        d.min(6 - d)
+    };
+    match ring.len() {
+        2 => apart(ring[0], ring[1]) - 1,
+        3 => {
+            let gaps = [
+                apart(ring[0], ring[1]),
+                apart(ring[1], ring[2]),
+                apart(ring[0], ring[2]),
+            ];
+            if gaps.iter().all(|&g| g == 2) {
+                2
+            } else if gaps.iter().filter(|&&g| g == 1).count() == 2 {
+                0
+            } else {
+                1
+            }
+        }
+        4 => {
+            let dead: Vec<usize> = (0..6).filter(|&k| block & HEX_RING[k] == 0).collect();
+            apart(dead[0], dead[1]) - 1
+        }
+        _ => 0,
+    }
 }
 
-/// Every block (centre clear) of count `count` (1..=7) and letter `letter`.
-fn blocks_of(count: usize, letter: usize) -> impl Iterator<Item = u16> {
-    let table = class_table();
-    blocks_with(count).filter(move |&i| table[i as usize].1 as usize == letter)
+/// Which letters a Hensel rule's counts take: Moore's thirteen or the hexagon's three.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Letters {
+    Moore,
+    Hexagonal,
 }
 
-/// Parses the B and S parts of a Hensel rule for the Moore neighbourhood; `text` is the whole
-/// body (no `:` suffix), columns in errors are 1-based within it.
-pub(super) fn parse_hensel(text: &str) -> Result<MapRule, String> {
+impl Letters {
+    fn all(self) -> &'static [u8] {
+        match self {
+            Letters::Moore => LETTERS,
+            Letters::Hexagonal => HEX_LETTERS,
+        }
+    }
+
+    /// How many letters count `n` has (0: it is one class).
+    fn at(self, n: usize) -> usize {
+        match self {
+            Letters::Moore => LETTERS_AT[n],
+            Letters::Hexagonal => HEX_LETTERS_AT[n],
+        }
+    }
+
+    fn max_count(self) -> usize {
+        match self {
+            Letters::Moore => 8,
+            Letters::Hexagonal => 6,
+        }
+    }
+
+    fn neighbourhood(self) -> Neighbourhood {
+        match self {
+            Letters::Moore => Neighbourhood::Moore,
+            Letters::Hexagonal => Neighbourhood::Hexagonal,
+        }
+    }
+
+    /// Every block (centre clear, nothing outside the neighbourhood) with `count` neighbours.
+    fn blocks_with(self, count: usize) -> impl Iterator<Item = u16> {
+        let m = mask(self.neighbourhood());
+        (0..512u16)
+            .filter(move |&i| i & CENTRE == 0 && i & !m == 0 && i.count_ones() as usize == count)
+    }
+
+    /// Every block (centre clear) of count `count` and letter `letter`.
+    fn blocks_of(self, count: usize, letter: usize) -> impl Iterator<Item = u16> {
+        let table = class_table();
+        self.blocks_with(count).filter(move |&i| match self {
+            Letters::Moore => table[i as usize].1 as usize == letter,
+            Letters::Hexagonal => hex_letter(i) == letter,
+        })
+    }
+
+    /// One block of each count's letter, whose outcome stands for the letter's.
+    fn representative(self, count: usize, letter: usize) -> u16 {
+        match self {
+            Letters::Moore => representative(count, letter),
+            Letters::Hexagonal => self
+                .blocks_of(count, letter)
+                .next()
+                .expect("every hexagonal letter has blocks"),
+        }
+    }
+}
+
+/// Parses the B and S parts of a Hensel rule for the Moore neighbourhood, or with `hexagonal`
+/// for the hexagonal one (`text` without its `H`); `text` is the whole body (no `:` suffix),
+/// columns in errors are 1-based within it.
+pub(super) fn parse_hensel(text: &str, hexagonal: bool) -> Result<MapRule, String> {
+    let letters = if hexagonal {
+        Letters::Hexagonal
+    } else {
+        Letters::Moore
+    };
     let chars: Vec<char> = text.chars().collect();
     // Where the B and S parts start and end.
     let mut b: Option<usize> = None;
@@ -287,14 +392,14 @@ pub(super) fn parse_hensel(text: &str) -> Result<MapRule, String> {
     for (alive, (start, end)) in [(false, birth), (true, survival)] {
         parse_part(
             &chars,
-            start,
-            end,
+            (start, end),
             alive,
+            letters,
             &mut table,
             &mut touched[alive as usize],
         )?;
     }
-    let rule = MapRule::from_fn(Neighbourhood::Moore, MapNotation::Hensel, |i| {
+    let rule = MapRule::from_fn(letters.neighbourhood(), MapNotation::Hensel, |i| {
         table[i as usize]
     });
     if sep.is_some_and(|(_, c)| c == '_') && rule.totalistic().is_some() {
@@ -311,13 +416,15 @@ pub(super) fn parse_hensel(text: &str) -> Result<MapRule, String> {
 /// touched it); each letter then sets its blocks, or clears them after `-`.
 fn parse_part(
     chars: &[char],
-    start: usize,
-    end: usize,
+    (start, end): (usize, usize),
     alive: bool,
+    letters: Letters,
     table: &mut [bool; 512],
     touched: &mut [bool; 9],
 ) -> Result<(), String> {
     let part = if alive { 'S' } else { 'B' };
+    let max = letters.max_count();
+    let all = letters.all();
     let centre = if alive { CENTRE } else { 0 };
     let mut count: Option<usize> = None;
     let mut negative = false;
@@ -333,17 +440,17 @@ fn parse_part(
         }
         if let Some(d) = c.to_digit(10) {
             let d = d as usize;
-            if d > 8 {
+            if d > max {
                 return Err(format!(
-                    "neighbour count {d} at column {col} in {part} is outside 0..8"
+                    "neighbour count {d} at column {col} in {part} is outside 0..{max}"
                 ));
             }
             count = Some(d);
             negative = false;
             let next = chars[i..end].iter().find(|c| !c.is_whitespace());
-            let lettered = next.is_some_and(|n| LETTERS.contains(&(n.to_ascii_lowercase() as u8)));
+            let lettered = next.is_some_and(|n| all.contains(&(n.to_ascii_lowercase() as u8)));
             if !lettered && !touched[d] {
-                for block in blocks_with(d) {
+                for block in letters.blocks_with(d) {
                     table[(block | centre) as usize] = true;
                 }
             }
@@ -352,7 +459,7 @@ fn parse_part(
         }
         let Some(n) = count else {
             return Err(format!(
-                "unexpected '{c}' at column {col} in {part} (expected a neighbour count 0..8)"
+                "unexpected '{c}' at column {col} in {part} (expected a neighbour count 0..{max})"
             ));
         };
         if c == '-' {
@@ -365,17 +472,14 @@ fn parse_part(
             continue;
         }
         let lower = c.to_ascii_lowercase();
-        let Some(letter) = LETTERS.iter().position(|&l| l as char == lower) else {
+        let Some(letter) = all.iter().position(|&l| l as char == lower) else {
             return Err(format!(
-                "unexpected '{c}' at column {col} in {part} (expected a count 0..8, '-' or one of the letters {})",
-                std::str::from_utf8(LETTERS).unwrap_or("")
+                "unexpected '{c}' at column {col} in {part} (expected a count 0..{max}, '-' or one of the letters {})",
+                std::str::from_utf8(all).unwrap_or("")
             ));
         };
-        if letter >= LETTERS_AT[n] {
-            let valid: String = LETTERS[..LETTERS_AT[n]]
-                .iter()
-                .map(|&b| b as char)
-                .collect();
+        if letter >= letters.at(n) {
+            let valid: String = all[..letters.at(n)].iter().map(|&b| b as char).collect();
             return Err(if valid.is_empty() {
                 format!("letter '{c}' at column {col} in {part}: count {n} has no letters")
             } else {
@@ -385,7 +489,7 @@ fn parse_part(
             });
         }
         touched[n] = true;
-        for block in blocks_of(n, letter) {
+        for block in letters.blocks_of(n, letter) {
             table[(block | centre) as usize] = !negative;
         }
     }
@@ -399,7 +503,12 @@ fn parse_part(
 /// that sets and clears letters of one count in two places its string can disagree with its
 /// own table, and this one follows the table.)
 fn hensel_string(rule: &MapRule) -> String {
-    format!("B{}/S{}", hensel_side(rule, false), hensel_side(rule, true))
+    format!(
+        "B{}/S{}{}",
+        hensel_side(rule, false),
+        hensel_side(rule, true),
+        rule.neighbourhood.suffix()
+    )
 }
 
 /// One side of the canonical form (the births, or with `alive` the survivals), without its
@@ -407,16 +516,22 @@ fn hensel_string(rule: &MapRule) -> String {
 pub(super) fn hensel_side(rule: &MapRule, alive: bool) -> String {
     let mut out = String::new();
     let centre = if alive { CENTRE } else { 0 };
-    for (count, &letters) in LETTERS_AT.iter().enumerate() {
+    let kind = if rule.neighbourhood == Neighbourhood::Hexagonal {
+        Letters::Hexagonal
+    } else {
+        Letters::Moore
+    };
+    for count in 0..=kind.max_count() {
+        let letters = kind.at(count);
         if letters == 0 {
-            let block = if count == 0 { 0 } else { 0x1ff & !CENTRE };
+            let block = kind.blocks_with(count).next().unwrap_or(0);
             if rule.next(block | centre) {
                 out.push(char::from_digit(count as u32, 10).unwrap_or('?'));
             }
             continue;
         }
         let set: Vec<usize> = (0..letters)
-            .filter(|&l| rule.next(representative(count, l) | centre))
+            .filter(|&l| rule.next(kind.representative(count, l) | centre))
             .collect();
         if set.is_empty() {
             continue;
@@ -434,7 +549,7 @@ pub(super) fn hensel_side(rule: &MapRule, alive: bool) -> String {
         if negative {
             out.push('-');
         }
-        let mut chars: Vec<char> = shown.iter().map(|&l| LETTERS[l] as char).collect();
+        let mut chars: Vec<char> = shown.iter().map(|&l| kind.all()[l] as char).collect();
         chars.sort_unstable();
         out.extend(chars);
     }

@@ -644,7 +644,7 @@ fn parse_kind(input: &str, body: &str) -> Result<RuleKind, RuleError> {
     if let Some(family) = other_family(body) {
         return Err(RuleError::new(input, family));
     }
-    if looks_lifelike(body) && has_hensel_letters(body) {
+    if looks_lifelike(body) && (has_hensel_letters(body) || has_hex_letters(body)) {
         return parse_hensel(input, body);
     }
     if let Some(digits) = body.strip_prefix(['W', 'w'])
@@ -690,29 +690,41 @@ fn parse_kind(input: &str, body: &str) -> Result<RuleKind, RuleError> {
         .map_err(|m| RuleError::new(input, m))
 }
 
-/// A Hensel rule (Moore only, as in Golly 3.3), or the Life-like rule its letters add up to.
+/// A Hensel rule (Moore, as in Golly 3.3, or hexagonal with `H`, as in Golly 4 and
+/// LifeViewer), or the Life-like rule its letters add up to.
 fn parse_hensel(input: &str, body: &str) -> Result<RuleKind, RuleError> {
-    if let Some(last) = body.trim_end().chars().last()
-        && matches!(last.to_ascii_uppercase(), 'H' | 'V')
-    {
-        let which = if last.eq_ignore_ascii_case(&'h') {
-            "hexagonal"
-        } else {
-            "von Neumann"
-        };
+    let trimmed = body.trim_end();
+    let last = trimmed.chars().last().map(|c| c.to_ascii_uppercase());
+    if last == Some('V') {
         return Err(RuleError::new(
             input,
-            format!(
-                "isotropic non-totalistic letters with the {which} neighbourhood are not supported (Golly 3.3 has them for the Moore neighbourhood only; a MAP rule of {} characters gives any {which} rule)",
-                if which == "hexagonal" { 22 } else { 6 }
-            ),
+            "isotropic non-totalistic letters with the von Neumann neighbourhood do not exist (its four neighbours' counts are its only classes up to symmetry); a MAP rule of 6 characters gives any von Neumann rule",
         ));
     }
-    let rule = map::parse_hensel(body).map_err(|m| RuleError::new(input, m))?;
+    let hexagonal = last == Some('H');
+    let text = if hexagonal {
+        &trimmed[..trimmed.len() - 1]
+    } else {
+        body
+    };
+    let rule = map::parse_hensel(text, hexagonal).map_err(|m| RuleError::new(input, m))?;
     Ok(match rule.totalistic() {
-        Some((birth, survival)) => RuleKind::Life(LifeRule::moore(&birth, &survival)),
+        Some((birth, survival)) => RuleKind::Life(LifeRule {
+            neighbourhood: rule.neighbourhood,
+            birth: Transition::from_counts(&birth),
+            survival: Transition::from_counts(&survival),
+        }),
         None => RuleKind::Map(rule),
     })
+}
+
+/// A hexagonal rule (`...H`) with the hexagon's letters (`o`, `m`, `p`) or a `-`.
+fn has_hex_letters(body: &str) -> bool {
+    let t = body.trim_end();
+    t.ends_with(['H', 'h'])
+        && t[..t.len() - 1]
+            .chars()
+            .any(|c| "omp-_".contains(c.to_ascii_lowercase()))
 }
 
 /// Letters or signs that only Hensel notation uses, outside any probability's parentheses.
