@@ -174,7 +174,7 @@ impl Kernel {
         e: &[u64],
         out: &mut [u64],
         planes: &mut [[u64; 64]; 4],
-        values: &mut Vec<u64>,
+        values: &mut Vec<[u64; 16]>,
     ) {
         let n = out.len();
         if let Some(circuit) = &self.circuit {
@@ -356,10 +356,9 @@ impl Kernel {
 
     #[inline(always)]
     fn packed32_in(&self, nb: Neighbourhood, mut rows: [u64; 16], gens: u32) -> [u64; 16] {
-        thread_local! {
-            // A circuit's scratch, kept between HashLife's many 32x32 blocks.
-            static VALUES: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
-        }
+        // A circuit's values, in this function so that it is compiled for AVX2 with it.
+        let mut values =
+            vec![[0u64; 16]; self.circuit.as_ref().map_or(0, |c| c.scratch_len())];
         for _ in 0..gens {
             let mut up = [0u64; 16];
             let mut down = [0u64; 16];
@@ -374,10 +373,8 @@ impl Kernel {
                 let (se, sw) = (shifted(&down, false), shifted(&down, true));
                 let (e, w) = (shifted(&rows, false), shifted(&rows, true));
                 let (ne, nw) = (shifted(&up, false), shifted(&up, true));
-                let block = [&se[..], &down, &sw, &e, &rows, &w, &ne, &up, &nw];
-                let mut out = [0u64; 16];
-                VALUES.with_borrow_mut(|values| circuit.eval_words(block, &mut out, values));
-                rows = out;
+                let block = [&se, &down, &sw, &e, &rows, &w, &ne, &up, &nw];
+                rows = circuit.eval16(block, &mut values);
                 continue;
             }
             let mut p = [[0u64; 16]; 4];
@@ -478,7 +475,7 @@ impl Run {
 /// its passes, reused between calls.
 pub struct Planes {
     pub planes: [[u64; 64]; 4],
-    values: Vec<u64>,
+    values: Vec<[u64; 16]>,
     scratch: Scratch,
 }
 

@@ -5,7 +5,9 @@
 //! block and picks one of two smaller circuits; equal halves collapse into one. Isotropic rules
 //! need a few dozen nodes, each one `lo ^ ((lo ^ hi) & x)` on a word.
 
-use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+use rustc_hash::FxHashMap;
 
 use super::MapRule;
 
@@ -28,7 +30,23 @@ pub struct Circuit {
 }
 
 impl Circuit {
+    /// The rule's circuit, built once per process: each engine (and each engine the session
+    /// switches to) asks for it, and a search of orders costs about a millisecond.
     pub fn new(rule: &MapRule) -> Self {
+        static BUILT: OnceLock<Mutex<FxHashMap<MapRule, Circuit>>> = OnceLock::new();
+        let built = BUILT.get_or_init(Default::default);
+        if let Some(c) = built.lock().ok().and_then(|m| m.get(rule).cloned()) {
+            return c;
+        }
+        let c = Self::search(rule);
+        if let Ok(mut m) = built.lock() {
+            m.insert(*rule, c.clone());
+        }
+        c
+    }
+
+    /// The smallest circuit of the orders tried.
+    fn search(rule: &MapRule) -> Self {
         let mut best = Self::with_order(rule, ORDER);
         // A fixed xorshift sequence of shuffles, so that a rule always gets the same circuit.
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -53,7 +71,7 @@ impl Circuit {
             nodes: Vec::new(),
             root: 0,
         };
-        let mut unique = HashMap::new();
+        let mut unique = FxHashMap::default();
         circuit.root = circuit.build(rule, &order, 0, 0, &mut unique);
         circuit
     }
@@ -64,7 +82,7 @@ impl Circuit {
         order: &[u8; 9],
         level: usize,
         index: u16,
-        unique: &mut HashMap<(u8, u16, u16), u16>,
+        unique: &mut FxHashMap<(u8, u16, u16), u16>,
     ) -> u16 {
         if level == order.len() {
             return rule.next(index) as u16;
@@ -101,23 +119,41 @@ impl Circuit {
     }
 
     /// The next state of `out.len()` words at once: `block[b][k]` is word k of index bit b.
-    /// Node by node over all the words, so that each node's loop vectorises (the tile engine's
-    /// 64 rows, HashLife's 16 words); `values` is scratch space, grown as needed.
-    pub fn eval_words(&self, block: [&[u64]; 9], out: &mut [u64], values: &mut Vec<u64>) {
-        let n = out.len();
-        values.resize(self.scratch_len() * n, 0);
-        values[..n].fill(0);
-        values[n..2 * n].fill(u64::MAX);
-        for (i, &(cell, lo, hi)) in self.nodes.iter().enumerate() {
-            let (done, rest) = values.split_at_mut((i + 2) * n);
-            let lo = &done[lo as usize * n..][..n];
-            let hi = &done[hi as usize * n..][..n];
-            let x = &block[cell as usize][..n];
-            for (((v, &l), &h), &x) in rest[..n].iter_mut().zip(lo).zip(hi).zip(x) {
-                *v = l ^ ((l ^ h) & x);
+    /// Sixteen words at a time, node by node, so that a node is a few vector operations and
+    /// every value of a chunk stays in the first-level cache; `values` is scratch space, grown
+    /// as needed.
+    #[inline(always)]
+    pub fn eval_words(&self, block: [&[u64]; 9], out: &mut [u64], values: &mut Vec<[u64; 16]>) {
+        values.resize(self.scratch_len(), [0; 16]);
+        for (start, out) in (0..).step_by(16).zip(out.chunks_mut(16)) {
+            let m = out.len();
+            let mut chunk = [[0u64; 16]; 9];
+            for (c, b) in chunk.iter_mut().zip(&block) {
+                c[..m].copy_from_slice(&b[start..start + m]);
             }
+            let [a, b, c, d, e, f, g, h, i] = &chunk;
+            let r = self.eval16([a, b, c, d, e, f, g, h, i], values);
+            out.copy_from_slice(&r[..m]);
         }
-        out.copy_from_slice(&values[self.root as usize * n..][..n]);
+    }
+
+    /// [`Circuit::eval_words`] for HashLife's 16 words (a 32x32 block, two rows a word), with
+    /// fixed-size rows that unroll; inlined into the caller, which is compiled for AVX2 where the
+    /// CPU has it.
+    /// `values` has room for [`Circuit::scratch_len`] values.
+    #[inline(always)]
+    pub fn eval16(&self, block: [&[u64; 16]; 9], values: &mut [[u64; 16]]) -> [u64; 16] {
+        values[0] = [0; 16];
+        values[1] = [u64::MAX; 16];
+        for (i, &(cell, lo, hi)) in self.nodes.iter().enumerate() {
+            let (l, h, x) = (values[lo as usize], values[hi as usize], block[cell as usize]);
+            let mut v = [0u64; 16];
+            for k in 0..16 {
+                v[k] = l[k] ^ ((l[k] ^ h[k]) & x[k]);
+            }
+            values[i + 2] = v;
+        }
+        values[self.root as usize]
     }
 
     /// The circuit as straight-line code: one line per node from `line(value, cell, lo, hi)`,
