@@ -632,7 +632,10 @@ fn other_families_are_named_in_their_errors() {
     }
     // Moore's letters are not the hexagon's.
     let hex = err("B2-a/S12H");
-    assert!(hex.contains("unexpected 'a' at column 4 in B") && hex.contains("omp"), "{hex}");
+    assert!(
+        hex.contains("unexpected 'a' at column 4 in B") && hex.contains("omp"),
+        "{hex}"
+    );
     assert!(err("B2q/S").contains("not one of count 2's letters (ceaikn)"));
     assert!(err("B0c/S").contains("count 0 has no letters"));
     assert!(err("B3_S23").contains("'_'"));

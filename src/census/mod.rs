@@ -52,7 +52,7 @@ pub fn census_table(rule: &Rule) -> Result<MapRule, Unsupported> {
         rule: rule.to_string(),
         reason: reason.into(),
     };
-    if rule.torus.is_some() || rule.bounded.is_some() {
+    if rule.torus.is_some() || rule.bounded.is_some() || rule.tube.is_some() {
         return Err(refuse(
             "soups are censused on the unbounded plane; leave out the bounded-grid suffix",
         ));

@@ -50,7 +50,13 @@ pub fn execute(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
         .is_some_and(|r| !crate::analysis::period::empty_stays_empty(&r));
     let pattern = sim_args.pattern.is_some() && !b0;
     // A soup's default torus: small enough to repeat within the search.
-    if !pattern && sim_args.size.is_none() && !sim_args.plane {
+    // (A rule's own grid, `:T`, `:P`, a tube, is kept: the default is for a bare rule.)
+    let own_grid = sim_args
+        .rule
+        .as_deref()
+        .and_then(|r| r.parse::<crate::rule::Rule>().ok())
+        .is_some_and(|r| r.torus.is_some() || r.bounded.is_some() || r.tube.is_some());
+    if !pattern && sim_args.size.is_none() && !sim_args.plane && !own_grid {
         sim_args.size = Some("256x256".into());
     }
     let sim = sim_args.build()?;

@@ -357,8 +357,7 @@ impl Kernel {
     #[inline(always)]
     fn packed32_in(&self, nb: Neighbourhood, mut rows: [u64; 16], gens: u32) -> [u64; 16] {
         // A circuit's values, in this function so that it is compiled for AVX2 with it.
-        let mut values =
-            vec![[0u64; 16]; self.circuit.as_ref().map_or(0, |c| c.scratch_len())];
+        let mut values = vec![[0u64; 16]; self.circuit.as_ref().map_or(0, |c| c.scratch_len())];
         for _ in 0..gens {
             let mut up = [0u64; 16];
             let mut down = [0u64; 16];

@@ -146,7 +146,11 @@ impl Circuit {
         values[0] = [0; 16];
         values[1] = [u64::MAX; 16];
         for (i, &(cell, lo, hi)) in self.nodes.iter().enumerate() {
-            let (l, h, x) = (values[lo as usize], values[hi as usize], block[cell as usize]);
+            let (l, h, x) = (
+                values[lo as usize],
+                values[hi as usize],
+                block[cell as usize],
+            );
             let mut v = [0u64; 16];
             for k in 0..16 {
                 v[k] = l[k] ^ ((l[k] ^ h[k]) & x[k]);

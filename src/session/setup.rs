@@ -594,10 +594,12 @@ impl Simulation {
 
     /// The whole torus at the start, as one grid (the reference engine and the checks use it).
     pub fn start_grid(&self) -> anyhow::Result<Grid> {
-        let (w, h) = self
-            .universe
-            .size()
-            .ok_or_else(|| anyhow!("the unbounded plane has no whole grid"))?;
+        let (w, h) = self.universe.size().ok_or_else(|| {
+            anyhow!(
+                "{} has no whole grid (a check compares engines on a torus or a bounded plane)",
+                self.universe.describe()
+            )
+        })?;
         let mut g = Grid::try_new(w, h)?;
         match &self.start {
             Start::Empty => {}
