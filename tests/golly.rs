@@ -778,3 +778,32 @@ fn analyze_follows_a_pattern_on_golly_s_bounded_grids_where_it_is() {
     assert_eq!(v["universe"]["kind"], "tube", "{v}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A macrocell file on a tube whose cells go more than once round it is refused plainly (its
+/// tiles used to be wrapped onto one another, and a tile past a tall tube's width could panic).
+#[test]
+fn a_file_wider_than_its_tube_is_refused() {
+    let dir = std::env::temp_dir().join(format!("lifelab-wide-tube-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let plane = dir.join("acorn-1000.mc");
+    common::cli::json(&[
+        "run",
+        "--pattern",
+        "acorn",
+        "--plane",
+        "--gens",
+        "1000",
+        "--out",
+        plane.to_str().unwrap(),
+        "--json",
+    ]);
+    let text = std::fs::read_to_string(&plane).unwrap();
+    let tube = dir.join("acorn-on-a-tube.mc");
+    std::fs::write(&tube, text.replace("#R B3/S23", "#R B3/S23:T37,0")).unwrap();
+    let e = common::cli::json_error(&["run", "--pattern", tube.to_str().unwrap(), "--json"]);
+    assert!(
+        e.contains("more than once round an infinitely tall tube 37 cells round"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -209,18 +209,22 @@ impl LifelabApp {
                 self.start_elementary(e, start, capacity)?;
             }
             Command::SetRule(rule) => {
-                let other = rule.without_torus() != self.life.rule
-                    || rule.torus.is_some_and(|t| Some(t) != self.life.size());
+                // A rule with its own torus or tube: the cells move there under the new rule,
+                // in one job.
+                let own = match (rule.torus, rule.tube) {
+                    (Some((w, h)), _) => Some(Universe::torus(w, h)),
+                    (None, Some(t)) => Some(Universe::Tube(t)),
+                    (None, None) => None,
+                };
+                let moved = own.filter(|&u| u != self.life.universe);
+                let other = rule.without_torus() != self.life.rule || moved.is_some();
                 self.remember("rule change")?;
-                match rule.torus {
-                    // A rule with its own torus: the cells move there under the new rule, in
-                    // one job.
-                    Some((w, h)) if Some((w, h)) != self.life.size() => {
-                        let universe = Universe::torus(w, h);
+                match moved {
+                    Some(universe) => {
                         self.life.move_with_rule(rule.without_torus(), universe)?;
                         self.follow_universe(universe);
                     }
-                    _ => self.rebuild_rule(rule.without_torus())?,
+                    None => self.rebuild_rule(rule.without_torus())?,
                 }
                 if other {
                     self.changed("a rule change");

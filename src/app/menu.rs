@@ -172,7 +172,7 @@ impl LifelabApp {
                 ui.separator();
                 ui.label(egui::RichText::new("Universe").strong());
                 if ui
-                    .selectable_label(!status.universe.is_plane(), "Torus")
+                    .selectable_label(status.universe.torus_size().is_some(), "Torus")
                     .on_hover_text("A bounded grid whose edges meet (Golly's :T)")
                     .clicked()
                 {

@@ -356,8 +356,16 @@ impl Kernel {
 
     #[inline(always)]
     fn packed32_in(&self, nb: Neighbourhood, mut rows: [u64; 16], gens: u32) -> [u64; 16] {
-        // A circuit's values, in this function so that it is compiled for AVX2 with it.
-        let mut values = vec![[0u64; 16]; self.circuit.as_ref().map_or(0, |c| c.scratch_len())];
+        thread_local! {
+            // A circuit's scratch, kept between HashLife's many 32x32 blocks; taken out and
+            // put back, so that the evaluation stays in this function, compiled for AVX2.
+            static VALUES: std::cell::Cell<Vec<[u64; 16]>> = const { std::cell::Cell::new(Vec::new()) };
+        }
+        let mut values = VALUES.take();
+        values.resize(
+            self.circuit.as_ref().map_or(0, |c| c.scratch_len()),
+            [0; 16],
+        );
         for _ in 0..gens {
             let mut up = [0u64; 16];
             let mut down = [0u64; 16];
@@ -396,6 +404,7 @@ impl Kernel {
             }
             rows = out;
         }
+        VALUES.set(values);
         rows
     }
 

@@ -1208,8 +1208,11 @@ impl Engine for TileEngine {
             let (width, height) = self.universe.wrapped_sides();
             let columns_fit = width.is_none_or(|width| {
                 let vw = width as i64 - tx * TILE;
+                if tx < 0 || vw <= 0 {
+                    return false;
+                }
                 let outside = if vw >= 64 { 0 } else { !((1u64 << vw) - 1) };
-                tx >= 0 && vw > 0 && bits.iter().all(|&w| w & outside == 0)
+                bits.iter().all(|&w| w & outside == 0)
             });
             let rows_fit = height.is_none_or(|height| {
                 let vh = height as i64 - ty * TILE;
@@ -1334,5 +1337,24 @@ mod tests {
         // The tiles it left behind are freed (a sweep every 256 generations): only those
         // round it stay.
         assert!(e.tiles() <= 4, "{} tiles held", e.tiles());
+    }
+
+    /// A tube's view repeats its cells round it at every zoom: a cell of a tube 10 rows round
+    /// shows in each 10 rows of a tall rectangle, sampled from the tiles as cell by cell.
+    #[test]
+    fn a_tube_s_view_repeats_its_cells_round_it() {
+        use crate::geometry::Tube;
+        let tube = Universe::Tube(Tube::Wide { height: 10 });
+        let mut e = TileEngine::new(Rule::life(), tube, 0).unwrap();
+        e.set_cell(0, 3, true).unwrap();
+        let rect = CellRect::new(0, 0, 4, 40);
+        let sampled = e.sample(rect, 2).unwrap();
+        let lit: Vec<u32> = (0..sampled.rows)
+            .filter(|&r| sampled.values[(r * sampled.columns) as usize] > 0)
+            .collect();
+        assert_eq!(lit, vec![1, 6, 11, 16]);
+        let cells = e.cells_in(rect).unwrap();
+        let rows: Vec<u32> = (0..40).filter(|&y| cells.get(0, y)).collect();
+        assert_eq!(rows, vec![3, 13, 23, 33]);
     }
 }

@@ -703,25 +703,41 @@ pub fn sample_tiles<'a>(
     block: u32,
 ) -> Option<Sampled> {
     use crate::tiles::TILE;
-    let period = universe.size();
-    if period.is_some_and(|(w, h)| rect.width > w || rect.height > h) {
+    // The period of each side: a torus's (or a bounded grid's) both, a tube's round side.
+    let period = match universe {
+        Universe::Tube(t) => t.wrapped_sides(),
+        _ => match universe.size() {
+            Some((w, h)) => (Some(w), Some(h)),
+            None => (None, None),
+        },
+    };
+    if universe
+        .size()
+        .is_some_and(|(w, h)| rect.width > w || rect.height > h)
+    {
         return None;
     }
     let block = block.max(1);
     let columns = rect.width.div_ceil(block);
     let rows = rect.height.div_ceil(block);
     let mut counts = vec![0u32; columns as usize * rows as usize];
-    // Where coordinate `v` (a torus coordinate, or any on the plane) shows in `[start, start +
-    // len)`: at most twice, since the span is no longer than the period.
-    let images = |v: i64, start: i64, len: u32, period: Option<u32>| -> [Option<u32>; 2] {
-        let inside = |u: i64| (u >= start && u < start + len as i64).then(|| (u - start) as u32);
-        match period {
-            None => [inside(v), None],
-            Some(p) => {
-                let first = start + (v - start).rem_euclid(p as i64);
-                [inside(first), inside(first + p as i64)]
-            }
-        }
+    // Where coordinate `v` (a wrapped coordinate, or any on the plane) shows in `[start, start +
+    // len)`: once on the plane, at most twice on a torus (the span is no longer than its side),
+    // as many times as the span holds the period round a tube.
+    let images = |v: i64, start: i64, len: u32, period: Option<u32>| {
+        let (first, step) = match period {
+            None => (v, 1),
+            Some(p) => (start + (v - start).rem_euclid(p as i64), p as usize),
+        };
+        let end = if period.is_none() {
+            first + 1
+        } else {
+            start + len as i64
+        };
+        (first..end.min(start + len as i64))
+            .step_by(step)
+            .filter(move |&u| u >= start)
+            .map(move |u| (u - start) as u32)
     };
     for ((tx, ty), bits) in tiles {
         for (r, &word) in bits.iter().enumerate() {
@@ -729,19 +745,13 @@ pub fn sample_tiles<'a>(
                 continue;
             }
             let y = ty * TILE + r as i64;
-            for dy in images(y, rect.y, rect.height, period.map(|p| p.1))
-                .into_iter()
-                .flatten()
-            {
+            for dy in images(y, rect.y, rect.height, period.1) {
                 let row = (dy / block) as usize * columns as usize;
                 let mut w = word;
                 while w != 0 {
                     let bit = w.trailing_zeros() as i64;
                     w &= w - 1;
-                    for dx in images(tx * TILE + bit, rect.x, rect.width, period.map(|p| p.0))
-                        .into_iter()
-                        .flatten()
-                    {
+                    for dx in images(tx * TILE + bit, rect.x, rect.width, period.0) {
                         counts[row + (dx / block) as usize] += 1;
                     }
                 }

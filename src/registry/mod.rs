@@ -298,7 +298,17 @@ pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>,
 /// Seconds per cell update of the fast dense engine on all cores (measured: about 1e10 cell
 /// updates per second on two cores).
 fn dense_rate() -> f64 {
-    5e9 * rayon::current_num_threads() as f64
+    5e9 * cpu_threads() as f64
+}
+
+/// The threads the CPU engines work on (rayon's pool), read without starting the pool: a run
+/// that never needs it (a pattern on the tile engine) does not pay for starting its threads.
+fn cpu_threads() -> usize {
+    std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// What a tile engine touches per generation: the live area and a margin, never more than the
@@ -458,7 +468,7 @@ fn builtin() -> Vec<EngineSpec> {
                         "a dense workload ({} live cells of {}): the bit-sliced CPU engine on {} threads",
                         r.workload.population,
                         r.cells(),
-                        rayon::current_num_threads()
+                        cpu_threads()
                     ),
                 })
             },

@@ -40,6 +40,10 @@ impl Circuit {
         }
         let c = Self::search(rule);
         if let Ok(mut m) = built.lock() {
+            // A rule search makes many; a circuit is small, but the map must not grow for ever.
+            if m.len() >= 4096 {
+                m.clear();
+            }
             m.insert(*rule, c.clone());
         }
         c

@@ -175,6 +175,14 @@ impl Spec {
         let file_tube = loaded
             .as_ref()
             .and_then(|l| l.pattern.rule.and_then(|r| r.tube));
+        // A rule given with its own grid (`--rule B3/S23:T0,68`) takes it whole, over the file's.
+        let flag_grid =
+            flag_rule.is_some_and(|r| r.torus.is_some() || r.bounded.is_some() || r.tube.is_some());
+        let (file_torus, file_bounded, file_tube) = if flag_grid {
+            (None, None, None)
+        } else {
+            (file_torus, file_bounded, file_tube)
+        };
         let flag_size = self
             .size
             .as_deref()
@@ -409,6 +417,24 @@ pub fn golly_origin(universe: Universe) -> (i64, i64) {
 /// quadtree's cells are where the file puts them, and wrapping them round would merge cells
 /// that are far apart (an RLE larger than its torus is refused the same way).
 pub fn check_inside(bounds: Option<Bounds>, universe: Universe) -> anyhow::Result<()> {
+    // A tube's cells must lie round it once: its round side is checked as a torus's is.
+    if let (Universe::Tube(t), Some(b)) = (universe, bounds) {
+        let (w, h) = t.wrapped_sides();
+        let (origin_x, origin_y) = golly_origin(universe);
+        let beyond =
+            |side: Option<u32>, lo: i64, hi: i64| side.is_some_and(|n| lo < 0 || hi >= n as i64);
+        if beyond(w, b.left, b.right) || beyond(h, b.top, b.bottom) {
+            bail!(
+                "the cells span {}x{} from ({}, {}) in Golly's coordinates, more than once round {}",
+                b.width(),
+                b.height(),
+                b.left - origin_x,
+                b.top - origin_y,
+                universe.describe()
+            );
+        }
+        return Ok(());
+    }
     let (Some((w, h)), Some(b)) = (universe.size(), bounds) else {
         return Ok(());
     };

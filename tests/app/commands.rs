@@ -1391,3 +1391,24 @@ fn a_long_go_to_leaves_the_plot_hundreds_of_points() {
     }
     assert_eq!(plot.last(), Some(&(1_000_000, 633)));
 }
+
+/// A rule typed with Golly's tube suffix takes the cells onto that tube (it was dropped, and
+/// the rule ran on the universe shown): a glider on a tube 20 cells round comes back round to
+/// where it was after 80 generations, five cells at every one.
+#[test]
+fn a_rule_with_a_tube_moves_the_cells_onto_the_tube() {
+    let Some((mut app, ctx)) = app(options("glider", "32x32")) else {
+        return;
+    };
+    app.command(&ctx, Command::SetRule("B3/S23:T0,20".parse().unwrap()));
+    app.settle();
+    let status = app.status();
+    assert_eq!(
+        status.universe,
+        lifelab::engine::Universe::Tube(lifelab::geometry::Tube::Wide { height: 20 })
+    );
+    assert_eq!(status.rule, lifelab::rule::Rule::life());
+    app.command(&ctx, Command::Step(80));
+    app.settle();
+    assert_eq!(app.status().population, Some(5));
+}
