@@ -382,6 +382,30 @@ fn ours_and_golly(
     (v, read(&ours), read(&theirs))
 }
 
+/// bgolly's population of `file` at generation `gens` under `algo` (its last line, `N: P`),
+/// with Golly's rules folder for a rule file's rule.
+fn golly_population(bgolly: &PathBuf, file: &std::path::Path, algo: &str, gens: u64) -> u64 {
+    let out = Command::new(bgolly)
+        .args([
+            "-a",
+            algo,
+            "-s",
+            "/usr/share/golly/Rules/",
+            "-m",
+            &gens.to_string(),
+        ])
+        .arg(file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "bgolly failed: {out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text.lines().last().unwrap_or_default();
+    last.split(':')
+        .nth(1)
+        .and_then(|p| p.trim().replace(',', "").parse().ok())
+        .unwrap_or_else(|| panic!("bgolly's last line is not a population: {last:?}"))
+}
+
 /// Live cells, and their states under a rule of more than two.
 type Cells = (Grid, Option<Vec<u8>>);
 
@@ -526,30 +550,7 @@ fn a_bounded_grid_saved_and_reopened_goes_on_as_in_golly() {
         "torus-with-shift",
     ] {
         let file = folder.join(format!("{name}.rle"));
-        let golly = Command::new(&bgolly)
-            .args([
-                "-a",
-                "RuleLoader",
-                "-s",
-                "/usr/share/golly/Rules/",
-                "-m",
-                "1000",
-            ])
-            .arg(&file)
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&golly.stdout);
-        let want: u64 = text
-            .lines()
-            .last()
-            .unwrap()
-            .split(':')
-            .nth(1)
-            .unwrap()
-            .trim()
-            .replace(',', "")
-            .parse()
-            .unwrap();
+        let want = golly_population(&bgolly, &file, "RuleLoader", 1000);
         let saved = dir.join(format!("{name}-300.rle"));
         common::cli::json(&[
             "run",
@@ -637,24 +638,8 @@ fn tubes_and_bounded_planes_saved_as_macrocells_go_on_in_golly() {
     let Some(bgolly) = bgolly() else { return };
     let dir = std::env::temp_dir().join(format!("lifelab-mc-rows-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let golly_population = |file: &std::path::Path, algo: &str, gens: u64| -> u64 {
-        let out = Command::new(&bgolly)
-            .args(["-a", algo, "-m", &gens.to_string()])
-            .arg(file)
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&out.stdout);
-        text.lines()
-            .last()
-            .unwrap()
-            .split(':')
-            .nth(1)
-            .unwrap()
-            .trim()
-            .replace(',', "")
-            .parse()
-            .unwrap()
-    };
+    let golly_population =
+        |file: &std::path::Path, algo: &str, gens: u64| golly_population(&bgolly, file, algo, gens);
     let cases = [
         ("tube", "x = 20, y = 30, rule = B3/S23:T0,30\n"),
         (
