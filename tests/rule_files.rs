@@ -530,3 +530,42 @@ fn the_library_s_wireworld_diodes_pass_one_way_and_carry_their_rule() {
         );
     }
 }
+
+/// `auto` runs a stretch of a rule file's pattern on each engine and goes on with the one that
+/// did less work. Diffusion-limited aggregation (Golly's Margolus/DLA: particles on random-like
+/// walks that never come back to a state they were in) goes on tile by tile, since HashLife
+/// would make a new node for nearly every block; a self-replicating loop (Chou and Reggia's, whose copies are all alike) goes on
+/// on HashLife. Either way, and through both swaps, the population is bgolly's.
+#[test]
+fn auto_runs_a_random_walk_tile_by_tile_and_a_replicating_loop_on_hashlife() {
+    if !bgolly_found() {
+        return;
+    }
+    let patterns = Path::new("/usr/share/golly/Patterns");
+    for (file, engine) in [
+        ("Margolus/DLA.rle", "rule-tree"),
+        ("Loops/Chou-Reggia-Loop-2.rle", "rule-hashlife"),
+    ] {
+        let path = patterns.join(file);
+        let out = json(&[
+            "run",
+            "--json",
+            "--gens",
+            "1000",
+            "--pattern",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(out["engine"], engine, "{file}: {out}");
+        assert!(
+            out["engine_reason"]
+                .as_str()
+                .is_some_and(|r| r.contains("the one that did less work")),
+            "{file}: {out}"
+        );
+        assert_eq!(
+            out["population"].as_u64().unwrap(),
+            golly(&path, Path::new(GOLLY_RULES), 1000),
+            "{file}"
+        );
+    }
+}

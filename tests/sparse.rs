@@ -289,6 +289,33 @@ fn auto_moves_a_settling_soup_to_the_tile_engine_and_keeps_the_result() {
     );
 }
 
+/// A run `auto` keeps looking at goes on by any number of generations. A look falls due at
+/// generation 1024 and needs two generations to measure; a step that ended one generation past
+/// it, and every step after, used to spin for ever on stretches of no generations.
+#[test]
+fn auto_s_looks_never_stall_a_run_of_odd_steps() {
+    let r = Rule::life();
+    let start = soup(1024, 1024, 0.5, 5);
+    let mut request = Request::new(r, Universe::torus(1024, 1024));
+    request.workload.generations = 9000;
+    request.workload.population = start.population();
+    request.workload.span = start.cells();
+    let (mut auto, choice) = create("auto", &request).unwrap();
+    assert!(
+        choice.reason.contains("auto looks again"),
+        "{}",
+        choice.reason
+    );
+    auto.set_grid(&start, 0).unwrap();
+    auto.step(1025).unwrap();
+    for _ in 0..3 {
+        auto.step(1).unwrap();
+    }
+    assert_eq!(auto.generation(), 1028);
+    let want = common::run(common::CPU, r, &start, 1028, 0);
+    assert_eq!(auto.grid().unwrap(), want);
+}
+
 /// A zoomed-out view counts the live cells of each block from the tiles, so that a view of
 /// the plane 2^40 cells wide costs what its cells cost. The counts are checked against the
 /// reference engine's cells, counted here, and against a case worked by hand.

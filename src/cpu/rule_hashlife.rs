@@ -15,7 +15,7 @@ use rustc_hash::FxHashMap;
 
 use crate::engine::{
     Bounds, CellRect, Census, Core, Engine, EngineError, EngineKind, EngineResult, Put, Sampled,
-    Universe, cells_by_state, census_of_tiles, check_states, put_by_cell, states_by_cell,
+    Universe, Work, cells_by_state, census_of_tiles, check_states, put_by_cell, states_by_cell,
 };
 use crate::grid::Grid;
 use crate::pattern::macrocell::{Macrocell, McNode};
@@ -47,6 +47,8 @@ pub struct RuleHashLifeEngine {
     root: u32,
     /// Nodes held before the unreachable ones are dropped.
     max_nodes: usize,
+    /// Nodes made since the engine was created, the ones dropped since included.
+    made: u64,
 }
 
 impl RuleHashLifeEngine {
@@ -80,6 +82,7 @@ impl RuleHashLifeEngine {
             empty: Vec::new(),
             root: 0,
             max_nodes: (bytes / NODE_BYTES).max(1 << 16) as usize,
+            made: 0,
         };
         engine.reset();
         Ok(engine)
@@ -121,6 +124,7 @@ impl RuleHashLifeEngine {
             population,
         });
         self.index.insert((level, kids), id);
+        self.made += 1;
         id
     }
 
@@ -507,6 +511,10 @@ impl Engine for RuleHashLifeEngine {
             }
         }
         Ok(())
+    }
+
+    fn work(&self) -> Option<Work> {
+        Some(Work::NodesMade(self.made))
     }
 
     fn step_piece(&self) -> u64 {

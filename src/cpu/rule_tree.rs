@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use crate::engine::{
     Bounds, CellRect, Census, Core, Engine, EngineError, EngineKind, EngineResult, Put, Sampled,
-    Universe, cells_by_state, census_of_tiles, check_states, put_by_cell, sample_states,
+    Universe, Work, cells_by_state, census_of_tiles, check_states, put_by_cell, sample_states,
     states_by_cell,
 };
 use crate::grid::Grid;
@@ -23,6 +23,8 @@ use crate::tiles::{TILE, TileMap, TileStates};
 const T: usize = TILE as usize;
 /// A tile with a one-cell border: the input of one tile's generation.
 const P: usize = T + 2;
+/// Generations with fewer tiles to compute than this run on one core.
+const PARALLEL_TILES: usize = 16;
 
 struct Tile {
     cells: Box<TileStates>,
@@ -39,6 +41,8 @@ pub struct RuleTreeEngine {
     changed: HashSet<(i64, i64)>,
     /// Offsets of the tree's cells in a padded tile, the centre last.
     offsets: Vec<isize>,
+    /// Tiles computed since the engine was made.
+    tiles_computed: u64,
 }
 
 impl RuleTreeEngine {
@@ -70,6 +74,7 @@ impl RuleTreeEngine {
             tiles: HashMap::new(),
             changed: HashSet::new(),
             offsets,
+            tiles_computed: 0,
         };
         engine.touch_all();
         Ok(engine)
@@ -251,54 +256,58 @@ impl RuleTreeEngine {
             }
         }
         let todo: Vec<(i64, i64)> = todo.into_iter().collect();
+        self.tiles_computed += todo.len() as u64;
         let tree = &self.def.tree;
         let offsets = &self.offsets;
         let empty = tree.next(&vec![0; offsets.len()]);
         let this = &*self;
-        let results: Vec<((i64, i64), Option<Tile>, bool)> = todo
-            .par_iter()
-            .map_init(
-                || Box::new([0u8; P * P]),
-                |pad, &t| {
-                    this.gather(t, pad);
-                    let (cols, rows) = this.valid(t);
-                    // A cell whose 3x3 block is all dead comes out as a dead block does: only
-                    // the cells next to a live one walk the tree.
-                    let mut occupied = [0u128; P];
-                    for (py, o) in occupied.iter_mut().enumerate() {
-                        *o = nonzero_bits(&pad[py * P..py * P + P]);
-                    }
-                    if empty == 0 && occupied.iter().all(|&o| o == 0) {
-                        return (t, None, this.tiles.contains_key(&t));
-                    }
-                    let mut cells = Box::new([0u8; 4096]);
-                    let mut live = 0;
-                    let valid = (1u128 << cols) - 1;
-                    for r in 0..rows {
-                        let m = occupied[r] | occupied[r + 1] | occupied[r + 2];
-                        // Bit c: the cell of column c has a live cell in its block.
-                        let mut near = ((m | m << 1 | m >> 1) >> 1) & valid;
-                        if empty != 0 {
-                            cells[r * T..r * T + cols].fill(empty);
-                            live += cols as u32;
-                        }
-                        while near != 0 {
-                            let c = near.trailing_zeros() as usize;
-                            near &= near - 1;
-                            let s = next(tree, offsets, pad, (r + 1) * P + c + 1);
-                            live = live + (s != 0) as u32 - (empty != 0) as u32;
-                            cells[r * T + c] = s;
-                        }
-                    }
-                    let old = this.tiles.get(&t);
-                    let changed = match old {
-                        Some(o) => o.cells[..] != cells[..],
-                        None => live != 0,
-                    };
-                    (t, (live != 0).then_some(Tile { cells, live }), changed)
-                },
-            )
-            .collect();
+        let work = |pad: &mut Box<[u8; P * P]>, &t: &(i64, i64)| {
+            this.gather(t, pad);
+            let (cols, rows) = this.valid(t);
+            // A cell whose 3x3 block is all dead comes out as a dead block does: only
+            // the cells next to a live one walk the tree.
+            let mut occupied = [0u128; P];
+            for (py, o) in occupied.iter_mut().enumerate() {
+                *o = nonzero_bits(&pad[py * P..py * P + P]);
+            }
+            if empty == 0 && occupied.iter().all(|&o| o == 0) {
+                return (t, None, this.tiles.contains_key(&t));
+            }
+            let mut cells = Box::new([0u8; 4096]);
+            let mut live = 0;
+            let valid = (1u128 << cols) - 1;
+            for r in 0..rows {
+                let m = occupied[r] | occupied[r + 1] | occupied[r + 2];
+                // Bit c: the cell of column c has a live cell in its block.
+                let mut near = ((m | m << 1 | m >> 1) >> 1) & valid;
+                if empty != 0 {
+                    cells[r * T..r * T + cols].fill(empty);
+                    live += cols as u32;
+                }
+                while near != 0 {
+                    let c = near.trailing_zeros() as usize;
+                    near &= near - 1;
+                    let s = next(tree, offsets, pad, (r + 1) * P + c + 1);
+                    live = live + (s != 0) as u32 - (empty != 0) as u32;
+                    cells[r * T + c] = s;
+                }
+            }
+            let old = this.tiles.get(&t);
+            let changed = match old {
+                Some(o) => o.cells[..] != cells[..],
+                None => live != 0,
+            };
+            (t, (live != 0).then_some(Tile { cells, live }), changed)
+        };
+        // A few tiles take less time than waking the other cores would.
+        let results: Vec<((i64, i64), Option<Tile>, bool)> = if todo.len() < PARALLEL_TILES {
+            let mut pad = Box::new([0u8; P * P]);
+            todo.iter().map(|t| work(&mut pad, t)).collect()
+        } else {
+            todo.par_iter()
+                .map_init(|| Box::new([0u8; P * P]), work)
+                .collect()
+        };
         self.changed.clear();
         for (t, tile, changed) in results {
             if !changed {
@@ -386,6 +395,10 @@ impl Engine for RuleTreeEngine {
             self.step_once();
         }
         Ok(())
+    }
+
+    fn work(&self) -> Option<Work> {
+        Some(Work::TilesComputed(self.tiles_computed))
     }
 
     fn step_piece(&self) -> u64 {

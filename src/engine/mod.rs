@@ -328,6 +328,16 @@ pub type EngineResult<T> = Result<T, EngineError>;
 /// What kind of engine one is, as the session's and the registry's policies need it: a GPU
 /// engine can fail under a run and be replaced from a checkpoint; a dense one holds a whole
 /// torus; a sparse one computes only where cells change; HashLife jumps.
+/// Work done, counted by the engines that count it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Work {
+    /// 64x64 tiles computed, one per tile per generation (the rule-tree engine).
+    TilesComputed(u64),
+    /// Quadtree nodes made, each a hash-table insert and at its lowest level a few cells of
+    /// the rule (N-state HashLife); a pattern that repeats makes few, a gas many.
+    NodesMade(u64),
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EngineKind {
@@ -568,6 +578,13 @@ pub trait Engine: Send {
 
     /// Which buffer of [`Engine::view_source`]'s sets holds the current state.
     fn current_buffer(&self) -> Option<usize> {
+        None
+    }
+
+    /// The work the engine has done since it was made, in its own unit (`None`: it does not
+    /// count). `auto` compares the rule-tree engine's and N-state HashLife's on a stretch of a
+    /// rule file's pattern.
+    fn work(&self) -> Option<Work> {
         None
     }
 

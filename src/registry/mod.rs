@@ -292,7 +292,41 @@ pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>,
         );
         return Ok((Box::new(Switching::new(engine, request.clone())), choice));
     }
+    if wanted.eq_ignore_ascii_case("auto") && memo_may_pay(request) {
+        let Ok((tree, _)) = create("rule-tree", request) else {
+            return Ok((engine, choice));
+        };
+        choice = Choice {
+            engine: "rule-tree",
+            kind: EngineKind::RuleTree,
+            reason: format!(
+                "a rule file's rule on the plane: the rule-tree engine runs {p} generations and HashLife over N states {p}, and the run goes on with the one that did less work",
+                p = switching::PROBE
+            ),
+        };
+        return Ok((
+            Box::new(Switching::rule_tree_or_memo(tree, request.clone())),
+            choice,
+        ));
+    }
     Ok((engine, choice))
+}
+
+/// Whether a run of a rule file's pattern on the plane is long enough, and looked at rarely
+/// enough, that HashLife over N states may pay, but not one that `auto` gives it outright (a
+/// quadtree file, a huge constructor): then both engines are tried on a stretch of it.
+fn memo_may_pay(request: &Request) -> bool {
+    let w = request.workload;
+    let both = ["rule-tree", "rule-hashlife"].iter().all(|name| {
+        find(name)
+            .is_some_and(|spec| (spec.supports)(request).is_ok() && fits(&spec, request).is_ok())
+    });
+    request.rule.loaded().is_some()
+        && both
+        && w.generations >= 8 * switching::PROBE
+        && (w.stride == 0 || w.stride >= 1024)
+        && !w.from_quadtree
+        && w.population < 1 << 19
 }
 
 /// Seconds per cell update of the fast dense engine on all cores (measured: about 1e10 cell

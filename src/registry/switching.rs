@@ -1,12 +1,20 @@
-//! What `auto` makes for a long run on a torus that a dense and a sparse engine could both
-//! run: the cheaper one now, looked at again every so often and swapped for the other when the
-//! pattern has changed character. A soup starts dense (every tile changes) and settles into
-//! ash that barely changes; a methuselah can grow into a crowd. The cells move across through
-//! the seam's tiles, at a whole generation.
+//! What `auto` makes where two engines could both run a long stretch and which is cheaper
+//! depends on the pattern, not on its size:
+//! - on a torus, a dense and the sparse engine: the cheaper one now, looked at again every so
+//!   often and swapped for the other when the pattern has changed character. A soup starts
+//!   dense (every tile changes) and settles into ash that barely changes; a methuselah can grow
+//!   into a crowd.
+//! - a rule file's rule on the plane, the rule-tree engine and HashLife over N states: each runs
+//!   a short stretch, and the run goes on with the one that did less work. A self-replicator's
+//!   loops and tape repeat, and HashLife skips them (Codd's coders-demo to 1000 generations:
+//!   0.5 ms against 16 ms); a gas never repeats, and HashLife makes a new node for nearly every
+//!   block (Golly's HPP-demo: 19 s against 0.17 s).
+//!
+//! The cells move across through the seam's tiles, at a whole generation.
 
 use crate::engine::{
     Bounds, CellRect, Census, Engine, EngineError, EngineKind, EngineResult, Progress, Put,
-    Sampled, Universe,
+    Sampled, Universe, Work,
 };
 use crate::grid::Grid;
 use crate::pattern::macrocell::Macrocell;
@@ -15,35 +23,106 @@ use crate::tiles::TileMap;
 
 use super::Request;
 
-/// Generations between looks.
+/// Generations between looks on a torus.
 const LOOK_EVERY: u64 = 1024;
 /// Go sparse when at most this share of the tiles changed over two generations; go dense when
 /// the sparse engine computes more than `DENSER` of them. The gap keeps it from swapping back
 /// and forth.
 const SPARSER: f64 = 0.25;
 const DENSER: f64 = 0.6;
+/// Generations the rule-tree engine runs of a rule file's pattern before HashLife's turn.
+pub const PROBE: u64 = 64;
+/// Generations HashLife runs twice: once to make the pattern's nodes, once to be measured (a
+/// pattern that repeats makes few new ones the second time, a gas as many as the first).
+pub const MEMO_STRETCH: u64 = 16;
+/// HashLife goes on while its measured stretch makes at most this many new nodes for each tile
+/// the rule-tree engine computed in its stretch. Measured on Golly's rule-file patterns that
+/// both engines run, at 1000 generations (BENCHMARKS.md): a node costs some 0.3–1 µs and a tile
+/// 1–3 µs; the self-replicators and loops that ran faster on HashLife made up to 1.4 nodes a
+/// tile here, the gases and the replicators that churn it 4 to 130.
+const NODES_PER_TILE: u64 = 3;
+
+/// What the wrapper watches for.
+enum Policy {
+    /// The share of tiles changing, on a torus; the dense engine to use once a swap to one is
+    /// due (on the CPU or the GPU).
+    Activity { dense: Option<EngineKind> },
+    /// A rule file's pattern on the plane, in three phases.
+    Memo(Memo),
+}
+
+#[derive(Clone, Copy)]
+enum Memo {
+    /// The rule-tree engine runs the first stretch; its tiles computed at the start.
+    Tree { from: u64 },
+    /// HashLife runs a stretch to make the pattern's nodes; the tree's tiles.
+    HashLifeCold { tiles: u64 },
+    /// HashLife runs a stretch to be measured; the tree's tiles and HashLife's nodes at the
+    /// start.
+    HashLife { tiles: u64, from: u64 },
+    /// Chosen: the run goes on where it is.
+    Chosen,
+}
 
 pub struct Switching {
     inner: Box<dyn Engine>,
     request: Request,
-    /// The dense engine to use (on the CPU or the GPU), once a swap to one is due.
-    dense: Option<EngineKind>,
+    policy: Policy,
     since_look: u64,
-    /// (generation, engine, share of tiles changing) at each swap.
-    history: Vec<(u64, &'static str, f64)>,
+    /// (generation, engine, why) at each swap.
+    history: Vec<(u64, &'static str, String)>,
 }
 
 impl Switching {
+    /// Between a dense and the sparse engine on a torus, starting with `inner`.
     pub fn new(inner: Box<dyn Engine>, request: Request) -> Switching {
         let dense =
             matches!(inner.kind(), EngineKind::Dense | EngineKind::Gpu).then(|| inner.kind());
         Switching {
             inner,
             request,
-            dense,
+            policy: Policy::Activity { dense },
             since_look: 0,
             history: Vec::new(),
         }
+    }
+
+    /// Between the rule-tree engine and HashLife over N states on the plane, for a rule file's
+    /// rule: `tree` (a rule-tree engine) runs first.
+    pub fn rule_tree_or_memo(tree: Box<dyn Engine>, request: Request) -> Switching {
+        let from = tiles(tree.as_ref());
+        Switching {
+            inner: tree,
+            request,
+            policy: Policy::Memo(Memo::Tree { from }),
+            since_look: 0,
+            history: Vec::new(),
+        }
+    }
+
+    /// Generations to the next look (None: no more looks).
+    fn until_look(&self) -> Option<u64> {
+        match self.policy {
+            Policy::Activity { .. } => Some(LOOK_EVERY.saturating_sub(self.since_look)),
+            Policy::Memo(Memo::Chosen) => None,
+            Policy::Memo(Memo::Tree { .. }) => Some(PROBE.saturating_sub(self.since_look)),
+            Policy::Memo(_) => Some(MEMO_STRETCH.saturating_sub(self.since_look)),
+        }
+    }
+
+    /// The generations to run before the next look, out of `left` (at least one).
+    fn stretch(&self, left: u64) -> u64 {
+        self.until_look().map_or(left, |u| left.min(u.max(1)))
+    }
+
+    /// Whether a look is due now with `left` generations still to run (an activity look runs
+    /// two of them).
+    fn look_due(&self, left: u64) -> bool {
+        let need = match self.policy {
+            Policy::Activity { .. } => 2,
+            Policy::Memo(_) => 1,
+        };
+        self.until_look() == Some(0) && left >= need
     }
 
     /// The share of 64x64 tiles that changed over the next two generations (which it runs).
@@ -79,14 +158,25 @@ impl Switching {
         Ok(changed as f64 / tiles)
     }
 
-    fn look(&mut self) -> EngineResult<()> {
+    /// Looks, and swaps if it is time to. Returns the generations the look itself ran.
+    fn look(&mut self) -> EngineResult<u64> {
         self.since_look = 0;
+        let before = self.inner.generation();
+        match self.policy {
+            Policy::Activity { .. } => self.look_at_activity()?,
+            Policy::Memo(phase) => self.look_at_work(phase)?,
+        }
+        Ok(self.inner.generation() - before)
+    }
+
+    fn look_at_activity(&mut self) -> EngineResult<()> {
         let activity = self.activity()?;
         let sparse = self.inner.kind() == EngineKind::Tiles;
+        let Policy::Activity { dense } = &mut self.policy else {
+            return Ok(());
+        };
         let target = if sparse && activity > DENSER {
-            *self
-                .dense
-                .get_or_insert_with(|| super::dense_engine(&self.request))
+            *dense.get_or_insert_with(|| super::dense_engine(&self.request))
         } else if !sparse && activity < SPARSER {
             EngineKind::Tiles
         } else {
@@ -95,21 +185,76 @@ impl Switching {
         let Some(spec) = super::find_kind(target) else {
             return Ok(());
         };
+        let why = format!("{:.1}% of tiles changing", activity * 100.0);
         match super::create(spec.name, &self.request) {
-            Ok((next, _)) => self.swap(next, activity),
+            Ok((next, _)) => self.swap(next, why),
             // The run goes on where it is rather than fail for want of a faster engine.
             Err(EngineError::Memory(_)) => Ok(()),
             Err(e) => Err(e),
         }
     }
 
-    fn swap(&mut self, mut next: Box<dyn Engine>, activity: f64) -> EngineResult<()> {
+    fn look_at_work(&mut self, phase: Memo) -> EngineResult<()> {
+        match phase {
+            Memo::Tree { from } => {
+                let tiles = tiles(self.inner.as_ref()) - from;
+                match super::create("rule-hashlife", &self.request) {
+                    Ok((mut next, _)) => {
+                        next.import(&self.inner.export()?)?;
+                        next.set_generation(self.inner.generation());
+                        self.inner = next;
+                        self.policy = Policy::Memo(Memo::HashLifeCold { tiles });
+                    }
+                    Err(EngineError::Memory(_)) => self.policy = Policy::Memo(Memo::Chosen),
+                    Err(e) => return Err(e),
+                }
+            }
+            Memo::HashLifeCold { tiles } => {
+                let from = nodes(self.inner.as_ref());
+                self.policy = Policy::Memo(Memo::HashLife { tiles, from });
+            }
+            Memo::HashLife { tiles, from } => {
+                let made = nodes(self.inner.as_ref()) - from;
+                self.policy = Policy::Memo(Memo::Chosen);
+                let why = format!(
+                    "the rule-tree engine computed {tiles} tiles in {PROBE} generations, HashLife made {made} new nodes in {MEMO_STRETCH}"
+                );
+                if made > NODES_PER_TILE * tiles {
+                    let (next, _) = super::create("rule-tree", &self.request)?;
+                    self.swap(next, why)?;
+                } else {
+                    let generation = self.inner.generation();
+                    self.history.push((generation, self.inner.name(), why));
+                }
+            }
+            Memo::Chosen => {}
+        }
+        Ok(())
+    }
+
+    fn swap(&mut self, mut next: Box<dyn Engine>, why: String) -> EngineResult<()> {
         let generation = self.inner.generation();
         next.import(&self.inner.export()?)?;
         next.set_generation(generation);
-        self.history.push((generation, next.name(), activity));
+        self.history.push((generation, next.name(), why));
         self.inner = next;
         Ok(())
+    }
+}
+
+/// The tiles a rule-tree engine has computed.
+fn tiles(engine: &dyn Engine) -> u64 {
+    match engine.work() {
+        Some(Work::TilesComputed(t)) => t,
+        _ => 0,
+    }
+}
+
+/// The nodes an N-state HashLife engine has made.
+fn nodes(engine: &dyn Engine) -> u64 {
+    match engine.work() {
+        Some(Work::NodesMade(n)) => n,
+        _ => 0,
     }
 }
 
@@ -155,15 +300,14 @@ impl Engine for Switching {
     fn step(&mut self, generations: u64) -> EngineResult<()> {
         let mut left = generations;
         while left > 0 {
-            let n = left.min(LOOK_EVERY - self.since_look);
+            if self.look_due(left) {
+                left -= self.look()?;
+                continue;
+            }
+            let n = self.stretch(left);
             self.inner.step(n)?;
             left -= n;
             self.since_look += n;
-            if self.since_look >= LOOK_EVERY && left >= 2 {
-                let before = self.inner.generation();
-                self.look()?;
-                left -= self.inner.generation() - before;
-            }
         }
         Ok(())
     }
@@ -171,19 +315,18 @@ impl Engine for Switching {
     fn step_with(&mut self, generations: u64, progress: &Progress) -> EngineResult<u64> {
         let mut done = 0;
         while done < generations && !progress.cancelled() {
-            let n = (generations - done).min(LOOK_EVERY - self.since_look);
+            if self.look_due(generations - done) {
+                let extra = self.look()?;
+                done += extra;
+                progress.advance(extra);
+                continue;
+            }
+            let n = self.stretch(generations - done);
             let did = self.inner.step_with(n, progress)?;
             done += did;
             self.since_look += did;
             if did < n {
                 break;
-            }
-            if self.since_look >= LOOK_EVERY && generations - done >= 2 {
-                let before = self.inner.generation();
-                self.look()?;
-                let extra = self.inner.generation() - before;
-                done += extra;
-                progress.advance(extra);
             }
         }
         Ok(done)
@@ -199,23 +342,26 @@ impl Engine for Switching {
         let mut left = generations;
         let mut total = Some(0.0);
         while left > 0 {
-            let n = left.min(LOOK_EVERY - self.since_look);
+            if self.look_due(left) {
+                left -= self.look()?;
+                total = None;
+                continue;
+            }
+            let n = self.stretch(left);
             let t = self.inner.step_timed(n)?;
             total = total.zip(t).map(|(a, b)| a + b);
             left -= n;
             self.since_look += n;
-            if self.since_look >= LOOK_EVERY && left >= 2 {
-                let before = self.inner.generation();
-                self.look()?;
-                left -= self.inner.generation() - before;
-                total = None;
-            }
         }
         Ok(total)
     }
 
     fn active_fraction(&mut self) -> EngineResult<Option<f64>> {
         self.inner.active_fraction()
+    }
+
+    fn work(&self) -> Option<Work> {
+        self.inner.work()
     }
 
     fn grid(&mut self) -> EngineResult<Grid> {
@@ -331,14 +477,9 @@ impl Engine for Switching {
         let swaps: Vec<String> = self
             .history
             .iter()
-            .map(|(g, e, a)| {
-                format!(
-                    "to {e} at generation {g} ({:.1}% of tiles changing)",
-                    a * 100.0
-                )
-            })
+            .map(|(g, e, why)| format!("on {e} from generation {g} ({why})"))
             .collect();
-        let mine = (!swaps.is_empty()).then(|| format!("auto moved the run {}", swaps.join(", ")));
+        let mine = (!swaps.is_empty()).then(|| format!("auto ran it {}", swaps.join(", ")));
         match (mine, self.inner.note()) {
             (Some(a), Some(b)) => Some(format!("{a}; {b}")),
             (a, b) => a.or(b),

@@ -80,8 +80,27 @@ pub fn builtin(name: &str) -> Option<LoadedRule> {
     }))
 }
 
-/// The transition function as a reduced tree, in Golly's order N, W, E, S, C.
+/// The transition function as a reduced tree, in Golly's order N, W, E, S, C: the tree
+/// [`compile`] makes, stored in `assets/jvn/` in Golly's `.tree` format. Compiling reads
+/// 29^5 or 32^5 neighbourhoods, a tenth of a second for each rule in every process that opens a
+/// file of von Neumann's (and many seconds under a sanitizer); reading the stored tree takes a
+/// few milliseconds. The tests hold the stored trees to the functions, neighbourhood for
+/// neighbourhood.
 pub fn tree(variant: Variant) -> RuleTree {
+    let packed: &[u8] = match variant {
+        Variant::JvN29 => include_bytes!("../../../assets/jvn/JvN29.tree.gz"),
+        Variant::Nobili32 => include_bytes!("../../../assets/jvn/Nobili32.tree.gz"),
+        Variant::Hutton32 => include_bytes!("../../../assets/jvn/Hutton32.tree.gz"),
+    };
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(packed), &mut text)
+        .expect("the stored tree is gzipped text");
+    RuleTree::parse(&text, 1, &format!("assets/jvn/{}.tree", variant.name()))
+        .expect("the stored tree is a well-formed tree")
+}
+
+/// Compiles the transition function into a reduced tree, in Golly's order N, W, E, S, C.
+pub fn compile(variant: Variant) -> RuleTree {
     let states = variant.states();
     let mut b = TreeBuilder::new(states);
     let range = 0..states as u8;
@@ -697,6 +716,37 @@ mod tests {
             assert_eq!(v.next(1, 0, 0, 0, EAST_EXCITED), 3);
             assert_eq!(v.next(3, 0, 0, 0, EAST_EXCITED), 7);
             assert_eq!(v.next(7, 0, 0, 0, EAST_EXCITED), 25);
+        }
+    }
+
+    /// The stored trees are the compiled ones. After a change to a transition function,
+    /// `LIFELAB_WRITE_JVN_TREES=1 cargo test --release --lib jvn` writes them again (and the test
+    /// above then holds them to the functions).
+    #[test]
+    fn the_stored_trees_are_the_compiled_ones() {
+        for v in [Variant::JvN29, Variant::Nobili32, Variant::Hutton32] {
+            let compiled = super::compile(v).golly_text().expect("a von Neumann tree");
+            let stored = super::tree(v).golly_text().expect("a von Neumann tree");
+            if compiled != stored && std::env::var_os("LIFELAB_WRITE_JVN_TREES").is_some() {
+                let path = format!(
+                    "{}/assets/jvn/{}.tree.gz",
+                    env!("CARGO_MANIFEST_DIR"),
+                    v.name()
+                );
+                let mut gz = flate2::write::GzEncoder::new(
+                    std::fs::File::create(&path).expect("assets/jvn is writable"),
+                    flate2::Compression::best(),
+                );
+                std::io::Write::write_all(&mut gz, compiled.as_bytes()).expect("written");
+                gz.finish().expect("written");
+                continue;
+            }
+            assert!(
+                compiled == stored,
+                "{v:?}: assets/jvn/{}.tree.gz is not the compiled tree; \
+                 LIFELAB_WRITE_JVN_TREES=1 cargo test --release --lib jvn writes it again",
+                v.name()
+            );
         }
     }
 

@@ -267,6 +267,59 @@ impl RuleTree {
     }
 }
 
+impl RuleTree {
+    /// The tree in Golly's `.tree` format, or None for the neighbourhoods that format lacks
+    /// (hexagonal, one-dimensional). A node that serves at two depths is written once for each,
+    /// since Golly's format gives each node one depth.
+    pub fn golly_text(&self) -> Option<String> {
+        let neighbours = match self.shape {
+            Shape::VonNeumann => 4,
+            Shape::Moore => 8,
+            Shape::Hexagonal | Shape::OneDimensional => return None,
+        };
+        let mut written = rustc_hash::FxHashMap::default();
+        let mut lines = Vec::new();
+        self.write_node(self.root, neighbours + 1, &mut written, &mut lines);
+        let mut text = format!(
+            "num_states={}\nnum_neighbors={neighbours}\nnum_nodes={}\n",
+            self.states,
+            lines.len()
+        );
+        for line in lines {
+            text.push_str(&line);
+            text.push('\n');
+        }
+        Some(text)
+    }
+
+    /// Writes the node at `base` of depth `depth` (its children first) and gives its number.
+    fn write_node(
+        &self,
+        base: u32,
+        depth: usize,
+        written: &mut rustc_hash::FxHashMap<(u32, usize), usize>,
+        lines: &mut Vec<String>,
+    ) -> usize {
+        if let Some(&k) = written.get(&(base, depth)) {
+            return k;
+        }
+        let entries = &self.nodes[base as usize..base as usize + self.states as usize];
+        let mut line = depth.to_string();
+        for &e in entries {
+            let v = if depth == 1 {
+                e as usize
+            } else {
+                self.write_node(e, depth - 1, written, lines)
+            };
+            line.push(' ');
+            line.push_str(&v.to_string());
+        }
+        lines.push(line);
+        written.insert((base, depth), lines.len() - 1);
+        lines.len() - 1
+    }
+}
+
 /// Builds a reduced tree bottom-up: equal nodes are shared, so a node is its entries.
 pub(crate) struct TreeBuilder {
     states: u16,
