@@ -569,3 +569,28 @@ fn auto_runs_a_random_walk_tile_by_tile_and_a_replicating_loop_on_hashlife() {
         );
     }
 }
+
+/// HashLife over N states drops its unreachable nodes and memoised results when its store
+/// fills (at least 2^16 nodes; `--memory 1` keeps it there): Langton's loops to 3000
+/// generations make more than that, and the population is still bgolly's.
+#[test]
+fn n_state_hashlife_collects_garbage_under_a_small_memory_limit_and_agrees_with_golly() {
+    if !bgolly_found() {
+        return;
+    }
+    let path = Path::new("/usr/share/golly/Patterns/Loops/Langtons-Loops.rle");
+    let p = path.to_str().unwrap();
+    let small = population(&[
+        "run",
+        "--json",
+        "--gens",
+        "3000",
+        "--engine",
+        "rule-hashlife",
+        "--memory",
+        "1",
+        "--pattern",
+        p,
+    ]);
+    assert_eq!(small, golly(path, Path::new(GOLLY_RULES), 3000));
+}
