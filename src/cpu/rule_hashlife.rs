@@ -39,14 +39,18 @@ struct Node {
 
 const NONE: u32 = u32::MAX;
 
-/// The nodes by content: an open-addressed table of node numbers, the keys read from the nodes
-/// themselves (4 bytes a slot, where a map of keys to numbers took 24), so more of it stays in
-/// the caches; HashLife's time is mostly these lookups.
+/// The nodes by content: an open-addressed table of node numbers, each beside the top half of
+/// its hash, the keys read from the nodes themselves (8 bytes a slot, where a map of keys to
+/// numbers took 24). A probe reads a node only where the hashes agree, so a lookup costs about
+/// one cache miss; HashLife's time is mostly these lookups.
 #[derive(Default)]
 struct NodeIndex {
-    slots: Vec<u32>,
+    /// `tag << 32 | id`, or `EMPTY`.
+    slots: Vec<u64>,
     len: usize,
 }
+
+const EMPTY: u64 = u64::MAX;
 
 impl NodeIndex {
     #[inline]
@@ -65,15 +69,19 @@ impl NodeIndex {
             return Err(usize::MAX);
         }
         let mask = self.slots.len() - 1;
+        let tag = hash >> 32;
         let mut i = hash as usize & mask;
         loop {
-            let id = self.slots[i];
-            if id == NONE {
+            let slot = self.slots[i];
+            if slot == EMPTY {
                 return Err(i);
             }
-            let n = &nodes[id as usize];
-            if n.kids == kids && n.level == level {
-                return Ok(id);
+            if slot >> 32 == tag {
+                let id = slot as u32;
+                let n = &nodes[id as usize];
+                if n.kids == kids && n.level == level {
+                    return Ok(id);
+                }
             }
             i = (i + 1) & mask;
         }
@@ -81,27 +89,27 @@ impl NodeIndex {
 
     /// Puts `id` (just pushed onto `nodes`) in `slot` from [`NodeIndex::find`], growing the
     /// table past half full.
-    fn insert(&mut self, nodes: &[Node], slot: usize, id: u32) {
+    fn insert(&mut self, nodes: &[Node], slot: usize, hash: u64, id: u32) {
         if slot == usize::MAX || (self.len + 1) * 2 > self.slots.len() {
             let size = (self.slots.len() * 2).max(1 << 12);
-            self.slots = vec![NONE; size];
+            self.slots = vec![EMPTY; size];
             self.len = 0;
-            // Every node but the new one, then the new one: all of them are in `nodes`.
+            // Every node, the new one included (it is in `nodes` already).
             for (k, n) in nodes.iter().enumerate() {
                 let hash = Self::hash(n.level, n.kids);
                 if let Err(at) = self.find(nodes, hash, n.level, n.kids) {
-                    self.slots[at] = k as u32;
+                    self.slots[at] = (hash >> 32) << 32 | k as u64;
                     self.len += 1;
                 }
             }
             return;
         }
-        self.slots[slot] = id;
+        self.slots[slot] = (hash >> 32) << 32 | id as u64;
         self.len += 1;
     }
 
     fn clear(&mut self) {
-        self.slots.fill(NONE);
+        self.slots.fill(EMPTY);
         self.len = 0;
     }
 }
@@ -199,7 +207,7 @@ impl RuleHashLifeEngine {
             population,
             full: NONE,
         });
-        self.index.insert(&self.nodes, slot, id);
+        self.index.insert(&self.nodes, slot, hash, id);
         self.made += 1;
         id
     }
@@ -547,29 +555,58 @@ impl RuleHashLifeEngine {
         self.node(n.level, kids)
     }
 
-    fn bounds_of(&self, id: u32, x: i128, y: i128, out: &mut Option<(i128, i128, i128, i128)>) {
+    /// The first (`least`) or last column (`across`) or row of node `id` that holds a live
+    /// cell, from its top-left corner. Each node is looked at once (`memo`), so a quadtree of
+    /// millions of cells in shared blocks costs its nodes, not its cells.
+    fn extent(
+        &self,
+        id: u32,
+        across: bool,
+        least: bool,
+        memo: &mut FxHashMap<u32, u64>,
+    ) -> Option<u64> {
         let n = self.nodes[id as usize];
         if n.population == 0 {
-            return;
+            return None;
         }
-        let half = 1i128 << (n.level - 1);
-        if let Some((l, r, t, b)) = *out {
-            // Nothing inside the box found so far can widen it.
-            if x >= l && x + 2 * half - 1 <= r && y >= t && y + 2 * half - 1 <= b {
-                return;
+        if let Some(&v) = memo.get(&id) {
+            return Some(v);
+        }
+        // Quadrants nw, ne, sw, se: the two at offset 0 along the axis, then the two at half.
+        let (low, high) = if across {
+            ([0, 2], [1, 3])
+        } else {
+            ([0, 1], [2, 3])
+        };
+        let half = 1u64 << (n.level - 1);
+        let pair = |qs: [usize; 2], memo: &mut FxHashMap<u32, u64>| {
+            let mut best: Option<u64> = None;
+            for q in qs {
+                let v = if n.level == 1 {
+                    (n.kids[q] != 0).then_some(0)
+                } else {
+                    self.extent(n.kids[q], across, least, memo)
+                };
+                best = match (best, v) {
+                    (Some(a), Some(b)) => Some(if least { a.min(b) } else { a.max(b) }),
+                    (a, b) => a.or(b),
+                };
             }
-        }
-        for q in 0..4 {
-            let (cx, cy) = (x + (q as i128 % 2) * half, y + (q as i128 / 2) * half);
-            if n.level == 1 {
-                if n.kids[q] != 0 {
-                    let b = out.get_or_insert((cx, cx, cy, cy));
-                    *b = (b.0.min(cx), b.1.max(cx), b.2.min(cy), b.3.max(cy));
-                }
-            } else {
-                self.bounds_of(n.kids[q], cx, cy, out);
+            best
+        };
+        let v = if least {
+            match pair(low, memo) {
+                Some(v) => v,
+                None => pair(high, memo)? + half,
             }
-        }
+        } else {
+            match pair(high, memo) {
+                Some(v) => v + half,
+                None => pair(low, memo)?,
+            }
+        };
+        memo.insert(id, v);
+        Some(v)
     }
 }
 
@@ -641,13 +678,23 @@ impl Engine for RuleHashLifeEngine {
 
     fn bounds(&mut self) -> EngineResult<Option<Bounds>> {
         let half = 1i128 << (self.level(self.root) - 1);
-        let mut out = None;
-        self.bounds_of(self.root, -half, -half, &mut out);
-        Ok(out.map(|(l, r, t, b)| Bounds {
-            left: l as i64,
-            right: r as i64,
-            top: t as i64,
-            bottom: b as i64,
+        let side = |across: bool, least: bool| {
+            let v = self.extent(self.root, across, least, &mut FxHashMap::default())?;
+            Some((v as i128 - half) as i64)
+        };
+        let (Some(left), Some(right), Some(top), Some(bottom)) = (
+            side(true, true),
+            side(true, false),
+            side(false, true),
+            side(false, false),
+        ) else {
+            return Ok(None);
+        };
+        Ok(Some(Bounds {
+            left,
+            right,
+            top,
+            bottom,
         }))
     }
 
