@@ -83,10 +83,10 @@ struct Store {
     collections: u32,
 }
 
-const EMPTY_SLOT: u64 = 0;
+pub(super) const EMPTY_SLOT: u64 = 0;
 
 /// A table slot for node `id` whose hash is `h`.
-fn slot_of(h: u64, id: Id) -> u64 {
+pub(super) fn slot_of(h: u64, id: Id) -> u64 {
     (h >> 32) << 32 | (id as u64 + 1)
 }
 

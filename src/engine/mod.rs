@@ -325,9 +325,6 @@ pub enum EngineError {
 
 pub type EngineResult<T> = Result<T, EngineError>;
 
-/// What kind of engine one is, as the session's and the registry's policies need it: a GPU
-/// engine can fail under a run and be replaced from a checkpoint; a dense one holds a whole
-/// torus; a sparse one computes only where cells change; HashLife jumps.
 /// Work done, counted by the engines that count it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Work {
@@ -338,6 +335,9 @@ pub enum Work {
     NodesMade(u64),
 }
 
+/// What kind of engine one is, as the session's and the registry's policies need it: a GPU
+/// engine can fail under a run and be replaced from a checkpoint; a dense one holds a whole
+/// torus; a sparse one computes only where cells change; HashLife jumps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EngineKind {

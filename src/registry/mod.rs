@@ -270,6 +270,19 @@ fn unknown(name: &str) -> EngineError {
 /// request and that its memory fits. The engine starts empty at generation 0.
 pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>, Choice)> {
     let mut choice = choose(wanted, request)?;
+    if wanted.eq_ignore_ascii_case("auto") && memo_may_pay(request) {
+        let (tree, _) = create("rule-tree", request)?;
+        let choice = Choice {
+            engine: "rule-tree",
+            kind: EngineKind::RuleTree,
+            reason: format!(
+                "a rule file's rule on the plane: the rule-tree engine runs {p} generations and HashLife over N states {p}, and the run goes on with the one that did less work",
+                p = switching::PROBE
+            ),
+        };
+        let both = Switching::rule_tree_or_memo(tree, request.clone());
+        return Ok((Box::new(both), choice));
+    }
     let spec = find(choice.engine).ok_or_else(|| unknown(choice.engine))?;
     fits(&spec, request)?;
     let engine = (spec.create)(request)?;
@@ -291,23 +304,6 @@ pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>,
             "; auto looks again every 1024 generations and moves the run between the dense and the tile engine as the pattern changes",
         );
         return Ok((Box::new(Switching::new(engine, request.clone())), choice));
-    }
-    if wanted.eq_ignore_ascii_case("auto") && memo_may_pay(request) {
-        let Ok((tree, _)) = create("rule-tree", request) else {
-            return Ok((engine, choice));
-        };
-        choice = Choice {
-            engine: "rule-tree",
-            kind: EngineKind::RuleTree,
-            reason: format!(
-                "a rule file's rule on the plane: the rule-tree engine runs {p} generations and HashLife over N states {p}, and the run goes on with the one that did less work",
-                p = switching::PROBE
-            ),
-        };
-        return Ok((
-            Box::new(Switching::rule_tree_or_memo(tree, request.clone())),
-            choice,
-        ));
     }
     Ok((engine, choice))
 }

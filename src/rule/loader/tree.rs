@@ -265,9 +265,7 @@ impl RuleTree {
             nodes,
         })
     }
-}
 
-impl RuleTree {
     /// The tree in Golly's `.tree` format, or None for the neighbourhoods that format lacks
     /// (hexagonal, one-dimensional). A node that serves at two depths is written once for each,
     /// since Golly's format gives each node one depth.
