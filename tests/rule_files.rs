@@ -594,3 +594,56 @@ fn n_state_hashlife_collects_garbage_under_a_small_memory_limit_and_agrees_with_
     ]);
     assert_eq!(small, golly(path, Path::new(GOLLY_RULES), 3000));
 }
+
+/// The library's Langton's loop carries Langton's rule in its file: on every one of the 8^5
+/// von Neumann neighbourhoods it is Golly's Langtons-Loops.rule, and the loop itself is Golly's
+/// Loops/Langtons-Loops.rle, so its colony's population is bgolly's at the first daughter's
+/// separation (generation 151, as in Langton's paper) and long after.
+#[test]
+fn the_library_s_langtons_loop_carries_langton_s_rule_and_grows_as_in_golly() {
+    let p = lifelab::pattern::library::get("langtons-loop").unwrap();
+    let rule = p.rule.unwrap();
+    assert_eq!(rule.to_string(), "Langtons-Loops");
+    assert_eq!(rule.states(), 8);
+    // Counted by hand from the file's rows: 61 cells of sheath (state 2, `B`).
+    assert_eq!((p.cells.width(), p.cells.height()), (15, 10));
+    let mut sheath = 0;
+    for y in 0..10 {
+        for x in 0..15 {
+            sheath += (p.state(x, y) == 2) as u32;
+        }
+    }
+    assert_eq!(sheath, 61, "the sheath's cells");
+    if !bgolly_found() {
+        return;
+    }
+    let theirs = loader::load_path(
+        &Path::new(GOLLY_RULES).join("Langtons-Loops.rule"),
+        "Langtons-Loops",
+    )
+    .unwrap()
+    .def();
+    let ours = rule.loaded().unwrap().def();
+    let mut cells = [0u8; 5];
+    for i in 0..8u32.pow(5) {
+        let mut v = i;
+        for c in cells.iter_mut() {
+            *c = (v % 8) as u8;
+            v /= 8;
+        }
+        assert_eq!(
+            ours.tree.next(&cells),
+            theirs.tree.next(&cells),
+            "{cells:?}"
+        );
+    }
+    let golly_file = Path::new("/usr/share/golly/Patterns/Loops/Langtons-Loops.rle");
+    for gens in [151, 1000] {
+        let g = gens.to_string();
+        assert_eq!(
+            population(&["run", "--json", "--pattern", "langtons-loop", "--gens", &g]),
+            golly(golly_file, Path::new(GOLLY_RULES), gens),
+            "generation {gens}"
+        );
+    }
+}

@@ -92,16 +92,19 @@ library! {
     "b3s3-flipper" => OtherRules,
     "b3s13-flipper" => OtherRules,
     "wireworld-diodes" => OtherRules,
+    "langtons-loop" => OtherRules,
 }
 
 /// Other names users type for library patterns.
-const ALIASES: [(&str, &str); 6] = [
+const ALIASES: [(&str, &str); 8] = [
     ("gun", "gosper-glider-gun"),
     ("gosper", "gosper-glider-gun"),
     ("gosperglidergun", "gosper-glider-gun"),
     ("rpentomino", "r-pentomino"),
     ("lightweightspaceship", "lwss"),
     ("middleweightspaceship", "mwss"),
+    ("langtonsloops", "langtons-loop"),
+    ("langtonloop", "langtons-loop"),
 ];
 
 fn normalise(name: &str) -> String {
