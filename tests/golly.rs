@@ -792,3 +792,38 @@ fn a_file_wider_than_its_tube_is_refused() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `auto` tries the tile engine and HashLife on a crowded non-totalistic pattern on the plane,
+/// and goes on with the one that did less work: Golly's horiship-guns, whose guns' streams of
+/// spaceships repeat, on HashLife; pondpuffer-spaceship, whose debris churns, tile by tile.
+/// Through the swap the population is bgolly's.
+#[test]
+fn auto_tries_both_sparse_engines_on_a_crowded_non_totalistic_pattern() {
+    let Some(bgolly) = bgolly() else { return };
+    let dir = std::path::Path::new("/usr/share/golly/Patterns/Non-Totalistic");
+    if !common::golly_installed(dir.to_str().unwrap()) {
+        return;
+    }
+    for (file, engine) in [
+        ("horiship-guns.rle", "hashlife"),
+        ("pondpuffer-spaceship.rle", "tiles"),
+    ] {
+        let path = dir.join(file);
+        let v = common::cli::json(&[
+            "run",
+            "--json",
+            "--gens",
+            "1000",
+            "--pattern",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(v["engine"], engine, "{file}: {v}");
+        let note = v["engine_note"].as_str().unwrap_or_default();
+        assert!(note.contains("HashLife made"), "{file}: {v}");
+        assert_eq!(
+            v["population"].as_u64().unwrap(),
+            golly_population(&bgolly, &path, "QuickLife", 1000),
+            "{file}"
+        );
+    }
+}

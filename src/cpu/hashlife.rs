@@ -21,7 +21,7 @@
 use super::kernel::Kernel;
 use crate::engine::{
     Bounds, CellRect, Census, CensusSum, Core, Engine, EngineError, EngineKind, EngineResult,
-    Progress, Put, Sampled, Universe, census_index,
+    Progress, Put, Sampled, Universe, Work, census_index,
 };
 use crate::grid::Grid;
 use crate::pattern::macrocell::{Macrocell, McNode, leaf_box};
@@ -81,6 +81,8 @@ struct Store {
     stack: Vec<Id>,
     /// Collections so far (reported in notes).
     collections: u32,
+    /// Nodes made since the engine was created, the ones dropped since included.
+    made: u64,
 }
 
 pub(super) const EMPTY_SLOT: u64 = 0;
@@ -123,6 +125,7 @@ impl Store {
             empty: Vec::new(),
             stack: Vec::new(),
             collections: 0,
+            made: 0,
         };
         let leaf = s.intern_unchecked([0; 4], LEAF, 0);
         s.empty = vec![NONE; LEAF as usize];
@@ -213,6 +216,7 @@ impl Store {
             }
         };
         self.live += 1;
+        self.made += 1;
         if self.live * 4 > self.table.len() * 3 {
             self.rebuild_table(self.table.len() * 2);
         } else {
@@ -1160,6 +1164,10 @@ impl Engine for HashLifeEngine {
 
     fn step_with(&mut self, generations: u64, progress: &Progress) -> EngineResult<u64> {
         self.advance(generations, Some(progress))
+    }
+
+    fn work(&self) -> Option<Work> {
+        Some(Work::NodesMade(self.store.made))
     }
 
     fn step_piece(&self) -> u64 {

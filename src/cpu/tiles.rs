@@ -22,7 +22,7 @@ use rayon::prelude::*;
 use super::kernel::{Change, Kernel};
 use crate::engine::{
     Bounds, CellRect, Census, CensusSum, Core, Engine, EngineError, EngineKind, EngineResult, Put,
-    Sampled, Universe, census_index,
+    Sampled, Universe, Work, census_index,
 };
 use crate::grid::Grid;
 use crate::hash;
@@ -191,6 +191,8 @@ pub struct TileEngine {
     todo: Vec<u32>,
     /// Tiles the last generation computed.
     computed: usize,
+    /// Tiles computed since the engine was created.
+    tiles_computed: u64,
     /// Kept from one generation to the next, boxed so that taking it moves a pointer.
     scratch: Option<Box<Scratch>>,
     /// Tiles edited since the last generation.
@@ -327,6 +329,7 @@ impl TileEngine {
             since_sweep: 0,
             todo: Vec::new(),
             computed: 0,
+            tiles_computed: 0,
             scratch: None,
             fresh: Vec::new(),
         };
@@ -650,6 +653,7 @@ impl TileEngine {
             }
         }
         self.computed = todo.len();
+        self.tiles_computed += todo.len() as u64;
         todo.clear();
         self.todo = todo;
         // An edited tile's old buffer was no real predecessor, so what changed between t - 1
@@ -1058,6 +1062,10 @@ impl Engine for TileEngine {
             self.step_once();
         }
         Ok(())
+    }
+
+    fn work(&self) -> Option<Work> {
+        Some(Work::TilesComputed(self.tiles_computed))
     }
 
     fn step_piece(&self) -> u64 {

@@ -328,10 +328,10 @@ pub type EngineResult<T> = Result<T, EngineError>;
 /// Work done, counted by the engines that count it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Work {
-    /// 64x64 tiles computed, one per tile per generation (the rule-tree engine).
+    /// 64x64 tiles computed, one per tile per generation (the rule-tree and tile engines).
     TilesComputed(u64),
     /// Quadtree nodes made, each a hash-table insert and at its lowest level a few cells of
-    /// the rule (N-state HashLife); a pattern that repeats makes few, a gas many.
+    /// the rule (HashLife, two-state and N-state); a pattern that repeats makes few, a gas many.
     NodesMade(u64),
 }
 
@@ -582,8 +582,8 @@ pub trait Engine: Send {
     }
 
     /// The work the engine has done since it was made, in its own unit (`None`: it does not
-    /// count). `auto` compares the rule-tree engine's and N-state HashLife's on a stretch of a
-    /// rule file's pattern.
+    /// count). `auto` compares a tile engine's and a HashLife's on a stretch of a pattern
+    /// whose rule makes the choice uncertain (a rule file's, a rule of the 3x3 block).
     fn work(&self) -> Option<Work> {
         None
     }

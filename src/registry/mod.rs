@@ -270,17 +270,24 @@ fn unknown(name: &str) -> EngineError {
 /// request and that its memory fits. The engine starts empty at generation 0.
 pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>, Choice)> {
     let mut choice = choose(wanted, request)?;
-    if wanted.eq_ignore_ascii_case("auto") && memo_may_pay(request) {
-        let (tree, _) = create("rule-tree", request)?;
+    if wanted.eq_ignore_ascii_case("auto")
+        && let Some(trial) = memo_may_pay(request, &choice)
+    {
+        let (tiles, first) = create(trial.tiles, request)?;
         let choice = Choice {
-            engine: "rule-tree",
-            kind: EngineKind::RuleTree,
             reason: format!(
-                "a rule file's rule on the plane: the rule-tree engine runs {p} generations and HashLife over N states {p}, and the run goes on with the one that did less work",
+                "{} on the plane: the {} engine runs {p} generations and HashLife {p}, and the run goes on with the one that did less work",
+                if request.rule.loaded().is_some() {
+                    "a rule file's rule"
+                } else {
+                    "a crowded pattern of a rule of the 3x3 block"
+                },
+                trial.tiles,
                 p = switching::PROBE
             ),
+            ..first
         };
-        let both = Switching::rule_tree_or_memo(tree, request.clone());
+        let both = Switching::tiles_or_memo(tiles, trial, request.clone());
         return Ok((Box::new(both), choice));
     }
     let spec = find(choice.engine).ok_or_else(|| unknown(choice.engine))?;
@@ -308,21 +315,33 @@ pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>,
     Ok((engine, choice))
 }
 
-/// Whether a run of a rule file's pattern on the plane is long enough, and looked at rarely
-/// enough, that HashLife over N states may pay, but not one that `auto` gives it outright (a
-/// quadtree file, a huge constructor): then both engines are tried on a stretch of it.
-fn memo_may_pay(request: &Request) -> bool {
+/// The trial of a tile engine and HashLife that `auto` makes of a run on the plane long
+/// enough, and looked at rarely enough, that HashLife may pay, where which one does is not
+/// known up front and not one that `auto` gives HashLife outright (a quadtree file, a huge
+/// constructor): a rule file's pattern, and a crowded one of a rule of the 3x3 block, whose
+/// cost model `auto` would give the tile engine (`choice`).
+fn memo_may_pay(request: &Request, choice: &Choice) -> Option<switching::Trial> {
     let w = request.workload;
-    let both = ["rule-tree", "rule-hashlife"].iter().all(|name| {
+    let trial = if request.rule.loaded().is_some() {
+        switching::Trial::RULE_FILE
+    } else if matches!(request.rule.kind, crate::rule::RuleKind::Map(_))
+        && choice.kind == EngineKind::Tiles
+    {
+        switching::Trial::BLOCK_RULE
+    } else {
+        return None;
+    };
+    let both = [trial.tiles, trial.hashlife].iter().all(|name| {
         find(name)
             .is_some_and(|spec| (spec.supports)(request).is_ok() && fits(&spec, request).is_ok())
     });
-    request.rule.loaded().is_some()
-        && both
+    (both
+        && request.universe.is_plane()
         && w.generations >= 8 * switching::PROBE
         && (w.stride == 0 || w.stride >= 1024)
         && !w.from_quadtree
-        && w.population < 1 << 19
+        && w.population < 1 << 19)
+        .then_some(trial)
 }
 
 /// Seconds per cell update of the fast dense engine on all cores (measured: about 1e10 cell

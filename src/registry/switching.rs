@@ -9,6 +9,10 @@
 //!   loops and tape repeat, and HashLife skips them (Codd's coders-demo to 1000 generations:
 //!   0.5 ms against 16 ms); a gas never repeats, and HashLife makes a new node for nearly every
 //!   block (Golly's HPP-demo: 19 s against 0.17 s).
+//! - a crowded pattern of a rule of the 3x3 block (non-totalistic, MAP) on the plane, the tile
+//!   engine and HashLife, the same way: the rule's circuit costs several times Life's, so the
+//!   guns and puffers whose output repeats are HashLife's (Golly's horiship-guns to 1000: 8 ms
+//!   against 69 ms), the debris that churns the tile engine's.
 //!
 //! The cells move across through the seam's tiles, at a whole generation.
 
@@ -30,7 +34,7 @@ const LOOK_EVERY: u64 = 1024;
 /// and forth.
 const SPARSER: f64 = 0.25;
 const DENSER: f64 = 0.6;
-/// Generations the rule-tree engine runs of a rule file's pattern before HashLife's turn.
+/// Generations the tile engine runs before HashLife's turn, in a trial of both.
 pub const PROBE: u64 = 64;
 /// Generations HashLife runs twice: once to make the pattern's nodes, once to be measured (a
 /// pattern that repeats makes few new ones the second time, a gas as many as the first).
@@ -42,23 +46,53 @@ pub const MEMO_STRETCH: u64 = 16;
 /// tile here, the gases and the replicators that churn it 4 to 130.
 const NODES_PER_TILE: u64 = 3;
 
+/// The two engines of a trial, by name, and how many nodes HashLife may make for each tile the
+/// tile engine computed and still go on, as (nodes, tiles).
+#[derive(Clone, Copy, Debug)]
+pub struct Trial {
+    pub tiles: &'static str,
+    pub hashlife: &'static str,
+    nodes_per_tile: (u64, u64),
+}
+
+impl Trial {
+    /// A rule file's rule: the rule-tree engine and HashLife over N states.
+    pub const RULE_FILE: Trial = Trial {
+        tiles: "rule-tree",
+        hashlife: "rule-hashlife",
+        nodes_per_tile: (NODES_PER_TILE, 1),
+    };
+    /// A two-state rule of the 3x3 block: the tile engine and HashLife, HashLife going on
+    /// while it makes at most a node for every three tiles. A node's lowest level is a 32x32
+    /// block run 8 generations through the rule's circuit, a tile's at most 64 rows run once.
+    /// Measured on Golly's crowded non-totalistic patterns at 1000 generations: horiship-guns
+    /// made 0.22 nodes a tile and ran 8 ms on HashLife against 69 ms tile by tile;
+    /// pondpuffer-spaceship made 0.49 and oscillators 0.83, and ran 25 ms and 18 ms tile by
+    /// tile against 61 ms and 32 ms.
+    pub const BLOCK_RULE: Trial = Trial {
+        tiles: "tiles",
+        hashlife: "hashlife",
+        nodes_per_tile: (1, 3),
+    };
+}
+
 /// What the wrapper watches for.
 enum Policy {
     /// The share of tiles changing, on a torus; the dense engine to use once a swap to one is
     /// due (on the CPU or the GPU).
     Activity { dense: Option<EngineKind> },
-    /// A rule file's pattern on the plane, in three phases.
-    Memo(Memo),
+    /// A trial of a tile engine and HashLife on the plane, in three phases.
+    Memo(Trial, Memo),
 }
 
 #[derive(Clone, Copy)]
 enum Memo {
-    /// The rule-tree engine runs the first stretch; its tiles computed at the start.
-    Tree { from: u64 },
-    /// HashLife runs a stretch to make the pattern's nodes; the tree's tiles.
+    /// The tile engine runs the first stretch; its tiles computed at the start.
+    Tiles { from: u64 },
+    /// HashLife runs a stretch to make the pattern's nodes; the tile engine's tiles.
     HashLifeCold { tiles: u64 },
-    /// HashLife runs a stretch to be measured; the tree's tiles and HashLife's nodes at the
-    /// start.
+    /// HashLife runs a stretch to be measured; the tile engine's tiles and HashLife's nodes at
+    /// the start.
     HashLife { tiles: u64, from: u64 },
     /// Chosen: the run goes on where it is.
     Chosen,
@@ -87,14 +121,18 @@ impl Switching {
         }
     }
 
-    /// Between the rule-tree engine and HashLife over N states on the plane, for a rule file's
-    /// rule: `tree` (a rule-tree engine) runs first.
-    pub fn rule_tree_or_memo(tree: Box<dyn Engine>, request: Request) -> Switching {
-        let from = tiles(tree.as_ref());
+    /// A trial of `trial`'s tile engine and HashLife on the plane: `tiles` (the first of
+    /// them) runs first.
+    pub fn tiles_or_memo(
+        tiles_engine: Box<dyn Engine>,
+        trial: Trial,
+        request: Request,
+    ) -> Switching {
+        let from = tiles(tiles_engine.as_ref());
         Switching {
-            inner: tree,
+            inner: tiles_engine,
             request,
-            policy: Policy::Memo(Memo::Tree { from }),
+            policy: Policy::Memo(trial, Memo::Tiles { from }),
             since_look: 0,
             history: Vec::new(),
         }
@@ -104,9 +142,9 @@ impl Switching {
     fn until_look(&self) -> Option<u64> {
         match self.policy {
             Policy::Activity { .. } => Some(LOOK_EVERY.saturating_sub(self.since_look)),
-            Policy::Memo(Memo::Chosen) => None,
-            Policy::Memo(Memo::Tree { .. }) => Some(PROBE.saturating_sub(self.since_look)),
-            Policy::Memo(_) => Some(MEMO_STRETCH.saturating_sub(self.since_look)),
+            Policy::Memo(_, Memo::Chosen) => None,
+            Policy::Memo(_, Memo::Tiles { .. }) => Some(PROBE.saturating_sub(self.since_look)),
+            Policy::Memo(..) => Some(MEMO_STRETCH.saturating_sub(self.since_look)),
         }
     }
 
@@ -120,7 +158,7 @@ impl Switching {
     fn look_due(&self, left: u64) -> bool {
         let need = match self.policy {
             Policy::Activity { .. } => 2,
-            Policy::Memo(_) => 1,
+            Policy::Memo(..) => 1,
         };
         self.until_look() == Some(0) && left >= need
     }
@@ -164,7 +202,7 @@ impl Switching {
         let before = self.inner.generation();
         match self.policy {
             Policy::Activity { .. } => self.look_at_activity()?,
-            Policy::Memo(phase) => self.look_at_work(phase)?,
+            Policy::Memo(trial, phase) => self.look_at_work(trial, phase)?,
         }
         Ok(self.inner.generation() - before)
     }
@@ -194,33 +232,35 @@ impl Switching {
         }
     }
 
-    fn look_at_work(&mut self, phase: Memo) -> EngineResult<()> {
+    fn look_at_work(&mut self, trial: Trial, phase: Memo) -> EngineResult<()> {
         match phase {
-            Memo::Tree { from } => {
+            Memo::Tiles { from } => {
                 let tiles = tiles(self.inner.as_ref()) - from;
-                match super::create("rule-hashlife", &self.request) {
+                match super::create(trial.hashlife, &self.request) {
                     Ok((mut next, _)) => {
                         next.import(&self.inner.export()?)?;
                         next.set_generation(self.inner.generation());
                         self.inner = next;
-                        self.policy = Policy::Memo(Memo::HashLifeCold { tiles });
+                        self.policy = Policy::Memo(trial, Memo::HashLifeCold { tiles });
                     }
-                    Err(EngineError::Memory(_)) => self.policy = Policy::Memo(Memo::Chosen),
+                    Err(EngineError::Memory(_)) => self.policy = Policy::Memo(trial, Memo::Chosen),
                     Err(e) => return Err(e),
                 }
             }
             Memo::HashLifeCold { tiles } => {
                 let from = nodes(self.inner.as_ref());
-                self.policy = Policy::Memo(Memo::HashLife { tiles, from });
+                self.policy = Policy::Memo(trial, Memo::HashLife { tiles, from });
             }
             Memo::HashLife { tiles, from } => {
                 let made = nodes(self.inner.as_ref()) - from;
-                self.policy = Policy::Memo(Memo::Chosen);
+                self.policy = Policy::Memo(trial, Memo::Chosen);
                 let why = format!(
-                    "the rule-tree engine computed {tiles} tiles in {PROBE} generations, HashLife made {made} new nodes in {MEMO_STRETCH}"
+                    "the {} engine computed {tiles} tiles in {PROBE} generations, HashLife made {made} new nodes in {MEMO_STRETCH}",
+                    trial.tiles
                 );
-                if made > NODES_PER_TILE * tiles {
-                    let (next, _) = super::create("rule-tree", &self.request)?;
+                let (nodes_allowed, per_tiles) = trial.nodes_per_tile;
+                if made * per_tiles > nodes_allowed * tiles {
+                    let (next, _) = super::create(trial.tiles, &self.request)?;
                     self.swap(next, why)?;
                 } else {
                     let generation = self.inner.generation();
@@ -242,7 +282,7 @@ impl Switching {
     }
 }
 
-/// The tiles a rule-tree engine has computed.
+/// The tiles a tile engine (two-state or a rule file's) has computed.
 fn tiles(engine: &dyn Engine) -> u64 {
     match engine.work() {
         Some(Work::TilesComputed(t)) => t,
@@ -250,7 +290,7 @@ fn tiles(engine: &dyn Engine) -> u64 {
     }
 }
 
-/// The nodes an N-state HashLife engine has made.
+/// The nodes a HashLife engine has made.
 fn nodes(engine: &dyn Engine) -> u64 {
     match engine.work() {
         Some(Work::NodesMade(n)) => n,
