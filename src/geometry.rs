@@ -189,8 +189,10 @@ impl Edges {
     }
 }
 
-/// Golly's infinite tube: a torus one way and unbounded the other (`:T0,<h>`, `:T<w>,0`).
-/// The finite side is wrapped as a torus's; along the other a pattern spreads for ever.
+/// Golly's grids infinite one way. The tube (`:T0,<h>`, `:T<w>,0`) is a torus one way: its
+/// finite side wraps round as a torus's. The strip (`:P0,<h>`, `:P<w>,0`) is a bounded plane
+/// one way: nothing lives beyond its finite side. Along the other side a pattern spreads for
+/// ever.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(tag = "tube", rename_all = "snake_case")]
 pub enum Tube {
@@ -198,43 +200,75 @@ pub enum Tube {
     Wide { height: u32 },
     /// `:T<w>,0`: infinitely tall, its `width` columns wrapping left to right.
     Tall { width: u32 },
+    /// `:P0,<h>`: infinitely wide, `height` rows high, dead above and below them.
+    WideStrip { height: u32 },
+    /// `:P<w>,0`: infinitely tall, `width` columns wide, dead left and right of them.
+    TallStrip { width: u32 },
 }
 
 impl Tube {
-    /// The sides that wrap, as (width, height); the unbounded side is `None`.
-    pub fn wrapped_sides(self) -> (Option<u32>, Option<u32>) {
+    /// The finite side, as (width, height); the unbounded side is `None`.
+    pub fn sides(self) -> (Option<u32>, Option<u32>) {
         match self {
-            Tube::Wide { height } => (None, Some(height)),
-            Tube::Tall { width } => (Some(width), None),
+            Tube::Wide { height } | Tube::WideStrip { height } => (None, Some(height)),
+            Tube::Tall { width } | Tube::TallStrip { width } => (Some(width), None),
         }
     }
 
-    /// The cell (x, y) brought into the tube: wrapped round its finite side.
+    /// Whether the finite side ends in dead cells (a strip) rather than wrapping (a tube).
+    pub fn is_strip(self) -> bool {
+        matches!(self, Tube::WideStrip { .. } | Tube::TallStrip { .. })
+    }
+
+    /// The sides that wrap, as (width, height): a tube's finite side, a strip's none.
+    pub fn wrapped_sides(self) -> (Option<u32>, Option<u32>) {
+        if self.is_strip() {
+            (None, None)
+        } else {
+            self.sides()
+        }
+    }
+
+    /// The cell (x, y) brought into the tube: wrapped round its finite side (a strip's cells
+    /// are where they are).
     pub fn wrap(self, x: i64, y: i64) -> (i64, i64) {
         match self {
             Tube::Wide { height } => (x, y.rem_euclid(height as i64)),
             Tube::Tall { width } => (x.rem_euclid(width as i64), y),
+            Tube::WideStrip { .. } | Tube::TallStrip { .. } => (x, y),
         }
     }
 
-    /// Golly's canonical suffix: `:T0,68`.
+    /// Whether cell (x, y) lies on the grid: always round a tube, within a strip's finite side
+    /// (cells 0 to side - 1).
+    pub fn contains(self, x: i64, y: i64) -> bool {
+        match self {
+            Tube::WideStrip { height } => (0..height as i64).contains(&y),
+            Tube::TallStrip { width } => (0..width as i64).contains(&x),
+            Tube::Wide { .. } | Tube::Tall { .. } => true,
+        }
+    }
+
+    /// Golly's canonical suffix: `:T0,68`, `:P0,68`.
     pub fn suffix(self) -> String {
         match self {
             Tube::Wide { height } => format!(":T0,{height}"),
             Tube::Tall { width } => format!(":T{width},0"),
+            Tube::WideStrip { height } => format!(":P0,{height}"),
+            Tube::TallStrip { width } => format!(":P{width},0"),
         }
     }
 
-    /// `an infinitely wide tube 68 cells round (Golly's :T0,68)`.
+    /// `an infinitely wide tube 68 cells round (Golly's :T0,68)`, `an infinitely wide strip 68
+    /// cells high (Golly's :P0,68)`.
     pub fn describe(self) -> String {
-        let (way, round) = match self {
-            Tube::Wide { height } => ("wide", height),
-            Tube::Tall { width } => ("tall", width),
+        let (way, side) = match self {
+            Tube::Wide { height } => ("wide tube", format!("{height} cells round")),
+            Tube::Tall { width } => ("tall tube", format!("{width} cells round")),
+            Tube::WideStrip { height } => ("wide strip", format!("{height} cells high")),
+            Tube::TallStrip { width } => ("tall strip", format!("{width} cells wide")),
         };
-        format!(
-            "an infinitely {way} tube {round} cells round (Golly's {})",
-            self.suffix()
-        )
+        format!("an infinitely {way} {side} (Golly's {})", self.suffix())
     }
 }
 

@@ -409,30 +409,42 @@ fn golly_population(bgolly: &PathBuf, file: &std::path::Path, algo: &str, gens: 
 /// Live cells, and their states under a rule of more than two.
 type Cells = (Grid, Option<Vec<u8>>);
 
-/// A two-state rule on Golly's bounded plane (`:P64,48`) runs with no flag but the file: `auto`
-/// takes the reference engine, the one engine that runs it (it used to take the tile engine,
-/// which then refused), and each file's cells at 100 and 1000 generations are bgolly's.
+/// A two-state rule on Golly's bounded plane (`:P64,48`) and on its infinite strips (`:P0,20`,
+/// `:P20,0`: a bounded plane with one side 0) runs with no flag but the file, on the tile
+/// engine, and each file's cells at 100 and 1000 generations are bgolly's. Acorn spills out of
+/// the smaller grids at once, so their edges are where it evolves; a soup fills a strip of odd
+/// height, and B36/S23's replicators run into its edges.
 #[test]
-fn a_two_state_rule_on_the_bounded_plane_runs_with_auto_as_in_golly() {
+fn a_two_state_rule_on_the_bounded_plane_and_strips_runs_with_auto_as_in_golly() {
     let Some(bgolly) = bgolly() else { return };
     let dir = std::env::temp_dir().join(format!("lifelab-bounded-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    let soup = |rule: &str, w: u32, h: u32, seed: u64| {
+        let mut g = Grid::new(w, h);
+        g.fill_random(0.35, seed);
+        let mut p = Pattern::new(g);
+        p.rule = Some(rule.parse().unwrap());
+        pattern::rle::write(&p)
+    };
+    let acorn = |suffix: &str| format!("x = 7, y = 3, rule = B3/S23{suffix}\nbo$3bo$2o2b3o!\n");
     for (name, rle) in [
-        (
-            "acorn",
-            "x = 7, y = 3, rule = B3/S23:P64,48\nbo$3bo$2o2b3o!\n",
-        ),
+        ("acorn", acorn(":P64,48")),
         (
             "glider",
-            "x = 3, y = 3, rule = B36/S23:P50,50\nbo$2bo$3o!\n",
+            "x = 3, y = 3, rule = B36/S23:P50,50\nbo$2bo$3o!\n".to_string(),
         ),
+        ("acorn-wide-strip", acorn(":P0,20")),
+        ("acorn-tall-strip", acorn(":P20,0")),
+        ("acorn-thin-strip", acorn(":P0,7")),
+        ("soup-wide-strip", soup("B36/S23:P0,33", 90, 33, 5)),
+        ("soup-tall-strip", soup("B2-a/S12:P21,0", 21, 70, 6)),
+        ("soup-bounded", soup("B3/S23:P131,67", 131, 67, 7)),
     ] {
         let input = dir.join(format!("{name}.rle"));
         std::fs::write(&input, rle).unwrap();
         for gens in [100u64, 1000] {
             let (v, ours, golly) = ours_and_golly(&bgolly, &input, gens, "QuickLife", &dir, name);
-            assert_eq!(v["engine"], "reference", "{name}: {v}");
-            assert_eq!(v["universe"]["kind"], "bounded", "{name}: {v}");
+            assert_eq!(v["engine"], "tiles", "{name}: {v}");
             assert_eq!(ours, golly, "{name} at {gens}");
         }
     }

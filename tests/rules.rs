@@ -349,11 +349,6 @@ fn bad_rules_name_the_part_and_the_range() {
              unbounded",
         ),
         (
-            "B3/S23:P0,5",
-            "B3/S23:P0,5: Golly's infinite strip ':P0,5' (a bounded plane unbounded one way) is \
-             not supported; its tube ':T0,5' and bounded planes ':P<w>,<h>' are",
-        ),
-        (
             "B3/S23:S0",
             "B3/S23:S0: sphere ':S0' can't have an infinite width",
         ),
@@ -691,6 +686,19 @@ fn infinite_sides_are_golly_s_tubes_and_plane() {
         Rule::parse("B36/S23:T40,0").unwrap().to_string(),
         "B36/S23:T40,0"
     );
+    // Golly's infinite strips: a bounded plane with one side 0.
+    for (text, strip) in [
+        ("B3/S23:P0,5", Tube::WideStrip { height: 5 }),
+        ("B3/S23:P7,0", Tube::TallStrip { width: 7 }),
+    ] {
+        let r = Rule::parse(text).unwrap();
+        assert_eq!(
+            (r.torus, r.bounded, r.tube),
+            (None, None, Some(strip)),
+            "{text}"
+        );
+        assert_eq!(r.to_string(), text);
+    }
     for plane in [
         "B3/S23:T0,0",
         "B3/S23:T0",

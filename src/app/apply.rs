@@ -899,10 +899,10 @@ impl LifelabApp {
             // and on the command line; a library pattern goes into the universe shown.
             (None, _) if from_file => Universe::Plane,
             (None, Universe::Plane) => Universe::Plane,
-            // A tube keeps a pattern that fits round it.
+            // A tube keeps a pattern that fits round it, a strip one that fits across it.
             (None, Universe::Tube(t))
-                if t.wrapped_sides().0.is_none_or(|w| pattern.width() <= w)
-                    && t.wrapped_sides().1.is_none_or(|h| pattern.height() <= h) =>
+                if t.sides().0.is_none_or(|w| pattern.width() <= w)
+                    && t.sides().1.is_none_or(|h| pattern.height() <= h) =>
             {
                 Universe::Tube(t)
             }

@@ -278,9 +278,9 @@ static EMPTY: TileBits = [0; 64];
 
 impl TileEngine {
     pub fn new(rule: Rule, universe: Universe, seed: u64) -> EngineResult<Self> {
-        if universe.is_bounded_plane() {
+        if universe.has_joined_edges() {
             return Err(EngineError::Unsupported(format!(
-                "the tile engine runs a torus or the unbounded plane, not {}",
+                "the tile engine has no border for {}; the reference engine has",
                 universe.describe()
             )));
         }
@@ -294,6 +294,16 @@ impl TileEngine {
                 format!("the tile engine runs two-dimensional rules; {rule} is elementary")
             })
         })?;
+        // Beyond a bounded plane's or a strip's edge nothing is born: B0 would fill the inside
+        // alone, which the tile engine has no dense mode for (the reference engine runs a
+        // bounded plane's), and fill a strip without end.
+        let edged = universe.is_bounded_plane() || universe.tube().is_some_and(|t| t.is_strip());
+        if edged && kernel.births_from_nothing {
+            return Err(EngineError::Unsupported(format!(
+                "{rule} gives birth on empty space (B0), which the tile engine does not run on {}",
+                universe.describe()
+            )));
+        }
         // B0 on the plane, as Golly runs it: a rule for steps from even generations and one
         // for steps from odd ones (`Rule::b0_emulation`); `kernel` is always the one for the
         // current generation's parity, `other` the other one.
@@ -378,15 +388,29 @@ impl TileEngine {
         self.index.get(self.index.wrap(tx, ty))
     }
 
-    /// The tile at (tx, ty), made (empty, linked to its neighbours) if it is not there.
+    /// Whether tile (tx, ty), once wrapped, holds cells of the grid: beyond a bounded plane's
+    /// or a strip's edge there are none.
+    fn on_grid(&self, (tx, ty): (i64, i64)) -> bool {
+        let (width, height) = self.universe.finite_sides();
+        let within = |side: Option<u32>, t: i64| {
+            side.is_none_or(|n| (0..(n as u64).div_ceil(TILE as u64) as i64).contains(&t))
+        };
+        within(width, tx) && within(height, ty)
+    }
+
+    /// The tile at (tx, ty), made (empty, linked to its neighbours) if it is not there;
+    /// `NONE` beyond a bounded plane's or a strip's edge.
     fn tile_at(&mut self, tx: i64, ty: i64) -> u32 {
         let (tx, ty) = self.wrap_tile(tx, ty);
         let found = self.find(tx, ty);
         if found != NONE {
             return found;
         }
-        // The last column or row of tiles round a wrapped side may be partial.
-        let (width, height) = self.universe.wrapped_sides();
+        if !self.on_grid((tx, ty)) {
+            return NONE;
+        }
+        // The last column or row of tiles along a finite side may be partial.
+        let (width, height) = self.universe.finite_sides();
         let valid = |side: Option<u32>, t: i64| {
             side.map_or(TILE, |n| (n as i64 - t * TILE).min(TILE)) as u32
         };
@@ -460,9 +484,9 @@ impl TileEngine {
         }
     }
 
-    /// Rows in tile row `ty` (fewer than 64 in a torus's last row of tiles).
+    /// Rows in tile row `ty` (fewer than 64 in the last row of tiles of a finite side).
     fn row_height(&self, ty: i64) -> u32 {
-        match self.universe.wrapped_sides().1 {
+        match self.universe.finite_sides().1 {
             Some(height) => {
                 let ty = ty.rem_euclid((height as u64).div_ceil(64) as i64);
                 (height as i64 - ty * TILE).min(TILE) as u32
@@ -606,7 +630,7 @@ impl TileEngine {
                     } else {
                         self.tile_at(tx + dx, ty + dy)
                     };
-                    if self.meta[n as usize].stamp != stamp {
+                    if n != NONE && self.meta[n as usize].stamp != stamp {
                         self.meta[n as usize].stamp = stamp;
                         todo.push(n);
                     }
@@ -971,9 +995,26 @@ impl TileEngine {
     }
 
     /// Applies `op(old, bits, mask)` to `n` cells of row `y` from column `x` on (wrapping).
-    fn write_bits(&mut self, x: i64, y: i64, n: u32, bits: u64, how: Put) {
+    /// Cells beyond a bounded plane's or a strip's edge are not on the grid, and are dropped
+    /// (as the reference engine drops them).
+    fn write_bits(&mut self, x: i64, y: i64, mut n: u32, mut bits: u64, how: Put) {
         let mut done = 0u32;
         let (mut x, y) = self.universe.wrap(x, y);
+        // Clipped to an edge across the row: a bounded plane's, a tall strip's.
+        if self.universe.wrapped_sides().0.is_none()
+            && let Some(width) = self.universe.finite_sides().0
+        {
+            if x < 0 {
+                let skip = x.unsigned_abs().min(n as u64) as u32;
+                bits = bits.checked_shr(skip).unwrap_or(0);
+                n -= skip;
+                x = 0;
+            }
+            n = n.min((width as i64 - x).max(0) as u32);
+        }
+        if n == 0 || !self.universe.contains(x, y) {
+            return;
+        }
         while done < n {
             let (tx, bx) = (x.div_euclid(TILE), x.rem_euclid(TILE) as u32);
             let (ty, r) = (y.div_euclid(TILE), y.rem_euclid(TILE) as usize);
@@ -1212,8 +1253,8 @@ impl Engine for TileEngine {
     fn import(&mut self, tiles: &TileMap) -> EngineResult<()> {
         self.clear()?;
         for ((tx, ty), bits) in tiles.iter() {
-            // A tile lands as it is only where it lies inside each wrapped side.
-            let (width, height) = self.universe.wrapped_sides();
+            // A tile lands as it is only where it lies inside each finite side.
+            let (width, height) = self.universe.finite_sides();
             let columns_fit = width.is_none_or(|width| {
                 let vw = width as i64 - tx * TILE;
                 if tx < 0 || vw <= 0 {

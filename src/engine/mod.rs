@@ -61,10 +61,34 @@ impl Universe {
         }
     }
 
-    /// Without a bound in some direction (the plane, a tube): a B0 rule is emulated there as
-    /// Golly does, and only the sparse engines run it.
+    /// Without a bound in some direction (the plane, a tube, a strip): a B0 rule is emulated
+    /// there as Golly does, and only the sparse engines run it.
     pub fn is_unbounded(self) -> bool {
         matches!(self, Universe::Plane | Universe::Tube(_))
+    }
+
+    /// The finite sides, as (width, height): a torus's or bounded grid's both, a tube's or
+    /// strip's one.
+    pub fn finite_sides(self) -> (Option<u32>, Option<u32>) {
+        match self {
+            Universe::Torus { width, height } | Universe::Bounded { width, height, .. } => {
+                (Some(width), Some(height))
+            }
+            Universe::Tube(t) => t.sides(),
+            Universe::Plane => (None, None),
+        }
+    }
+
+    /// Whether cell (x, y) is on the grid: beyond a bounded plane or a strip's side nothing
+    /// lives; a torus or a tube wraps every cell onto it.
+    pub fn contains(self, x: i64, y: i64) -> bool {
+        match self {
+            Universe::Bounded { width, height, .. } => {
+                (0..width as i64).contains(&x) && (0..height as i64).contains(&y)
+            }
+            Universe::Tube(t) => t.contains(x, y),
+            Universe::Torus { .. } | Universe::Plane => true,
+        }
     }
 
     /// The sides that wrap round, as (width, height): a torus's both, a tube's one.

@@ -403,8 +403,8 @@ fn two_dimensional(r: &Request) -> Result<(), String> {
     }
 }
 
-/// The tile engine and HashLife run a torus or the unbounded plane; Golly's bounded plane is
-/// the reference and Generations engines' (their constructors refuse it too).
+/// HashLife runs a torus or the unbounded plane; Golly's bounded plane is the reference, tile
+/// and Generations engines' (its constructor refuses it too).
 fn not_bounded(r: &Request) -> Result<(), String> {
     if r.universe.is_bounded_plane() {
         Err(format!(
@@ -429,14 +429,34 @@ fn no_joined_edges(r: &Request) -> Result<(), String> {
     }
 }
 
-/// Golly's infinite tube wraps one way only: the tile engine alone has that.
+/// Golly's infinite tube wraps one way only, and its strip ends one way only: the tile engine
+/// alone has those.
 fn no_tube(r: &Request) -> Result<(), String> {
     match r.universe {
-        Universe::Tube(_) => Err(
-            "it has no wrap along one side only; the tile engine has, for a two-state rule".into(),
-        ),
+        Universe::Tube(t) => Err(format!(
+            "it has no {}; the tile engine has, for a two-state rule",
+            if t.is_strip() {
+                "edge along one side only"
+            } else {
+                "wrap along one side only"
+            }
+        )),
         _ => Ok(()),
     }
+}
+
+/// The tile engine has no border for joined edges, and no dense mode for a B0 rule inside an
+/// edge (it emulates B0 where nothing bounds the plane).
+fn tiles_universe(r: &Request) -> Result<(), String> {
+    no_joined_edges(r)?;
+    let edged = r.universe.is_bounded_plane() || r.universe.tube().is_some_and(|t| t.is_strip());
+    if edged && r.rule.births_from_nothing() {
+        return Err(format!(
+            "a B0 rule gives birth everywhere inside the edges of {}",
+            r.universe.describe()
+        ));
+    }
+    Ok(())
 }
 
 fn torus_only(r: &Request) -> Result<(), String> {
@@ -536,7 +556,7 @@ fn builtin() -> Vec<EngineSpec> {
             summary: "sparse: 64x64 tiles, computed only where something changed (Golly's QuickLife idea); torus or plane",
             supports: |r| {
                 two_dimensional(r)?;
-                not_bounded(r)?;
+                tiles_universe(r)?;
                 if r.universe.is_unbounded()
                     && r.rule.births_from_nothing()
                     && r.rule.b0_emulation().is_none()
@@ -562,9 +582,10 @@ fn builtin() -> Vec<EngineSpec> {
                             "a sparse workload ({} live cells in a span of {}{}): the tile engine computes only where something changes",
                             r.workload.population,
                             span_text(r.workload.span),
-                            r.universe
-                                .size()
-                                .map_or(String::new(), |(w, h)| format!(" on a {w}x{h} torus"))
+                            match r.universe {
+                                Universe::Plane => String::new(),
+                                u => format!(" on {}", u.describe()),
+                            }
                         )
                     },
                 })

@@ -775,7 +775,7 @@ enum Grid {
     Torus((u32, u32)),
     /// The bounded plane, or edges joined otherwise than a torus's.
     Bounded((u32, u32, Edges)),
-    /// The infinite tube, one side 0.
+    /// The infinite tube or strip, one side 0.
     Tube(Tube),
     /// `:T0,0` (and Golly's bare `:` or `:T`): the unbounded plane.
     Unbounded,
@@ -964,9 +964,8 @@ fn parse_torus(input: &str, suffix: &str, at: usize, elementary: bool) -> Result
             (_, 0, 0) => Ok(Grid::Unbounded),
             ('T', 0, height) => Ok(Grid::Tube(Tube::Wide { height })),
             ('T', width, _) => Ok(Grid::Tube(Tube::Tall { width })),
-            _ => err(format!(
-                "Golly's infinite strip ':{s}' (a bounded plane unbounded one way) is not supported; its tube ':T{width},{height}' and bounded planes ':P<w>,<h>' are"
-            )),
+            (_, 0, height) => Ok(Grid::Tube(Tube::WideStrip { height })),
+            (_, width, _) => Ok(Grid::Tube(Tube::TallStrip { width })),
         };
     }
     if elementary && shift != (None, None) {

@@ -230,7 +230,7 @@ impl Spec {
         let universe = if plane {
             Universe::Plane
         } else if let Some(t) = tube {
-            let (w, h) = t.wrapped_sides();
+            let (w, h) = t.sides();
             Grid::check_torus_dimensions(w.unwrap_or(1) as u64, h.unwrap_or(1) as u64)?;
             Universe::Tube(t)
         } else if let Some((width, height, edges)) = bounded {
@@ -287,8 +287,9 @@ impl Spec {
                     ) => (width, height),
                     (Universe::Plane, Some(s)) => s,
                     (Universe::Plane, None) => (PLANE_SOUP_SIDE, PLANE_SOUP_SIDE),
-                    // The soup fills the tube round, and as far along as a square's side.
-                    (Universe::Tube(t), _) => match t.wrapped_sides() {
+                    // The soup fills the tube round (the strip across), and as far along as a
+                    // square's side.
+                    (Universe::Tube(t), _) => match t.sides() {
                         (Some(w), _) => (w, w),
                         (_, h) => (h.unwrap_or(1), h.unwrap_or(1)),
                     },
@@ -406,7 +407,7 @@ pub fn golly_origin(universe: Universe) -> (i64, i64) {
             ((width / 2) as i64, (height / 2) as i64)
         }
         Universe::Plane => (0, 0),
-        Universe::Tube(t) => match t.wrapped_sides() {
+        Universe::Tube(t) => match t.sides() {
             (Some(w), _) => ((w / 2) as i64, 0),
             (_, h) => (0, (h.unwrap_or(0) / 2) as i64),
         },
@@ -417,19 +418,25 @@ pub fn golly_origin(universe: Universe) -> (i64, i64) {
 /// quadtree's cells are where the file puts them, and wrapping them round would merge cells
 /// that are far apart (an RLE larger than its torus is refused the same way).
 pub fn check_inside(bounds: Option<Bounds>, universe: Universe) -> anyhow::Result<()> {
-    // A tube's cells must lie round it once: its round side is checked as a torus's is.
+    // A tube's cells must lie round it once: its round side is checked as a torus's is (a
+    // strip's across it, as a bounded plane's).
     if let (Universe::Tube(t), Some(b)) = (universe, bounds) {
-        let (w, h) = t.wrapped_sides();
+        let (w, h) = t.sides();
         let (origin_x, origin_y) = golly_origin(universe);
         let beyond =
             |side: Option<u32>, lo: i64, hi: i64| side.is_some_and(|n| lo < 0 || hi >= n as i64);
         if beyond(w, b.left, b.right) || beyond(h, b.top, b.bottom) {
             bail!(
-                "the cells span {}x{} from ({}, {}) in Golly's coordinates, more than once round {}",
+                "the cells span {}x{} from ({}, {}) in Golly's coordinates, {} {}",
                 b.width(),
                 b.height(),
                 b.left - origin_x,
                 b.top - origin_y,
+                if t.is_strip() {
+                    "beyond"
+                } else {
+                    "more than once round"
+                },
                 universe.describe()
             );
         }
@@ -523,19 +530,22 @@ pub fn place_at(cells: &Grid, universe: Universe) -> anyhow::Result<(i64, i64)> 
             )
         }
         Universe::Plane => (-(cells.width() as i64 / 2), -(cells.height() as i64 / 2)),
-        // Round a tube as on a torus, along it as on the plane.
+        // Round a tube as on a torus, across a strip as on a bounded plane, along either as on
+        // the plane.
         Universe::Tube(t) => {
-            let (w, h) = t.wrapped_sides();
+            let (w, h) = t.sides();
             let fits = |side: Option<u32>, n: u32| side.is_none_or(|s| n <= s);
             if !fits(w, cells.width()) || !fits(h, cells.height()) {
                 bail!(
-                    "the pattern is {}x{}, larger round than {}",
+                    "the pattern is {}x{}, larger {} than {}",
                     cells.width(),
                     cells.height(),
+                    if t.is_strip() { "across" } else { "round" },
                     universe.describe()
                 );
             }
             let at = |side: Option<u32>, n: u32| match side {
+                Some(s) if t.is_strip() => (s / 2) as i64 - (n / 2) as i64,
                 Some(s) => (s.saturating_sub(n) / 2) as i64,
                 None => -(n as i64 / 2),
             };

@@ -43,11 +43,16 @@ pub fn ui(ui: &mut egui::Ui, s: &Status) {
                     } => ui.label(format!("{width}x{height} {}, {}", edges.name(), s.rule)),
                     Universe::Plane => ui.label(format!("plane, {}", s.rule)),
                     Universe::Tube(t) => {
-                        let (round, way) = match t.wrapped_sides() {
+                        let (side, way) = match t.sides() {
                             (Some(w), _) => (w, "tall"),
                             (_, h) => (h.unwrap_or(0), "wide"),
                         };
-                        ui.label(format!("infinitely {way} tube {round} round, {}", s.rule))
+                        let shape = if t.is_strip() {
+                            format!("strip {side} across")
+                        } else {
+                            format!("tube {side} round")
+                        };
+                        ui.label(format!("infinitely {way} {shape}, {}", s.rule))
                     }
                 };
                 ui.separator();
