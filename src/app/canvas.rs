@@ -288,6 +288,19 @@ impl Canvas {
                 );
             }
         }
+        // A strip's edges, over the picture.
+        let edge = egui::Color32::from_rgb(
+            (EDGE[0] * 255.0) as u8,
+            (EDGE[1] * 255.0) as u8,
+            (EDGE[2] * 255.0) as u8,
+        );
+        let size = (rect.width() as f64, rect.height() as f64);
+        for [a, b] in self.viewport.strip_edges(size) {
+            let at = |p: (f64, f64)| rect.min + egui::vec2(p.0 as f32, p.1 as f32);
+            ui.painter()
+                .with_clip_rect(rect)
+                .line_segment([at(a), at(b)], egui::Stroke::new(2.0, edge));
+        }
         self.geometry = ViewGeometry {
             rect: [
                 rect.min.x * ppp as f32,

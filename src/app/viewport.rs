@@ -30,6 +30,14 @@ pub struct Viewport {
     pub hex: bool,
     /// Grid lines, zoomed in (View > Grid lines).
     pub grid: bool,
+    /// Golly's infinite strip: its finite side, as (width, height), whose two edges the view
+    /// draws (the strip is otherwise drawn as the plane).
+    pub strip: Option<(Option<u32>, Option<u32>)>,
+}
+
+/// A strip's finite side, `None` for any other universe.
+fn strip_sides(universe: Universe) -> Option<(Option<u32>, Option<u32>)> {
+    universe.tube().filter(|t| t.is_strip()).map(|t| t.sides())
 }
 
 /// The spacing of hexagonal rows, √3/2 of a cell's width.
@@ -94,6 +102,7 @@ impl Viewport {
             bounded: false,
             hex: false,
             grid: true,
+            strip: None,
         }
     }
 
@@ -103,9 +112,11 @@ impl Viewport {
             Universe::Torus { width, height } => Self::new((width, height)),
             // Golly's bounded plane: one picture, which neither wraps nor extends.
             Universe::Bounded { width, height, .. } => Self::bounded((width, height)),
-            // A tube is drawn as the plane, its cells repeated round it (the engine wraps them).
+            // A tube is drawn as the plane, its cells repeated round it (the engine wraps them);
+            // a strip as the plane with its edges.
             Universe::Plane | Universe::Tube(_) => Self {
                 plane: true,
+                strip: strip_sides(universe),
                 ..Self::new((1, 1))
             },
         }
@@ -344,7 +355,31 @@ impl Viewport {
                 self.bounded = false;
             }
         }
+        self.strip = strip_sides(universe);
         self.wrap();
+    }
+
+    /// The strip's two edges as line segments across the view (each from and to a screen
+    /// point relative to the view's top-left), for a view `size` points big.
+    pub fn strip_edges(&self, size: (f64, f64)) -> Vec<[(f64, f64); 2]> {
+        let Some(sides) = self.strip else {
+            return Vec::new();
+        };
+        // The cells at the view's corners, a cell beyond them, along the strip.
+        let (x0, y0) = self.cell_at_unwrapped((0.0, 0.0));
+        let (x1, y1) = self.cell_at_unwrapped(size);
+        let (y0, y1) = (y0.min(y1) - 1, y0.max(y1) + 1);
+        // A hexagonal view shears the rows by half a cell each.
+        let (x0, x1) = (x0.min(x1) - (y1 - y0), x0.max(x1) + (y1 - y0));
+        match sides {
+            (None, Some(h)) => [0, h as i64]
+                .map(|y| [self.cell_to_screen((x0, y)), self.cell_to_screen((x1, y))])
+                .to_vec(),
+            (Some(w), _) => [0, w as i64]
+                .map(|x| [self.cell_to_screen((x, y0)), self.cell_to_screen((x, y1))])
+                .to_vec(),
+            (None, None) => Vec::new(),
+        }
     }
 
     /// The top-left cell (unwrapped) of the one copy of a torus or bounded picture that a
@@ -428,6 +463,36 @@ impl Viewport {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A strip's edges lie along its first row's top and below its last row, across the whole
+    /// view (worked out by hand: 8 points a cell, the view's top at row -5); a tube has none.
+    #[test]
+    fn a_strip_s_edges_are_drawn_where_its_rows_end() {
+        use crate::engine::Tube;
+        let mut v = Viewport::of(Universe::Tube(Tube::WideStrip { height: 20 }));
+        v.zoom = 8.0;
+        v.origin = (-10.0, -5.0);
+        let edges = v.strip_edges((640.0, 400.0));
+        assert_eq!(edges.len(), 2);
+        for (edge, y) in edges.iter().zip([40.0, 200.0]) {
+            assert_eq!((edge[0].1, edge[1].1), (y, y));
+            assert!(edge[0].0 <= 0.0 && edge[1].0 >= 640.0, "{edge:?}");
+        }
+        let mut v = Viewport::of(Universe::Tube(Tube::TallStrip { width: 7 }));
+        v.zoom = 4.0;
+        v.origin = (-2.0, 0.0);
+        let xs: Vec<f64> = v
+            .strip_edges((100.0, 100.0))
+            .iter()
+            .map(|e| e[0].0)
+            .collect();
+        assert_eq!(xs, [8.0, 36.0]);
+        assert!(
+            Viewport::of(Universe::Tube(Tube::Wide { height: 20 }))
+                .strip_edges((640.0, 400.0))
+                .is_empty()
+        );
+    }
 
     #[test]
     fn screen_and_cell_coordinates_invert_each_other() {
