@@ -241,7 +241,7 @@ impl Tube {
 
     /// Whether cell (x, y) lies on the grid: always round a tube, within a strip's finite side
     /// (cells 0 to side - 1).
-    pub fn contains(self, x: i64, y: i64) -> bool {
+    pub fn holds(self, x: i64, y: i64) -> bool {
         match self {
             Tube::WideStrip { height } => (0..height as i64).contains(&y),
             Tube::TallStrip { width } => (0..width as i64).contains(&x),

@@ -1012,7 +1012,7 @@ impl TileEngine {
             }
             n = n.min((width as i64 - x).max(0) as u32);
         }
-        if n == 0 || !self.universe.contains(x, y) {
+        if n == 0 || !self.universe.holds(x, y) {
             return;
         }
         while done < n {

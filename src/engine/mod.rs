@@ -79,18 +79,6 @@ impl Universe {
         }
     }
 
-    /// Whether cell (x, y) is on the grid: beyond a bounded plane or a strip's side nothing
-    /// lives; a torus or a tube wraps every cell onto it.
-    pub fn contains(self, x: i64, y: i64) -> bool {
-        match self {
-            Universe::Bounded { width, height, .. } => {
-                (0..width as i64).contains(&x) && (0..height as i64).contains(&y)
-            }
-            Universe::Tube(t) => t.contains(x, y),
-            Universe::Torus { .. } | Universe::Plane => true,
-        }
-    }
-
     /// The sides that wrap round, as (width, height): a torus's both, a tube's one.
     pub fn wrapped_sides(self) -> (Option<u32>, Option<u32>) {
         match self {
@@ -196,13 +184,15 @@ impl Universe {
         Ok(())
     }
 
-    /// Whether the cell (x, y) can be alive: anywhere but beyond a bounded plane's edges.
+    /// Whether the cell (x, y) can be alive: anywhere but beyond a bounded plane's or a
+    /// strip's edges (a torus or a tube wraps every cell onto it).
     pub fn holds(self, x: i64, y: i64) -> bool {
         match self {
             Universe::Bounded { width, height, .. } => {
                 (0..width as i64).contains(&x) && (0..height as i64).contains(&y)
             }
-            _ => true,
+            Universe::Tube(t) => t.holds(x, y),
+            Universe::Torus { .. } | Universe::Plane => true,
         }
     }
 }
