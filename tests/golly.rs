@@ -839,3 +839,73 @@ fn auto_tries_both_sparse_engines_on_a_crowded_non_totalistic_pattern() {
         );
     }
 }
+
+/// Golly's tubes and strips for the rules of more than two states, which the rule-tree engine
+/// takes (a Generations rule as its tree): soups of Generations rules, cell for cell against
+/// bgolly's Generations algorithm, and Langton's loop, whose colony runs into the edges or round
+/// the tube, against bgolly's RuleLoader population.
+#[test]
+fn multi_state_rules_run_on_tubes_and_strips_as_in_golly() {
+    let Some(bgolly) = bgolly() else { return };
+    let dir = std::env::temp_dir().join(format!("lifelab-tubes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let soup = |rule: &str, w: u32, h: u32, states: u16, seed: u64| {
+        let tiles = common::state_soup((0, 0), (w, h), states, 2, seed);
+        let mut rows = Vec::new();
+        for y in 0..h as i64 {
+            let row: String = (0..w as i64)
+                .map(|x| match tiles.state(x, y) {
+                    0 => '.',
+                    s => (b'A' + s - 1) as char,
+                })
+                .collect();
+            rows.push(row);
+        }
+        format!("x = {w}, y = {h}, rule = {rule}\n{}!\n", rows.join("$"))
+    };
+    for (name, rle) in [
+        ("tube", soup("345/3/6:T0,40", 40, 40, 6, 1)),
+        ("tall-tube", soup("345/3/6:T37,0", 37, 50, 6, 2)),
+        ("strip", soup("23/3/4:P0,30", 60, 30, 4, 3)),
+        ("tall-strip", soup("2/2/3:P33,0", 33, 40, 3, 4)),
+    ] {
+        let input = dir.join(format!("{name}.rle"));
+        std::fs::write(&input, rle).unwrap();
+        for gens in [100u64, 1000] {
+            let (v, ours, golly) = ours_and_golly(&bgolly, &input, gens, "Generations", &dir, name);
+            assert_eq!(v["engine"], "rule-tree", "{name}: {v}");
+            assert_eq!(ours, golly, "{name} at {gens}");
+        }
+    }
+    let loop_file = std::path::Path::new("/usr/share/golly/Patterns/Loops/Langtons-Loops.rle");
+    if common::golly_installed("/usr/share/golly/Patterns") {
+        let text = std::fs::read_to_string(loop_file).unwrap();
+        for suffix in [":T0,40", ":P0,40", ":T30,0", ":P16,0"] {
+            let input = dir.join(format!("loop{}.rle", suffix.replace([':', ','], "-")));
+            std::fs::write(
+                &input,
+                text.replace(
+                    "rule = Langtons-Loops",
+                    &format!("rule = Langtons-Loops{suffix}"),
+                ),
+            )
+            .unwrap();
+            for gens in [300u64, 2000] {
+                let v = common::cli::json(&[
+                    "run",
+                    "--json",
+                    "--pattern",
+                    input.to_str().unwrap(),
+                    "--gens",
+                    &gens.to_string(),
+                ]);
+                assert_eq!(
+                    v["population"].as_u64().unwrap(),
+                    golly_population(&bgolly, &input, "RuleLoader", gens),
+                    "Langton's loop on {suffix} at {gens}"
+                );
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

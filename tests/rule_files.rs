@@ -201,6 +201,28 @@ fn engines_agree(rule: Rule, seed: u64) {
     }
 }
 
+/// A Generations rule runs on the rule-tree engine as its tree (where nothing else takes it:
+/// Golly's tubes and strips), state for state as on the reference engine: Moore, hexagonal and
+/// von Neumann rules, a non-totalistic one, many states.
+#[test]
+fn the_rule_tree_engine_matches_the_reference_on_generations_rules() {
+    for (i, text) in [
+        "345/3/6",
+        "/2/3",
+        "23/3/8",
+        "12/2-a/3",
+        "2/24/5H",
+        "0134/13/4V",
+        "B2/S/C3",
+        "3467/2/64",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        engines_agree(text.parse().unwrap(), 100 + i as u64);
+    }
+}
+
 #[test]
 fn the_rule_tree_engine_matches_the_reference_on_every_rule_file() {
     let mut files: Vec<PathBuf> = std::fs::read_dir(data("rules"))

@@ -1,5 +1,6 @@
-//! The rule-tree engine: any rule file's rule (Golly's RuleLoader), up to 256 states, on the
-//! unbounded plane, a torus or Golly's bounded plane. Cells are bytes in 64x64 tiles; a
+//! The rule-tree engine: any rule file's rule (Golly's RuleLoader), up to 256 states, and any
+//! Generations rule as its tree, on the unbounded plane, a torus, Golly's bounded plane, its
+//! infinite tube or its strip. Cells are bytes in 64x64 tiles; a
 //! generation walks the rule's tree once per cell, over all cores, and only in the tiles next
 //! to one that changed in the generation before: a tile whose neighbourhood did not change
 //! would come out as it is. So the static parts of a self-replicator (its loops, wires and
@@ -17,7 +18,7 @@ use crate::engine::{
 };
 use crate::grid::Grid;
 use crate::rule::Rule;
-use crate::rule::loader::{RuleDef, RuleTree};
+use crate::rule::loader::RuleTree;
 use crate::tiles::{TILE, TileMap, TileStates};
 
 const T: usize = TILE as usize;
@@ -33,7 +34,7 @@ struct Tile {
 
 pub struct RuleTreeEngine {
     core: Core,
-    def: Arc<RuleDef>,
+    tree: Arc<RuleTree>,
     universe: Universe,
     tiles: HashMap<(i64, i64), Tile>,
     /// Tiles that changed in the last generation or an edit: the next generation computes
@@ -47,21 +48,23 @@ pub struct RuleTreeEngine {
 
 impl RuleTreeEngine {
     pub fn new(rule: Rule, universe: Universe) -> EngineResult<Self> {
-        let Some(loaded) = rule.loaded() else {
-            return Err(EngineError::Unsupported(format!(
-                "the rule-tree engine runs rule files' rules; {rule} is not one"
-            )));
+        let tree = match (rule.loaded(), rule.generations()) {
+            (Some(loaded), _) => loaded.def().tree.clone(),
+            (None, Some(g)) => Arc::new(g.tree()),
+            _ => {
+                return Err(EngineError::Unsupported(format!(
+                    "the rule-tree engine runs rule files' and Generations rules; {rule} is neither"
+                )));
+            }
         };
         universe.refuse_joined_edges("rule-tree")?;
-        universe.refuse_tube("rule-tree")?;
-        let def = loaded.def();
-        if universe.is_plane() && def.tree.births_from_nothing() {
+        if universe.is_unbounded() && tree.births_from_nothing() {
             return Err(EngineError::Unsupported(format!(
-                "{rule} turns empty cells into live ones, which fills the unbounded plane in one generation; run it on a torus"
+                "{rule} turns empty cells into live ones, which fills {} in one generation; run it on a torus",
+                universe.describe()
             )));
         }
-        let offsets = def
-            .tree
+        let offsets = tree
             .shape
             .order()
             .iter()
@@ -69,7 +72,7 @@ impl RuleTreeEngine {
             .collect();
         let mut engine = Self {
             core: Core::new(EngineKind::RuleTree, "rule-tree", rule),
-            def,
+            tree,
             universe,
             tiles: HashMap::new(),
             changed: HashSet::new(),
@@ -89,19 +92,24 @@ impl RuleTreeEngine {
 
     /// Tiles across and down a finite universe.
     fn tile_span(&self) -> Option<(i64, i64)> {
-        self.universe.size().map(|(w, h)| {
-            (
-                (w as u64).div_ceil(64) as i64,
-                (h as u64).div_ceil(64) as i64,
-            )
-        })
+        match self.tile_sides() {
+            (Some(tw), Some(th)) => Some((tw, th)),
+            _ => None,
+        }
+    }
+
+    /// Tiles along each finite side (`None`: that way is unbounded).
+    fn tile_sides(&self) -> (Option<i64>, Option<i64>) {
+        let (w, h) = self.universe.finite_sides();
+        let tiles = |n: Option<u32>| n.map(|n| (n as u64).div_ceil(64) as i64);
+        (tiles(w), tiles(h))
     }
 
     /// After a change that may matter anywhere: on a finite universe where empty space comes
     /// alive, every tile; else every tile that holds a cell.
     fn touch_all(&mut self) {
         self.changed = self.tiles.keys().copied().collect();
-        if self.def.tree.births_from_nothing()
+        if self.tree.births_from_nothing()
             && let Some((tw, th)) = self.tile_span()
         {
             for ty in 0..th {
@@ -112,27 +120,23 @@ impl RuleTreeEngine {
         }
     }
 
-    /// The tile (tx, ty) wraps to on a torus; `None` beyond a bounded plane.
+    /// The tile (tx, ty) wraps to round a torus or a tube; `None` beyond a bounded plane's or
+    /// a strip's edge.
     fn tile_key(&self, tx: i64, ty: i64) -> Option<(i64, i64)> {
-        match (self.universe, self.tile_span()) {
-            (Universe::Torus { .. }, Some((tw, th))) => {
-                Some((tx.rem_euclid(tw), ty.rem_euclid(th)))
-            }
-            (Universe::Bounded { .. }, Some((tw, th))) => {
-                ((0..tw).contains(&tx) && (0..th).contains(&ty)).then_some((tx, ty))
-            }
-            _ => Some((tx, ty)),
-        }
+        let (tw, th) = self.tile_sides();
+        let (ww, wh) = self.universe.wrapped_sides();
+        let side = |t: i64, tiles: Option<i64>, wraps: bool| match tiles {
+            Some(n) if wraps => Some(t.rem_euclid(n)),
+            Some(n) => (0..n).contains(&t).then_some(t),
+            None => Some(t),
+        };
+        Some((side(tx, tw, ww.is_some())?, side(ty, th, wh.is_some())?))
     }
 
-    /// The cell (x, y) is in the universe, where it wraps to on a torus.
+    /// The cell (x, y) is in the universe, where it wraps to round a torus or a tube.
     fn place(&self, x: i64, y: i64) -> Option<(i64, i64)> {
-        match self.universe {
-            Universe::Torus { width, height } => {
-                Some((x.rem_euclid(width as i64), y.rem_euclid(height as i64)))
-            }
-            u => u.holds(x, y).then_some((x, y)),
-        }
+        let (x, y) = self.universe.wrap(x, y);
+        self.universe.holds(x, y).then_some((x, y))
     }
 
     fn get(&self, x: i64, y: i64) -> u8 {
@@ -226,22 +230,18 @@ impl RuleTreeEngine {
         }
     }
 
-    /// Whether every tile is whole: the plane, or a universe whose sides are multiples of 64.
+    /// Whether every tile is whole: each finite side a multiple of 64.
     fn whole_tiles(&self) -> bool {
-        self.universe
-            .size()
-            .is_none_or(|(w, h)| w % 64 == 0 && h % 64 == 0)
+        let (w, h) = self.universe.finite_sides();
+        w.is_none_or(|w| w % 64 == 0) && h.is_none_or(|h| h % 64 == 0)
     }
 
-    /// Columns and rows of tile `t` inside the universe (64 on the plane).
+    /// Columns and rows of tile `t` inside the universe (64 along an unbounded side).
     fn valid(&self, t: (i64, i64)) -> (usize, usize) {
-        match self.universe.size() {
-            Some((w, h)) => (
-                ((w as i64 - t.0 * TILE).clamp(0, TILE)) as usize,
-                ((h as i64 - t.1 * TILE).clamp(0, TILE)) as usize,
-            ),
-            None => (T, T),
-        }
+        let (w, h) = self.universe.finite_sides();
+        let side =
+            |n: Option<u32>, t: i64| n.map_or(T, |n| (n as i64 - t * TILE).clamp(0, TILE) as usize);
+        (side(w, t.0), side(h, t.1))
     }
 
     fn step_once(&mut self) {
@@ -257,7 +257,7 @@ impl RuleTreeEngine {
         }
         let todo: Vec<(i64, i64)> = todo.into_iter().collect();
         self.tiles_computed += todo.len() as u64;
-        let tree = &self.def.tree;
+        let tree = &self.tree;
         let offsets = &self.offsets;
         let empty = tree.next(&vec![0; offsets.len()]);
         let this = &*self;

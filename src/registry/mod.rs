@@ -683,18 +683,17 @@ fn builtin() -> Vec<EngineSpec> {
         EngineSpec {
             name: "rule-tree",
             kind: EngineKind::RuleTree,
-            summary: "rule files (Golly's @TABLE and @TREE, up to 256 states): a byte per cell in 64x64 tiles, the rule's tree walked per cell on every core where something changed; plane, torus or bounded plane",
+            summary: "rule files (Golly's @TABLE and @TREE, up to 256 states) and Generations rules as trees: a byte per cell in 64x64 tiles, the rule's tree walked per cell on every core where something changed; plane, torus, bounded plane, tube or strip",
             supports: |r| {
-                if r.rule.loaded().is_none() {
-                    return Err("it runs rule files' rules only".into());
+                if r.rule.loaded().is_none() && r.rule.generations().is_none() {
+                    return Err("it runs rule files' and Generations rules only".into());
                 }
                 no_joined_edges(r)?;
-                no_tube(r)?;
-                if r.universe.is_plane() && r.rule.births_from_nothing() {
-                    return Err(
-                        "the rule turns empty cells live, which fills the unbounded plane at once"
-                            .into(),
-                    );
+                if r.universe.is_unbounded() && r.rule.births_from_nothing() {
+                    return Err(format!(
+                        "the rule turns empty cells live, which fills {} at once",
+                        r.universe.describe()
+                    ));
                 }
                 Ok(())
             },
@@ -703,7 +702,12 @@ fn builtin() -> Vec<EngineSpec> {
                 Some(Cost {
                     seconds: gens * active_area(r) / (0.02 * dense_rate()),
                     why: format!(
-                        "a rule file's rule ({} states): the rule-tree engine computes only where something changes",
+                        "{} ({} states): the rule-tree engine computes only where something changes",
+                        if r.rule.loaded().is_some() {
+                            "a rule file's rule"
+                        } else {
+                            "a Generations rule, as its tree"
+                        },
                         r.rule.states()
                     ),
                 })
