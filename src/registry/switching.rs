@@ -87,15 +87,25 @@ enum Policy {
 
 #[derive(Clone, Copy)]
 enum Memo {
-    /// The tile engine runs the first stretch; its tiles computed at the start.
+    /// The tile engine runs the first stretch; its tiles computed at the start. HashLife's two
+    /// stretches then run within one look, whole, on a copy of the cells: in pieces (as a
+    /// window's worker steps, a few generations at a time) HashLife would make the nodes of
+    /// each piece's short steps too, and be measured on work the run itself never does; and
+    /// the run's own steps go on on the tile engine, generation by generation where the
+    /// caller records each one.
     Tiles { from: u64 },
-    /// HashLife runs a stretch to make the pattern's nodes; the tile engine's tiles.
-    HashLifeCold { tiles: u64 },
-    /// HashLife runs a stretch to be measured; the tile engine's tiles and HashLife's nodes at
-    /// the start.
-    HashLife { tiles: u64, from: u64 },
+    /// HashLife won, and waits (in `Switching::ahead`) at generation `at`, which the tile
+    /// engine is catching up with; then it takes over.
+    Catching { at: u64 },
     /// Chosen: the run goes on where it is.
     Chosen,
+}
+
+/// What a stretch of steps records of each generation: nothing, the population, the census.
+enum Sink<'a> {
+    Nothing,
+    Populations(&'a mut Vec<u64>),
+    Census(&'a mut Vec<Census>),
 }
 
 pub struct Switching {
@@ -105,6 +115,8 @@ pub struct Switching {
     since_look: u64,
     /// (generation, engine, why) at each swap.
     history: Vec<(u64, &'static str, String)>,
+    /// A trial's HashLife that won, ahead of the run, and why it won.
+    ahead: Option<(Box<dyn Engine>, String)>,
 }
 
 impl Switching {
@@ -118,6 +130,7 @@ impl Switching {
             policy: Policy::Activity { dense },
             since_look: 0,
             history: Vec::new(),
+            ahead: None,
         }
     }
 
@@ -135,6 +148,7 @@ impl Switching {
             policy: Policy::Memo(trial, Memo::Tiles { from }),
             since_look: 0,
             history: Vec::new(),
+            ahead: None,
         }
     }
 
@@ -144,7 +158,9 @@ impl Switching {
             Policy::Activity { .. } => Some(LOOK_EVERY.saturating_sub(self.since_look)),
             Policy::Memo(_, Memo::Chosen) => None,
             Policy::Memo(_, Memo::Tiles { .. }) => Some(PROBE.saturating_sub(self.since_look)),
-            Policy::Memo(..) => Some(MEMO_STRETCH.saturating_sub(self.since_look)),
+            Policy::Memo(_, Memo::Catching { at }) => {
+                Some(at.saturating_sub(self.inner.generation()))
+            }
         }
     }
 
@@ -163,8 +179,35 @@ impl Switching {
         self.until_look() == Some(0) && left >= need
     }
 
-    /// The share of 64x64 tiles that changed over the next two generations (which it runs).
-    fn activity(&mut self) -> EngineResult<f64> {
+    /// Steps `n` generations of the engine inside, recording each in `sink`.
+    fn advance(&mut self, n: u64, sink: &mut Sink) -> EngineResult<()> {
+        match sink {
+            Sink::Nothing => self.inner.step(n),
+            Sink::Populations(out) => self.inner.step_populations(n, out),
+            Sink::Census(out) => self.inner.step_census(n, out),
+        }
+    }
+
+    /// Steps `generations`, looking (and swapping) as due, recording each generation in
+    /// `sink`.
+    fn run(&mut self, generations: u64, mut sink: Sink) -> EngineResult<()> {
+        let mut left = generations;
+        while left > 0 {
+            if self.look_due(left) {
+                left -= self.look(&mut sink)?;
+                continue;
+            }
+            let n = self.stretch(left);
+            self.advance(n, &mut sink)?;
+            left -= n;
+            self.since_look += n;
+        }
+        Ok(())
+    }
+
+    /// The share of 64x64 tiles that changed over the next two generations (which it runs,
+    /// recording them in `sink`).
+    fn activity(&mut self, sink: &mut Sink) -> EngineResult<f64> {
         let tiles = self
             .request
             .universe
@@ -180,7 +223,7 @@ impl Switching {
             return Ok(a);
         }
         let before = self.inner.export()?;
-        self.inner.step(2)?;
+        self.advance(2, sink)?;
         let after = self.inner.export()?;
         let mut changed = 0usize;
         for ((tx, ty), bits) in after.iter() {
@@ -196,19 +239,20 @@ impl Switching {
         Ok(changed as f64 / tiles)
     }
 
-    /// Looks, and swaps if it is time to. Returns the generations the look itself ran.
-    fn look(&mut self) -> EngineResult<u64> {
+    /// Looks, and swaps if it is time to. Returns the generations the look itself ran (each
+    /// recorded in `sink`).
+    fn look(&mut self, sink: &mut Sink) -> EngineResult<u64> {
         self.since_look = 0;
         let before = self.inner.generation();
         match self.policy {
-            Policy::Activity { .. } => self.look_at_activity()?,
+            Policy::Activity { .. } => self.look_at_activity(sink)?,
             Policy::Memo(trial, phase) => self.look_at_work(trial, phase)?,
         }
         Ok(self.inner.generation() - before)
     }
 
-    fn look_at_activity(&mut self) -> EngineResult<()> {
-        let activity = self.activity()?;
+    fn look_at_activity(&mut self, sink: &mut Sink) -> EngineResult<()> {
+        let activity = self.activity(sink)?;
         let sparse = self.inner.kind() == EngineKind::Tiles;
         let Policy::Activity { dense } = &mut self.policy else {
             return Ok(());
@@ -233,43 +277,59 @@ impl Switching {
     }
 
     fn look_at_work(&mut self, trial: Trial, phase: Memo) -> EngineResult<()> {
-        match phase {
-            Memo::Tiles { from } => {
-                let tiles = tiles(self.inner.as_ref()) - from;
-                match super::create(trial.hashlife, &self.request) {
-                    Ok((mut next, _)) => {
-                        next.import(&self.inner.export()?)?;
-                        next.set_generation(self.inner.generation());
-                        self.inner = next;
-                        self.policy = Policy::Memo(trial, Memo::HashLifeCold { tiles });
-                    }
-                    Err(EngineError::Memory(_)) => self.policy = Policy::Memo(trial, Memo::Chosen),
-                    Err(e) => return Err(e),
-                }
-            }
-            Memo::HashLifeCold { tiles } => {
-                let from = nodes(self.inner.as_ref());
-                self.policy = Policy::Memo(trial, Memo::HashLife { tiles, from });
-            }
-            Memo::HashLife { tiles, from } => {
-                let made = nodes(self.inner.as_ref()) - from;
+        let from = match phase {
+            Memo::Tiles { from } => from,
+            Memo::Catching { .. } => {
+                // The tile engine has reached HashLife: the same cells, which HashLife holds
+                // with its nodes made.
                 self.policy = Policy::Memo(trial, Memo::Chosen);
-                let why = format!(
-                    "the {} engine computed {tiles} tiles in {PROBE} generations, HashLife made {made} new nodes in {MEMO_STRETCH}",
-                    trial.tiles
-                );
-                let (nodes_allowed, per_tiles) = trial.nodes_per_tile;
-                if made * per_tiles > nodes_allowed * tiles {
-                    let (next, _) = super::create(trial.tiles, &self.request)?;
-                    self.swap(next, why)?;
-                } else {
-                    let generation = self.inner.generation();
-                    self.history.push((generation, self.inner.name(), why));
+                if let Some((memo, why)) = self.ahead.take() {
+                    self.history.push((memo.generation(), memo.name(), why));
+                    self.inner = memo;
                 }
+                return Ok(());
             }
-            Memo::Chosen => {}
+            Memo::Chosen => return Ok(()),
+        };
+        self.policy = Policy::Memo(trial, Memo::Chosen);
+        let tiles = tiles(self.inner.as_ref()) - from;
+        let mut memo = match super::create(trial.hashlife, &self.request) {
+            Ok((next, _)) => next,
+            // The run goes on where it is rather than fail for want of a faster engine.
+            Err(EngineError::Memory(_)) => return Ok(()),
+            Err(e) => return Err(e),
+        };
+        memo.import(&self.inner.export()?)?;
+        memo.set_generation(self.inner.generation());
+        // One stretch makes the pattern's nodes; the second, measured, makes few where the
+        // pattern repeats and as many again where it churns.
+        memo.step(MEMO_STRETCH)?;
+        let before = nodes(memo.as_ref());
+        memo.step(MEMO_STRETCH)?;
+        let made = nodes(memo.as_ref()) - before;
+        let why = format!(
+            "the {} engine computed {tiles} tiles in {PROBE} generations, HashLife made {made} new nodes in {MEMO_STRETCH}",
+            trial.tiles
+        );
+        let (nodes_allowed, per_tiles) = trial.nodes_per_tile;
+        if made * per_tiles > nodes_allowed * tiles {
+            let generation = self.inner.generation();
+            self.history.push((generation, self.inner.name(), why));
+        } else {
+            let at = memo.generation();
+            self.ahead = Some((memo, why));
+            self.policy = Policy::Memo(trial, Memo::Catching { at });
         }
         Ok(())
+    }
+
+    /// An edit: a HashLife waiting ahead holds cells that are no longer the run's, and the run
+    /// stays where it is.
+    fn edited(&mut self) {
+        if let Policy::Memo(trial, Memo::Catching { .. }) = self.policy {
+            self.ahead = None;
+            self.policy = Policy::Memo(trial, Memo::Chosen);
+        }
     }
 
     fn swap(&mut self, mut next: Box<dyn Engine>, why: String) -> EngineResult<()> {
@@ -334,29 +394,19 @@ impl Engine for Switching {
     }
 
     fn set_generation(&mut self, generation: u64) {
+        self.edited();
         self.inner.set_generation(generation)
     }
 
     fn step(&mut self, generations: u64) -> EngineResult<()> {
-        let mut left = generations;
-        while left > 0 {
-            if self.look_due(left) {
-                left -= self.look()?;
-                continue;
-            }
-            let n = self.stretch(left);
-            self.inner.step(n)?;
-            left -= n;
-            self.since_look += n;
-        }
-        Ok(())
+        self.run(generations, Sink::Nothing)
     }
 
     fn step_with(&mut self, generations: u64, progress: &Progress) -> EngineResult<u64> {
         let mut done = 0;
         while done < generations && !progress.cancelled() {
             if self.look_due(generations - done) {
-                let extra = self.look()?;
+                let extra = self.look(&mut Sink::Nothing)?;
                 done += extra;
                 progress.advance(extra);
                 continue;
@@ -383,7 +433,7 @@ impl Engine for Switching {
         let mut total = Some(0.0);
         while left > 0 {
             if self.look_due(left) {
-                left -= self.look()?;
+                left -= self.look(&mut Sink::Nothing)?;
                 total = None;
                 continue;
             }
@@ -409,6 +459,7 @@ impl Engine for Switching {
     }
 
     fn set_grid(&mut self, grid: &Grid, generation: u64) -> EngineResult<()> {
+        self.edited();
         self.inner.set_grid(grid, generation)
     }
 
@@ -428,12 +479,13 @@ impl Engine for Switching {
         self.inner.track_hash(on)
     }
 
+    // The looks happen here too: a window's worker steps through these while it plots.
     fn step_census(&mut self, generations: u64, out: &mut Vec<Census>) -> EngineResult<()> {
-        self.inner.step_census(generations, out)
+        self.run(generations, Sink::Census(out))
     }
 
     fn step_populations(&mut self, generations: u64, out: &mut Vec<u64>) -> EngineResult<()> {
-        self.inner.step_populations(generations, out)
+        self.run(generations, Sink::Populations(out))
     }
 
     fn cell(&mut self, x: i64, y: i64) -> EngineResult<bool> {
@@ -449,14 +501,17 @@ impl Engine for Switching {
     }
 
     fn set_cell(&mut self, x: i64, y: i64, alive: bool) -> EngineResult<()> {
+        self.edited();
         self.inner.set_cell(x, y, alive)
     }
 
     fn put(&mut self, cells: &Grid, at: (i64, i64), how: Put) -> EngineResult<()> {
+        self.edited();
         self.inner.put(cells, at, how)
     }
 
     fn clear(&mut self) -> EngineResult<()> {
+        self.edited();
         self.inner.clear()
     }
 
@@ -481,10 +536,12 @@ impl Engine for Switching {
     }
 
     fn import(&mut self, tiles: &TileMap) -> EngineResult<()> {
+        self.edited();
         self.inner.import(tiles)
     }
 
     fn import_quadtree(&mut self, tree: &Macrocell, centre: (i64, i64)) -> EngineResult<()> {
+        self.edited();
         self.inner.import_quadtree(tree, centre)
     }
 

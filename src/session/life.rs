@@ -787,17 +787,18 @@ impl Session {
             .then(|| self.engine_for(gens, 0))
             .flatten()
             .filter(|c| c.kind == EngineKind::HashLife);
-        let make = switched
-            .as_ref()
-            .map(|c| (c.engine, self.job_request(gens, 0)));
+        let make = switched.as_ref().map(|_| self.job_request(gens, 0));
         let h = self
             .worker
             .submit(format!("step {gens}"), gens, move |access, progress| {
-                if let Some((name, request)) = make {
+                if let Some(request) = make {
                     let (cells, generation) = access.with(|e| -> EngineResult<(Cells, u64)> {
                         Ok((Cells::read(e)?, e.generation()))
                     })?;
-                    let (engine, _) = make_engine(name, &request, &cells, generation)?;
+                    // `auto` again, for the same request: the engine chosen above, or where
+                    // which one pays is not known up front (a rule file's gas or its
+                    // replicator), a trial of both that goes on with the faster.
+                    let (engine, _) = make_engine("auto", &request, &cells, generation)?;
                     access.replace(engine);
                 }
                 access.step(gens, progress)?;

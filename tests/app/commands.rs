@@ -1040,6 +1040,47 @@ fn a_generations_file_runs_with_its_states_and_undo_restores_them() {
     assert_eq!(app.status().generation, 1);
 }
 
+/// bgolly's population of Golly's `file` at generation `gens` (RuleLoader, Golly's rules).
+fn golly_population(file: &str, gens: u64) -> u64 {
+    let out = std::process::Command::new("bgolly")
+        .args(["-a", "RuleLoader", "-s", "/usr/share/golly/Rules/", "-m"])
+        .arg(gens.to_string())
+        .arg(file)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text.lines().last().unwrap_or_default();
+    last.split(':')
+        .nth(1)
+        .and_then(|p| p.trim().replace(',', "").parse().ok())
+        .unwrap_or_else(|| panic!("bgolly: {text}"))
+}
+
+/// A long go-to of a rule file's pattern whose future never repeats (Golly's Margolus/DLA, a
+/// random walk that sticks) tries both engines, as the command line does, and goes on tile by
+/// tile: HashLife would make a node for nearly every block. The population is bgolly's.
+#[test]
+fn a_long_go_to_of_a_rule_file_s_gas_stays_tile_by_tile() {
+    let file = "/usr/share/golly/Patterns/Margolus/DLA.rle";
+    if !common::golly_installed("/usr/share/golly/Patterns") {
+        return;
+    }
+    let mut o = options(file, "64x64");
+    o.size = None;
+    o.data_dir = Some(data_dir("dla-go-to"));
+    let Some((mut app, ctx)) = app(o) else {
+        return;
+    };
+    app.settle();
+    app.command(&ctx, Command::GoTo(2000));
+    app.settle();
+    let s = app.status();
+    assert_eq!(s.generation, 2000);
+    assert_eq!(s.engine, "rule-tree", "{}", s.engine_reason);
+    // bgolly -a RuleLoader -s /usr/share/golly/Rules/ -m 2000 Margolus/DLA.rle
+    assert_eq!(s.population, Some(golly_population(file, 2000)));
+}
+
 /// A rule file's pattern (the library's WireWorld diodes, whose rule rides in the file): a
 /// long go-to jumps on HashLife over N states, a run goes back to the rule-tree engine. A
 /// WireWorld cell never turns empty nor comes from nothing, so the population stays the
