@@ -194,7 +194,7 @@ impl Switching {
         let mut left = generations;
         while left > 0 {
             if self.look_due(left) {
-                left -= self.look(&mut sink)?;
+                left -= self.look(&mut sink, left)?;
                 continue;
             }
             let n = self.stretch(left);
@@ -239,14 +239,25 @@ impl Switching {
         Ok(changed as f64 / tiles)
     }
 
-    /// Looks, and swaps if it is time to. Returns the generations the look itself ran (each
-    /// recorded in `sink`).
-    fn look(&mut self, sink: &mut Sink) -> EngineResult<u64> {
+    /// Looks, and swaps if it is time to, with `left` generations still to run. Returns the
+    /// generations the look itself ran (each recorded in `sink`).
+    fn look(&mut self, sink: &mut Sink, left: u64) -> EngineResult<u64> {
         self.since_look = 0;
         let before = self.inner.generation();
         match self.policy {
             Policy::Activity { .. } => self.look_at_activity(sink)?,
-            Policy::Memo(trial, phase) => self.look_at_work(trial, phase)?,
+            Policy::Memo(trial, phase) => {
+                self.look_at_work(trial, phase)?;
+                // Where nothing is recorded of each generation, a HashLife that won goes on at
+                // once from where its trial left it, if the run goes that far.
+                let ahead = matches!(
+                    self.policy,
+                    Policy::Memo(_, Memo::Catching { at }) if at - before <= left
+                );
+                if matches!(sink, Sink::Nothing) && ahead {
+                    self.take_over(trial);
+                }
+            }
         }
         Ok(self.inner.generation() - before)
     }
@@ -282,11 +293,7 @@ impl Switching {
             Memo::Catching { .. } => {
                 // The tile engine has reached HashLife: the same cells, which HashLife holds
                 // with its nodes made.
-                self.policy = Policy::Memo(trial, Memo::Chosen);
-                if let Some((memo, why)) = self.ahead.take() {
-                    self.history.push((memo.generation(), memo.name(), why));
-                    self.inner = memo;
-                }
+                self.take_over(trial);
                 return Ok(());
             }
             Memo::Chosen => return Ok(()),
@@ -321,6 +328,15 @@ impl Switching {
             self.policy = Policy::Memo(trial, Memo::Catching { at });
         }
         Ok(())
+    }
+
+    /// The HashLife waiting ahead goes on with the run.
+    fn take_over(&mut self, trial: Trial) {
+        self.policy = Policy::Memo(trial, Memo::Chosen);
+        if let Some((memo, why)) = self.ahead.take() {
+            self.history.push((memo.generation(), memo.name(), why));
+            self.inner = memo;
+        }
     }
 
     /// An edit: a HashLife waiting ahead holds cells that are no longer the run's, and the run
@@ -406,7 +422,7 @@ impl Engine for Switching {
         let mut done = 0;
         while done < generations && !progress.cancelled() {
             if self.look_due(generations - done) {
-                let extra = self.look(&mut Sink::Nothing)?;
+                let extra = self.look(&mut Sink::Nothing, generations - done)?;
                 done += extra;
                 progress.advance(extra);
                 continue;
@@ -433,7 +449,7 @@ impl Engine for Switching {
         let mut total = Some(0.0);
         while left > 0 {
             if self.look_due(left) {
-                left -= self.look(&mut Sink::Nothing)?;
+                left -= self.look(&mut Sink::Nothing, left)?;
                 total = None;
                 continue;
             }
