@@ -262,11 +262,18 @@ impl Tube {
     /// `an infinitely wide tube 68 cells round (Golly's :T0,68)`, `an infinitely wide strip 68
     /// cells high (Golly's :P0,68)`.
     pub fn describe(self) -> String {
+        let cells = |n: u32| {
+            if n == 1 {
+                "1 cell".to_string()
+            } else {
+                format!("{n} cells")
+            }
+        };
         let (way, side) = match self {
-            Tube::Wide { height } => ("wide tube", format!("{height} cells round")),
-            Tube::Tall { width } => ("tall tube", format!("{width} cells round")),
-            Tube::WideStrip { height } => ("wide strip", format!("{height} cells high")),
-            Tube::TallStrip { width } => ("tall strip", format!("{width} cells wide")),
+            Tube::Wide { height } => ("wide tube", format!("{} round", cells(height))),
+            Tube::Tall { width } => ("tall tube", format!("{} round", cells(width))),
+            Tube::WideStrip { height } => ("wide strip", format!("{} high", cells(height))),
+            Tube::TallStrip { width } => ("tall strip", format!("{} wide", cells(width))),
         };
         format!("an infinitely {way} {side} (Golly's {})", self.suffix())
     }

@@ -27,6 +27,19 @@ const OTHER_RULES: [&str; 10] = [
     "B3/S2(1/2)3",
 ];
 
+/// Smaller than one 64x64 tile, one row or column, widths not a multiple of 32 or 64, and
+/// partial tiles at the right and bottom.
+const ODD_SIZES: [(u32, u32); 8] = [
+    (1, 1),
+    (2, 3),
+    (31, 7),
+    (1, 70),
+    (70, 1),
+    (63, 65),
+    (65, 130),
+    (130, 66),
+];
+
 fn all_rules() -> Vec<Rule> {
     let mut rules: Vec<Rule> = named::all().into_iter().map(|(_, r)| r.into()).collect();
     rules.extend(OTHER_RULES.iter().map(|r| rule(r)));
@@ -36,20 +49,8 @@ fn all_rules() -> Vec<Rule> {
 
 #[test]
 fn tiles_match_the_reference_on_every_rule_and_odd_sizes() {
-    // Smaller than one 64x64 tile, one row or column, widths not a multiple of 32 or 64, and
-    // partial tiles at the right and bottom.
-    let sizes = [
-        (1, 1),
-        (2, 3),
-        (31, 7),
-        (1, 70),
-        (70, 1),
-        (63, 65),
-        (65, 130),
-        (130, 66),
-    ];
     for (i, r) in all_rules().into_iter().enumerate() {
-        for (j, &(w, h)) in sizes.iter().enumerate() {
+        for (j, &(w, h)) in ODD_SIZES.iter().enumerate() {
             let seed = (i * 20 + j) as u64;
             assert_matches_reference(TILES, r, &soup(w, h, 0.4, seed), 10, seed);
         }
@@ -62,20 +63,11 @@ fn tiles_match_the_reference_on_every_rule_and_odd_sizes() {
 #[test]
 fn tiles_match_the_reference_on_the_bounded_plane() {
     use lifelab::engine::Edges;
-    let sizes = [
-        (1, 1),
-        (31, 7),
-        (1, 70),
-        (70, 1),
-        (63, 65),
-        (65, 130),
-        (130, 66),
-    ];
     for (i, r) in all_rules().into_iter().enumerate() {
         if r.births_from_nothing() {
             continue;
         }
-        for (j, &(w, h)) in sizes.iter().enumerate() {
+        for (j, &(w, h)) in ODD_SIZES.iter().enumerate() {
             let seed = (i * 20 + j) as u64;
             let universe = Universe::Bounded {
                 width: w,
