@@ -360,12 +360,13 @@ impl Kernel {
             // A circuit's scratch, kept between HashLife's many 32x32 blocks; taken out and
             // put back, so that the evaluation stays in this function, compiled for AVX2.
             static VALUES: std::cell::Cell<Vec<[u64; 16]>> = const { std::cell::Cell::new(Vec::new()) };
+            static HALF: std::cell::Cell<Vec<[u64; 8]>> = const { std::cell::Cell::new(Vec::new()) };
         }
         let mut values = VALUES.take();
-        values.resize(
-            self.circuit.as_ref().map_or(0, |c| c.scratch_len()),
-            [0; 16],
-        );
+        let mut half = HALF.take();
+        let scratch = self.circuit.as_ref().map_or(0, |c| c.scratch_len());
+        values.resize(scratch, [0; 16]);
+        half.resize(scratch, [0; 8]);
         for _ in 0..gens {
             let mut up = [0u64; 16];
             let mut down = [0u64; 16];
@@ -380,8 +381,26 @@ impl Kernel {
                 let (se, sw) = (shifted(&down, false), shifted(&down, true));
                 let (e, w) = (shifted(&rows, false), shifted(&rows, true));
                 let (ne, nw) = (shifted(&up, false), shifted(&up, true));
+                // A half whose rows and the row beside it are empty stays empty (no B0 here):
+                // a glider or a spaceship in flight leaves one half of most blocks quiet, and the
+                // circuit then runs on the other half alone.
+                let quiet = |r: std::ops::RangeInclusive<usize>| {
+                    !self.births_from_nothing && rows[r].iter().all(|&x| x == 0)
+                };
                 let block = [&se, &down, &sw, &e, &rows, &w, &ne, &up, &nw];
-                rows = circuit.eval16(block, &mut values);
+                rows = match (quiet(0..=8), quiet(7..=15)) {
+                    (false, false) => circuit.eval16(block, &mut values),
+                    (true, true) => [0; 16],
+                    (top_quiet, _) => {
+                        let h = if top_quiet { 8 } else { 0 };
+                        let part = block
+                            .map(|b| -> [u64; 8] { b[h..h + 8].try_into().expect("eight words") });
+                        let out = circuit.eval_n(part.each_ref(), &mut half);
+                        let mut next = [0u64; 16];
+                        next[h..h + 8].copy_from_slice(&out);
+                        next
+                    }
+                };
                 continue;
             }
             let mut p = [[0u64; 16]; 4];
@@ -405,6 +424,7 @@ impl Kernel {
             rows = out;
         }
         VALUES.set(values);
+        HALF.set(half);
         rows
     }
 

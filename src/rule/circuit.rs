@@ -147,16 +147,26 @@ impl Circuit {
     /// `values` has room for [`Circuit::scratch_len`] values.
     #[inline(always)]
     pub fn eval16(&self, block: [&[u64; 16]; 9], values: &mut [[u64; 16]]) -> [u64; 16] {
-        values[0] = [0; 16];
-        values[1] = [u64::MAX; 16];
+        self.eval_n(block, values)
+    }
+
+    /// [`Circuit::eval16`] for `N` words (half a 32x32 block, whose other half is quiet).
+    #[inline(always)]
+    pub fn eval_n<const N: usize>(
+        &self,
+        block: [&[u64; N]; 9],
+        values: &mut [[u64; N]],
+    ) -> [u64; N] {
+        values[0] = [0; N];
+        values[1] = [u64::MAX; N];
         for (i, &(cell, lo, hi)) in self.nodes.iter().enumerate() {
             let (l, h, x) = (
                 values[lo as usize],
                 values[hi as usize],
                 block[cell as usize],
             );
-            let mut v = [0u64; 16];
-            for k in 0..16 {
+            let mut v = [0u64; N];
+            for k in 0..N {
                 v[k] = l[k] ^ ((l[k] ^ h[k]) & x[k]);
             }
             values[i + 2] = v;
