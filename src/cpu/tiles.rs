@@ -297,8 +297,7 @@ impl TileEngine {
         // Beyond a bounded plane's or a strip's edge nothing is born: B0 would fill the inside
         // alone, which the tile engine has no dense mode for (the reference engine runs a
         // bounded plane's), and fill a strip without end.
-        let edged = universe.is_bounded_plane() || universe.tube().is_some_and(|t| t.is_strip());
-        if edged && kernel.births_from_nothing {
+        if universe.has_dead_edge() && kernel.births_from_nothing {
             return Err(EngineError::Unsupported(format!(
                 "{rule} gives birth on empty space (B0), which the tile engine does not run on {}",
                 universe.describe()

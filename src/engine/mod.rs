@@ -79,6 +79,12 @@ impl Universe {
         }
     }
 
+    /// Whether an edge ends the universe in dead cells (the bounded plane, a strip): no B0
+    /// rule is emulated there, as it is where nothing bounds the plane.
+    pub fn has_dead_edge(self) -> bool {
+        self.is_bounded_plane() || self.tube().is_some_and(|t| t.is_strip())
+    }
+
     /// The sides that wrap round, as (width, height): a torus's both, a tube's one.
     pub fn wrapped_sides(self) -> (Option<u32>, Option<u32>) {
         match self {

@@ -449,8 +449,7 @@ fn no_tube(r: &Request) -> Result<(), String> {
 /// edge (it emulates B0 where nothing bounds the plane).
 fn tiles_universe(r: &Request) -> Result<(), String> {
     no_joined_edges(r)?;
-    let edged = r.universe.is_bounded_plane() || r.universe.tube().is_some_and(|t| t.is_strip());
-    if edged && r.rule.births_from_nothing() {
+    if r.universe.has_dead_edge() && r.rule.births_from_nothing() {
         return Err(format!(
             "a B0 rule gives birth everywhere inside the edges of {}",
             r.universe.describe()
