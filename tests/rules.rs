@@ -256,6 +256,14 @@ fn wolfram_rules() {
         Rule::parse("W255").unwrap().elementary(),
         Some(ElementaryRule(255))
     );
+    // A ring's height of 0 is a number, however many zeros spell it (the fuzzer's find: the
+    // formula `z` is W170, and ':T06,00' read as a 6-wide tube did not print back the same).
+    for text in ["z:T06,00", "W170:T6,00", "W170:T6,0"] {
+        let rule = Rule::parse(text).unwrap();
+        assert_eq!(rule.torus, Some((6, 1)), "{text}");
+        assert_eq!(rule.to_string(), "W170:T6,0", "{text}");
+        assert_eq!(Rule::parse(&rule.to_string()).unwrap(), rule, "{text}");
+    }
 }
 
 #[test]

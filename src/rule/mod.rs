@@ -939,7 +939,8 @@ fn parse_torus(input: &str, suffix: &str, at: usize, elementary: bool) -> Result
     let width = dim("width", w.digits)?;
     // Golly's ':T30' alone is a 30x30 torus; an elementary rule's ring is ':T30,0' (or ',1').
     let height = match &h {
-        Some(h) if elementary && h.digits == "0" => 1,
+        // Golly reads the digits as a number, so ',00' is the ring too.
+        Some(h) if elementary && h.digits.bytes().all(|b| b == b'0') => 1,
         Some(h) => dim("height", h.digits)?,
         None if elementary => 1,
         None => width,
