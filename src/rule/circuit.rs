@@ -124,21 +124,44 @@ impl Circuit {
 
     /// The next state of `out.len()` words at once: `block[b][k]` is word k of index bit b.
     /// Sixteen words at a time, node by node, so that a node is a few vector operations and
-    /// every value of a chunk stays in the first-level cache; `values` is scratch space, grown
-    /// as needed.
+    /// every value of a chunk stays in the first-level cache; the last few words go by eight or
+    /// four, since a tile often computes only the handful of rows round a spaceship. `values` is
+    /// scratch space, grown as needed.
     #[inline(always)]
     pub fn eval_words(&self, block: [&[u64]; 9], out: &mut [u64], values: &mut Vec<[u64; 16]>) {
         values.resize(self.scratch_len(), [0; 16]);
-        for (start, out) in (0..).step_by(16).zip(out.chunks_mut(16)) {
-            let m = out.len();
-            let mut chunk = [[0u64; 16]; 9];
-            for (c, b) in chunk.iter_mut().zip(&block) {
-                c[..m].copy_from_slice(&b[start..start + m]);
-            }
-            let [a, b, c, d, e, f, g, h, i] = &chunk;
-            let r = self.eval16([a, b, c, d, e, f, g, h, i], values);
-            out.copy_from_slice(&r[..m]);
+        let mut start = 0;
+        while start < out.len() {
+            let rest = &mut out[start..];
+            start += match rest.len() {
+                9.. => self.eval_chunk::<16>(block, start, rest, values),
+                5..=8 => self.eval_chunk::<8>(block, start, rest, values),
+                _ => self.eval_chunk::<4>(block, start, rest, values),
+            };
         }
+    }
+
+    /// Up to `N` words of [`Circuit::eval_words`] from word `start`, the missing ones taken as
+    /// empty; returns `N`.
+    #[inline(always)]
+    fn eval_chunk<const N: usize>(
+        &self,
+        block: [&[u64]; 9],
+        start: usize,
+        out: &mut [u64],
+        values: &mut [[u64; 16]],
+    ) -> usize {
+        let m = out.len().min(N);
+        let mut chunk = [[0u64; N]; 9];
+        for (c, b) in chunk.iter_mut().zip(&block) {
+            c[..m].copy_from_slice(&b[start..start + m]);
+        }
+        // The scratch of sixteen-word values serves as N-word ones (N divides 16).
+        let (values, _) = values.as_flattened_mut().as_chunks_mut::<N>();
+        let [a, b, c, d, e, f, g, h, i] = &chunk;
+        let r = self.eval_n([a, b, c, d, e, f, g, h, i], values);
+        out[..m].copy_from_slice(&r[..m]);
+        N
     }
 
     /// [`Circuit::eval_words`] for HashLife's 16 words (a 32x32 block, two rows a word), with
@@ -220,6 +243,39 @@ mod tests {
                         out >> bit & 1 == 1,
                         map.next(index),
                         "{text}, block {index}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Runs of every length from 1 to 40 words (sixteen at a time, then eight or four) give
+    /// each word the table's answer: a word dropped or shifted at a chunk's edge fails this.
+    #[test]
+    fn runs_of_every_length_give_the_table_s_answer_in_every_word() {
+        let rule: Rule = "B2-ac3ai/S1c2-n3-aky4a".parse().unwrap();
+        let map = rule.block_rule().unwrap();
+        let circuit = Circuit::new(&map);
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut values = Vec::new();
+        for len in 1..=40 {
+            let bits: Vec<Vec<u64>> = (0..9).map(|_| (0..len).map(|_| next()).collect()).collect();
+            let block: [&[u64]; 9] = std::array::from_fn(|b| &bits[b][..]);
+            let mut out = vec![0u64; len];
+            circuit.eval_words(block, &mut out, &mut values);
+            for (k, &word) in out.iter().enumerate() {
+                for bit in 0..64 {
+                    let index = (0..9).fold(0u16, |i, b| i | ((bits[b][k] >> bit & 1) as u16) << b);
+                    assert_eq!(
+                        word >> bit & 1 == 1,
+                        map.next(index),
+                        "{len} words, word {k}, bit {bit}"
                     );
                 }
             }
