@@ -23,7 +23,9 @@ case "${2:-non-totalistic}" in
     *) files=("$P"/Non-Totalistic/*.rle "$P"/Non-Totalistic/JustFriends/*.rle "$P"/HashLife/wolfram22.mc) ;;
 esac
 
-now() { date +%s.%N; }
+# Bash's own clock: no process forked between the two readings (a `date` took about 1 ms,
+# added to both sides, which drew the ratios of runs of a few milliseconds towards 1).
+tmp=$(mktemp -d)
 median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
 
 printf '| pattern | Golly | lifelab | lifelab engine | ratio | population |\n| --- | --- | --- | --- | --- | --- |\n'
@@ -34,9 +36,11 @@ for f in "${files[@]}"; do
     case "${2:-}" in rule-files) algo=RuleLoader ;; ltl) algo="Larger than Life" ;; jvn) algo=JvN ;; esac
     gt=(); lt=()
     for _ in $(seq "$REPS"); do
-        t0=$(now); gp=$(bgolly -a "$algo" -s /usr/share/golly/Rules/ -m "$GENS" "$f" | tail -1 | sed 's/.*: //; s/,//g'); t1=$(now)
+        t0=$EPOCHREALTIME; bgolly -a "$algo" -s /usr/share/golly/Rules/ -m "$GENS" "$f" > "$tmp/g"; t1=$EPOCHREALTIME
+        gp=$(tail -1 "$tmp/g" | sed 's/.*: //; s/,//g')
         gt+=("$(echo "$t1 - $t0" | bc)")
-        t0=$(now); out=$("$LIFELAB" run --pattern "$f" --gens "$GENS" --json 2>/dev/null); t1=$(now)
+        t0=$EPOCHREALTIME; "$LIFELAB" run --pattern "$f" --gens "$GENS" --json > "$tmp/l" 2>/dev/null; t1=$EPOCHREALTIME
+        out=$(cat "$tmp/l")
         lt+=("$(echo "$t1 - $t0" | bc)")
     done
     lp=$(echo "$out" | sed 's/.*"population":\([0-9]*\).*/\1/')

@@ -45,9 +45,13 @@ jobs=(
 [ -n "${ONLY:-}" ] && mapfile -t jobs < <(printf '%s\n' "${jobs[@]}" | grep -E "$ONLY")
 
 median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
-now() { date +%s.%N; }
-# Seconds a command takes, its output in $DIR/out.
-timed() { local t0; t0=$(now); "$@" > "$DIR/out" 2>/dev/null; echo "$(now) - $t0" | bc; }
+# Seconds a command takes, its output in $DIR/out; bash's own clock, so that no process is
+# forked between the two readings.
+timed() {
+    local t0 t1
+    t0=$EPOCHREALTIME; "$@" > "$DIR/out" 2>/dev/null; t1=$EPOCHREALTIME
+    echo "$t1 - $t0" | bc
+}
 # bgolly's population: HashLife prints it; QuickLife's is read from the RLE it wrote.
 golly_pop() {
     "$LIFELAB" run --pattern "$DIR/g.rle" --gens 0 --engine tiles --json | sed 's/.*"population":\([0-9]*\).*/\1/'

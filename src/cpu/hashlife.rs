@@ -118,7 +118,8 @@ impl Store {
             // A methuselah's run makes tens of thousands of nodes.
             nodes: crate::memory::vec_in_huge_pages((1 << 20).min(max_nodes)),
             free: Vec::new(),
-            table: table(1 << 18),
+            // Small, so that a small pattern starts at once; it doubles as it fills.
+            table: table(1 << 12),
             live: 0,
             // Ids are 32 bits, and the table stores id + 1.
             max_nodes: max_nodes.clamp(1 << 12, u32::MAX as usize - 1),
