@@ -19,6 +19,22 @@ pub fn set_limit(bytes: u64) {
 
 /// Bytes of system memory available to new allocations, where the system says (Linux).
 pub fn available() -> Option<u64> {
+    // Read at most once a second: a start asks it a dozen times (every engine's limit and
+    // default), and each read of /proc/meminfo costs tens of microseconds in the kernel.
+    static LAST: std::sync::Mutex<Option<(std::time::Instant, Option<u64>)>> =
+        std::sync::Mutex::new(None);
+    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((at, value)) = *last
+        && at.elapsed() < std::time::Duration::from_secs(1)
+    {
+        return value;
+    }
+    let value = read_available();
+    *last = Some((std::time::Instant::now(), value));
+    value
+}
+
+fn read_available() -> Option<u64> {
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
     let kib: u64 = meminfo
         .lines()

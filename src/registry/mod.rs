@@ -353,11 +353,16 @@ fn dense_rate() -> f64 {
 /// The threads the CPU engines work on (rayon's pool), read without starting the pool: a run
 /// that never needs it (a pattern on the tile engine) does not pay for starting its threads.
 fn cpu_threads() -> usize {
-    std::env::var("RAYON_NUM_THREADS")
-        .ok()
-        .and_then(|v| v.parse::<usize>().ok())
-        .filter(|&n| n > 0)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    // Asked once: the standard library reads the cgroup's files at every call, and every
+    // engine's cost asks.
+    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *THREADS.get_or_init(|| {
+        std::env::var("RAYON_NUM_THREADS")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+            .filter(|&n| n > 0)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    })
 }
 
 /// What a tile engine touches per generation: the live area and a margin, never more than the

@@ -11,7 +11,8 @@
 //! The tree is built a cell at a time in the tree's order: a node stands for the set of
 //! transitions that still match, kept as bits, so equal sets share one node.
 
-use std::collections::HashMap;
+// Fx, not SipHash: the keys are our own, and compiling a table is part of every start.
+use rustc_hash::FxHashMap as HashMap;
 
 use super::FileError;
 use super::tree::{RuleTree, Shape, TreeBuilder};
@@ -151,7 +152,7 @@ pub fn parse(text: &str, first_line: usize, file: &str) -> Result<RuleTree, File
     let mut states: Option<u16> = None;
     let mut shape: Option<Shape> = None;
     let mut symmetry: Option<String> = None;
-    let mut variables: HashMap<String, Vec<u8>> = HashMap::new();
+    let mut variables: HashMap<String, Vec<u8>> = HashMap::default();
     let mut transitions: Vec<Transition> = Vec::new();
     let mut last_line = first_line;
     for (i, raw) in text.lines().enumerate() {
@@ -408,32 +409,42 @@ fn read_transition(
     }
 }
 
+/// A transition after the symmetry's images are made: its positions borrow the written
+/// transition's sets of states, so that an image costs one small vector, not one per position.
+struct Image<'a> {
+    inputs: Vec<&'a [u8]>,
+    output: u8,
+    line: usize,
+}
+
 /// Every transition with its images under the table's symmetry, in order.
-fn expand(transitions: &[Transition], shape: Shape, symmetry: &str) -> Vec<Transition> {
+fn expand<'a>(transitions: &'a [Transition], shape: Shape, symmetry: &str) -> Vec<Image<'a>> {
     let mut out = Vec::new();
+    let maps = (symmetry != "permute").then(|| remaps(shape, symmetry));
     for t in transitions {
-        if symmetry == "permute" {
-            let mut rest: Vec<Vec<u8>> = t.inputs[1..].to_vec();
-            rest.sort();
-            loop {
-                let mut inputs = vec![t.inputs[0].clone()];
-                inputs.extend(rest.iter().cloned());
-                out.push(Transition {
-                    inputs,
-                    output: t.output,
-                    line: t.line,
-                });
-                if !next_permutation(&mut rest) {
-                    break;
+        let image = |inputs| Image {
+            inputs,
+            output: t.output,
+            line: t.line,
+        };
+        match &maps {
+            None => {
+                let mut rest: Vec<&[u8]> = t.inputs[1..].iter().map(|v| &v[..]).collect();
+                rest.sort();
+                loop {
+                    let mut inputs = Vec::with_capacity(t.inputs.len());
+                    inputs.push(&t.inputs[0][..]);
+                    inputs.extend_from_slice(&rest);
+                    out.push(image(inputs));
+                    if !next_permutation(&mut rest) {
+                        break;
+                    }
                 }
             }
-        } else {
-            for map in remaps(shape, symmetry) {
-                out.push(Transition {
-                    inputs: map.iter().map(|&j| t.inputs[j].clone()).collect(),
-                    output: t.output,
-                    line: t.line,
-                });
+            Some(maps) => {
+                for map in maps {
+                    out.push(image(map.iter().map(|&j| &t.inputs[j][..]).collect()));
+                }
             }
         }
     }
@@ -461,13 +472,18 @@ fn next_permutation<T: Ord>(v: &mut [T]) -> bool {
 
 /// Two transitions of single states for the same cells that give different outputs, written
 /// on different lines: the second can never apply, which is a mistake in the table.
-fn check_contradictions(transitions: &[Transition], file: &str) -> Result<(), FileError> {
-    let mut seen: HashMap<Vec<u8>, (u8, usize)> = HashMap::new();
+fn check_contradictions(transitions: &[Image], file: &str) -> Result<(), FileError> {
+    // A key of at most nine cells (Moore's), kept in place rather than allocated.
+    let mut seen: HashMap<[u8; 9], (u8, usize)> = HashMap::default();
     for t in transitions {
-        if t.inputs.iter().any(|s| s.len() != 1) {
+        if t.inputs.len() > 9 || t.inputs.iter().any(|s| s.len() != 1) {
             continue;
         }
-        let key: Vec<u8> = t.inputs.iter().map(|s| s[0]).collect();
+        let mut key = [0u8; 9];
+        for (k, s) in key.iter_mut().zip(&t.inputs) {
+            *k = s[0];
+        }
+        let key = key;
         match seen.get(&key) {
             Some(&(output, line)) if output != t.output && line != t.line => {
                 return Err(FileError::new(
@@ -476,7 +492,8 @@ fn check_contradictions(transitions: &[Transition], file: &str) -> Result<(), Fi
                     1,
                     format!(
                         "this transition gives {} for the cells {:?}, which line {line} already sends to {output}: the two contradict each other",
-                        t.output, key
+                        t.output,
+                        &key[..t.inputs.len()]
                     ),
                 ));
             }
@@ -491,14 +508,14 @@ fn check_contradictions(transitions: &[Transition], file: &str) -> Result<(), Fi
 
 /// The table as a reduced tree: a node is the set of transitions that still match after the
 /// cells above it, so equal sets are one node.
-fn compile(transitions: &[Transition], states: u16, shape: Shape) -> Result<RuleTree, String> {
+fn compile(transitions: &[Image], states: u16, shape: Shape) -> Result<RuleTree, String> {
     let words = transitions.len().div_ceil(64).max(1);
     let order = tree_from_table(shape);
     // lut[k][s]: the transitions whose entry for the tree's k-th cell holds state s.
     let mut lut = vec![vec![vec![0u64; words]; states as usize]; order.len()];
     for (i, t) in transitions.iter().enumerate() {
         for (k, &j) in order.iter().enumerate() {
-            for &s in &t.inputs[j] {
+            for &s in t.inputs[j] {
                 lut[k][s as usize][i / 64] |= 1 << (i % 64);
             }
         }
@@ -509,7 +526,7 @@ fn compile(transitions: &[Transition], states: u16, shape: Shape) -> Result<Rule
         outputs,
         states,
         builder: TreeBuilder::new(states),
-        memo: vec![HashMap::new(); order.len()],
+        memo: vec![HashMap::default(); order.len()],
     };
     let all: Vec<u64> = (0..words)
         .map(|w| {
