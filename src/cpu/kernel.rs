@@ -166,6 +166,109 @@ impl Kernel {
         self.rows_in(w, c, e, out, &mut planes.planes, &mut planes.values)
     }
 
+    /// [`Kernel::rows`] for the rows `k` of `out` whose bit `which >> k & 1` is set, where
+    /// that pays: a rule's circuit costs the same for every word it is given, so those rows'
+    /// inputs are gathered and computed alone. The other rows of `out` are left as they are;
+    /// returns false (and computes every row) where the kernel has no circuit.
+    pub fn rows_where(
+        &self,
+        w: &[u64],
+        c: &[u64],
+        e: &[u64],
+        out: &mut [u64],
+        which: u64,
+        planes: &mut Planes,
+    ) -> bool {
+        let n = out.len();
+        let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let which = which & all;
+        if self.circuit.is_none() || which == all {
+            self.rows(w, c, e, out, planes);
+            return false;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, checked just above.
+            unsafe { self.gathered_avx2(w, c, e, out, which, planes) };
+            return true;
+        }
+        self.gathered(w, c, e, out, which, planes);
+        true
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn gathered_avx2(
+        &self,
+        w: &[u64],
+        c: &[u64],
+        e: &[u64],
+        out: &mut [u64],
+        which: u64,
+        planes: &mut Planes,
+    ) {
+        self.gathered(w, c, e, out, which, planes)
+    }
+
+    /// The circuit on the rows of `which` alone: each one's nine inputs (the rows above, at and
+    /// below it, shifted west, centred and shifted east) copied side by side, the results put
+    /// back in their rows.
+    #[inline(always)]
+    fn gathered(
+        &self,
+        w: &[u64],
+        c: &[u64],
+        e: &[u64],
+        out: &mut [u64],
+        which: u64,
+        planes: &mut Planes,
+    ) {
+        let Some(circuit) = &self.circuit else {
+            return;
+        };
+        let g: &mut [[u64; 64]; 10] = &mut planes.gathered;
+        let mut m = 0;
+        let mut bits = which;
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            // Index bits as in `rows_in`: SE, S, SW, E, centre, W, NE, N, NW.
+            let inputs = [
+                e[k + 2],
+                c[k + 2],
+                w[k + 2],
+                e[k + 1],
+                c[k + 1],
+                w[k + 1],
+                e[k],
+                c[k],
+                w[k],
+            ];
+            for (b, v) in inputs.into_iter().enumerate() {
+                g[b][m] = v;
+            }
+            m += 1;
+        }
+        let [a, b, cc, d, ee, f, gg, h, i, result] = g;
+        let block = [
+            &a[..m],
+            &b[..m],
+            &cc[..m],
+            &d[..m],
+            &ee[..m],
+            &f[..m],
+            &gg[..m],
+            &h[..m],
+            &i[..m],
+        ];
+        circuit.eval_words(block, &mut result[..m], &mut planes.values);
+        let mut bits = which;
+        for &v in &result[..m] {
+            out[bits.trailing_zeros() as usize] = v;
+            bits &= bits - 1;
+        }
+    }
+
     #[inline(always)]
     fn rows_in(
         &self,
@@ -505,6 +608,8 @@ pub struct Planes {
     pub planes: [[u64; 64]; 4],
     values: Vec<[u64; 16]>,
     scratch: Scratch,
+    /// [`Kernel::rows_where`]'s nine inputs of the rows it computes, and their results.
+    gathered: Box<[[u64; 64]; 10]>,
 }
 
 /// [`Kernel::columns`]'s rows between its passes.
@@ -524,6 +629,7 @@ impl Default for Planes {
                 b: [0; RUN + 2],
                 out: [0; RUN],
             },
+            gathered: Box::new([[0; 64]; 10]),
         }
     }
 }
