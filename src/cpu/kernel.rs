@@ -70,6 +70,23 @@ pub struct Kernel {
     life: bool,
 }
 
+/// A circuit's nine inputs for output row k of rows shifted west (`w`), centred (`c`) and
+/// shifted east (`e`), row k of each slice, in the order of its index bits: SE, S, SW, E,
+/// centre, W, NE, N, NW.
+fn block_of<'a>(w: &'a [u64], c: &'a [u64], e: &'a [u64]) -> [&'a [u64]; 9] {
+    [
+        &e[2..],
+        &c[2..],
+        &w[2..],
+        &e[1..],
+        &c[1..],
+        &w[1..],
+        e,
+        c,
+        w,
+    ]
+}
+
 impl Kernel {
     pub fn new(rule: &LifeRule) -> Self {
         let table = CountTable::new(rule);
@@ -168,8 +185,8 @@ impl Kernel {
 
     /// [`Kernel::rows`] for the rows `k` of `out` whose bit `which >> k & 1` is set, where
     /// that pays: a rule's circuit costs the same for every word it is given, so those rows'
-    /// inputs are gathered and computed alone. The other rows of `out` are left as they are;
-    /// returns false (and computes every row) where the kernel has no circuit.
+    /// inputs are gathered and computed alone, and the other rows of `out` are left as they
+    /// are. A kernel without a circuit computes every row.
     pub fn rows_where(
         &self,
         w: &[u64],
@@ -178,22 +195,18 @@ impl Kernel {
         out: &mut [u64],
         which: u64,
         planes: &mut Planes,
-    ) -> bool {
+    ) {
         let n = out.len();
         let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-        let which = which & all;
-        if self.circuit.is_none() || which == all {
-            self.rows(w, c, e, out, planes);
-            return false;
+        if self.circuit.is_none() || which & all == all {
+            return self.rows(w, c, e, out, planes);
         }
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2, checked just above.
-            unsafe { self.gathered_avx2(w, c, e, out, which, planes) };
-            return true;
+            return unsafe { self.gathered_avx2(w, c, e, out, which & all, planes) };
         }
-        self.gathered(w, c, e, out, which, planes);
-        true
+        self.gathered(w, c, e, out, which & all, planes)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -227,25 +240,14 @@ impl Kernel {
             return;
         };
         let g: &mut [[u64; 64]; 10] = &mut planes.gathered;
+        let block = block_of(w, c, e);
         let mut m = 0;
         let mut bits = which;
         while bits != 0 {
             let k = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            // Index bits as in `rows_in`: SE, S, SW, E, centre, W, NE, N, NW.
-            let inputs = [
-                e[k + 2],
-                c[k + 2],
-                w[k + 2],
-                e[k + 1],
-                c[k + 1],
-                w[k + 1],
-                e[k],
-                c[k],
-                w[k],
-            ];
-            for (b, v) in inputs.into_iter().enumerate() {
-                g[b][m] = v;
+            for (gathered, input) in g.iter_mut().zip(&block) {
+                gathered[m] = input[k];
             }
             m += 1;
         }
@@ -281,19 +283,7 @@ impl Kernel {
     ) {
         let n = out.len();
         if let Some(circuit) = &self.circuit {
-            // Index bits: SE, S, SW, E, centre, W, NE, N, NW.
-            let block = [
-                &e[2..],
-                &c[2..],
-                &w[2..],
-                &e[1..],
-                &c[1..],
-                &w[1..],
-                e,
-                c,
-                w,
-            ];
-            circuit.eval_words(block, out, values);
+            circuit.eval_words(block_of(w, c, e), out, values);
             return;
         }
         if self.life {

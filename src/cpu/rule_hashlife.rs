@@ -136,14 +136,10 @@ pub struct RuleHashLifeEngine {
 
 impl RuleHashLifeEngine {
     pub fn new(rule: Rule, universe: Universe, memory: Option<u64>) -> EngineResult<Self> {
-        let tree = match (rule.loaded(), rule.generations()) {
-            (Some(loaded), _) => loaded.def().tree.clone(),
-            (None, Some(g)) => Arc::new(g.tree()),
-            _ => {
-                return Err(EngineError::Unsupported(format!(
-                    "N-state HashLife runs rule files' and Generations rules; {rule} is neither"
-                )));
-            }
+        let Some(tree) = rule.tree() else {
+            return Err(EngineError::Unsupported(format!(
+                "N-state HashLife runs rule files' and Generations rules; {rule} is neither"
+            )));
         };
         if !universe.is_plane() {
             return Err(EngineError::Unsupported(

@@ -53,14 +53,10 @@ pub struct RuleTreeEngine {
 
 impl RuleTreeEngine {
     pub fn new(rule: Rule, universe: Universe) -> EngineResult<Self> {
-        let tree = match (rule.loaded(), rule.generations()) {
-            (Some(loaded), _) => loaded.def().tree.clone(),
-            (None, Some(g)) => Arc::new(g.tree()),
-            _ => {
-                return Err(EngineError::Unsupported(format!(
-                    "the rule-tree engine runs rule files' and Generations rules; {rule} is neither"
-                )));
-            }
+        let Some(tree) = rule.tree() else {
+            return Err(EngineError::Unsupported(format!(
+                "the rule-tree engine runs rule files' and Generations rules; {rule} is neither"
+            )));
         };
         universe.refuse_joined_edges("rule-tree")?;
         if universe.is_unbounded() && tree.births_from_nothing() {

@@ -945,24 +945,13 @@ impl TileEngine {
                 .rows_stochastic(w, c, e, out, &mut s.planes, key, x0, y0, &|x, y| {
                     (x as u32, y as u32)
                 });
-        } else if self.dense {
-            self.kernel.rows(w, c, e, out, &mut s.planes);
         } else {
             // A rule's circuit costs the same for every row it computes: only the rows that
             // need it are. The others cannot change from two generations before (nothing
             // round them did), which the next buffer holds.
-            let computed = need >> lo;
-            if self
-                .kernel
-                .rows_where(w, c, e, out, computed, &mut s.planes)
-            {
-                let before = &self.bufs[1 - p][id as usize][lo..lo + n];
-                for (k, (o, &b)) in out.iter_mut().zip(before).enumerate() {
-                    if computed >> k & 1 == 0 {
-                        *o = b;
-                    }
-                }
-            }
+            out.copy_from_slice(&self.bufs[1 - p][id as usize][lo..lo + n]);
+            self.kernel
+                .rows_where(w, c, e, out, need >> lo, &mut s.planes);
         }
         if m.vw < 64 {
             let mask = (1u64 << m.vw) - 1;

@@ -256,16 +256,12 @@ mod tests {
         let rule: Rule = "B2-ac3ai/S1c2-n3-aky4a".parse().unwrap();
         let map = rule.block_rule().unwrap();
         let circuit = Circuit::new(&map);
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::hash::SplitMix64(7);
         let mut values = Vec::new();
         for len in 1..=40 {
-            let bits: Vec<Vec<u64>> = (0..9).map(|_| (0..len).map(|_| next()).collect()).collect();
+            let bits: Vec<Vec<u64>> = (0..9)
+                .map(|_| (0..len).map(|_| rng.next_u64()).collect())
+                .collect();
             let block: [&[u64]; 9] = std::array::from_fn(|b| &bits[b][..]);
             let mut out = vec![0u64; len];
             circuit.eval_words(block, &mut out, &mut values);

@@ -448,6 +448,16 @@ impl Rule {
         }
     }
 
+    /// The rule as a tree of states, for the engines that walk one: a rule file's own, or a
+    /// Generations rule's; `None` for the other families.
+    pub fn tree(&self) -> Option<std::sync::Arc<loader::RuleTree>> {
+        match (self.loaded(), self.generations()) {
+            (Some(loaded), _) => Some(loaded.def().tree.clone()),
+            (None, Some(g)) => Some(std::sync::Arc::new(g.tree())),
+            _ => None,
+        }
+    }
+
     pub fn is_elementary(&self) -> bool {
         self.elementary().is_some()
     }
