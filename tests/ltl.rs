@@ -58,36 +58,59 @@ fn assert_same(a: &mut dyn Engine, b: &mut dyn Engine, rect: (i64, i64, i64, i64
     );
 }
 
+/// A torus and a bounded plane of these sizes.
+fn torus_and_bounded(torus: (u32, u32), bounded: (u32, u32)) -> [Universe; 2] {
+    [
+        Universe::torus(torus.0, torus.1),
+        Universe::Bounded {
+            width: bounded.0,
+            height: bounded.1,
+            edges: lifelab::geometry::Edges::Plane,
+        },
+    ]
+}
+
+/// The ltl engine against the reference, cell for cell, for `gens` generations of a soup that
+/// fills a third of the universe.
+fn ltl_matches_the_reference(rule: Rule, universe: Universe, states: u16, seed: u64, gens: u32) {
+    let (w, h) = universe.size().unwrap();
+    let soup = state_soup((0, 0), (w, h), states, 3, seed);
+    let mut oracle = engine("reference", rule, universe, &soup);
+    let mut fast = engine("ltl", rule, universe, &soup);
+    for g in 1..=gens {
+        oracle.step(1).unwrap();
+        fast.step(1).unwrap();
+        let what = format!("{rule} on {}, generation {g}", universe.describe());
+        let rect = (0, 0, w as i64 - 1, h as i64 - 1);
+        assert_same(oracle.as_mut(), fast.as_mut(), rect, &what);
+    }
+}
+
 #[test]
 fn every_shape_matches_the_reference_on_odd_tori_and_bounded_planes() {
     let mut seed = 1;
     for shape in Shape::ALL {
         for (r, states, middle) in [(1, 2, false), (2, 3, true), (4, 2, true), (3, 5, false)] {
             let rule = rule_for(shape, r, states, middle);
-            for universe in [
-                Universe::torus(37, 29),
-                Universe::Bounded {
-                    width: 33,
-                    height: 41,
-                    edges: lifelab::geometry::Edges::Plane,
-                },
-            ] {
+            for universe in torus_and_bounded((37, 29), (33, 41)) {
                 seed += 1;
-                let (w, h) = universe.size().unwrap();
-                let soup = state_soup((0, 0), (w, h), states, 3, seed);
-                let mut oracle = engine("reference", rule, universe, &soup);
-                let mut fast = engine("ltl", rule, universe, &soup);
-                for g in 1..=6 {
-                    oracle.step(1).unwrap();
-                    fast.step(1).unwrap();
-                    let what = format!("{rule} on {}, generation {g}", universe.describe());
-                    assert_same(
-                        oracle.as_mut(),
-                        fast.as_mut(),
-                        (0, 0, w as i64 - 1, h as i64 - 1),
-                        &what,
-                    );
-                }
+                ltl_matches_the_reference(rule, universe, states, seed, 6);
+            }
+        }
+    }
+}
+
+/// Boards big enough for the thread pool, where the Moore counts are computed in chunks of rows
+/// that each start their column counts afresh: every chunk's seam must match the reference.
+#[test]
+fn big_boards_computed_in_chunks_of_rows_match_the_reference() {
+    let mut seed = 100;
+    for (r, states) in [(1, 2), (5, 2), (4, 4), (13, 3)] {
+        for shape in [Shape::Moore, Shape::Circular] {
+            let rule = rule_for(shape, r, states, true);
+            for universe in torus_and_bounded((211, 197), (203, 251)) {
+                seed += 1;
+                ltl_matches_the_reference(rule, universe, states, seed, 3);
             }
         }
     }
@@ -122,6 +145,62 @@ fn a_torus_no_wider_than_twice_the_range_wraps_as_golly_s_does() {
         .err()
         .unwrap();
     assert!(e.to_string().contains("at least 10x10"), "{e}");
+}
+
+/// Range 1 with two states is a table of the 3x3 block, which the tile engine and HashLife run:
+/// every shape, with and without the middle, on odd tori and bounded planes (tiles), a
+/// power-of-two torus (both) and the plane (both, against the ltl engine), state for state.
+#[test]
+fn range_one_rules_run_on_tiles_and_hashlife_as_the_reference_has_them() {
+    let mut seed = 500;
+    for shape in Shape::ALL {
+        for middle in [false, true] {
+            let rule = rule_for(shape, 1, 2, middle);
+            let bounded = Universe::Bounded {
+                width: 33,
+                height: 41,
+                edges: lifelab::geometry::Edges::Plane,
+            };
+            let cases: [(Universe, &str, &str); 6] = [
+                (Universe::torus(37, 29), "reference", "tiles"),
+                (bounded, "reference", "tiles"),
+                (Universe::torus(64, 64), "reference", "tiles"),
+                (Universe::torus(64, 64), "reference", "hashlife"),
+                (Universe::Plane, "ltl", "tiles"),
+                (Universe::Plane, "ltl", "hashlife"),
+            ];
+            for (universe, oracle_name, name) in cases {
+                seed += 1;
+                let (w, h) = universe.size().unwrap_or((40, 40));
+                let soup = state_soup((0, 0), (w, h), 2, 3, seed);
+                let mut oracle = engine(oracle_name, rule, universe, &soup);
+                let mut fast = engine(name, rule, universe, &soup);
+                for g in [1, 2, 5, 13] {
+                    oracle.step(g).unwrap();
+                    fast.step(g).unwrap();
+                    let what = format!("{rule} on {}, {name}", universe.describe());
+                    // The plane's cells spread by at most one cell a generation.
+                    let m = if universe.is_plane() { 25 } else { 0 };
+                    let rect = (-m, -m, w as i64 - 1 + m, h as i64 - 1 + m);
+                    assert_same(oracle.as_mut(), fast.as_mut(), rect, &what);
+                }
+            }
+        }
+    }
+    // HashLife on the plane, against the ltl engine, over a long jump, from a soup whose
+    // reach (17 to 32 cells) HashLife's import once lost.
+    let rule = rule_for(Shape::VonNeumann, 1, 2, true);
+    let soup = state_soup((0, 0), (30, 30), 2, 3, 9);
+    let mut oracle = engine("ltl", rule, Universe::Plane, &soup);
+    let mut memo = engine("hashlife", rule, Universe::Plane, &soup);
+    oracle.step(300).unwrap();
+    memo.step(300).unwrap();
+    assert_same(
+        oracle.as_mut(),
+        memo.as_mut(),
+        (-320, -320, 350, 350),
+        "HashLife",
+    );
 }
 
 #[test]

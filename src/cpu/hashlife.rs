@@ -74,7 +74,13 @@ struct Store {
     /// that an empty slot is 0.
     table: Vec<u64>,
     live: usize,
+    /// The most nodes the store may hold (`--memory`).
     max_nodes: usize,
+    /// Where a collection starts: at most `max_nodes`, and below it without `--memory`, where
+    /// it doubles whenever a collection that keeps the memoised results frees too little. So
+    /// memory follows what the pattern needs, as Golly's does, not the share of the system
+    /// the store may take; collecting nodes that no step will ask for again costs nothing.
+    soft_nodes: usize,
     /// The empty node of each level.
     empty: Vec<Id>,
     /// Nodes the recursion in progress holds: roots of the collection besides the root.
@@ -113,7 +119,8 @@ fn table(size: usize) -> Vec<u64> {
 }
 
 impl Store {
-    fn new(max_nodes: usize) -> Store {
+    fn new(max_nodes: usize, soft_nodes: usize) -> Store {
+        let max_nodes = max_nodes.clamp(1 << 12, u32::MAX as usize - 1);
         let mut s = Store {
             // A methuselah's run makes tens of thousands of nodes.
             nodes: crate::memory::vec_in_huge_pages((1 << 20).min(max_nodes)),
@@ -122,7 +129,8 @@ impl Store {
             table: table(1 << 12),
             live: 0,
             // Ids are 32 bits, and the table stores id + 1.
-            max_nodes: max_nodes.clamp(1 << 12, u32::MAX as usize - 1),
+            max_nodes,
+            soft_nodes: soft_nodes.clamp(1 << 12, max_nodes),
             empty: Vec::new(),
             stack: Vec::new(),
             collections: 0,
@@ -207,7 +215,7 @@ impl Store {
             None => {
                 if self.nodes.len() == self.nodes.capacity() {
                     // Doubling, but never past the most nodes the store may hold.
-                    let room = self.max_nodes.saturating_sub(self.nodes.len());
+                    let room = self.soft_nodes.saturating_sub(self.nodes.len());
                     self.nodes
                         .reserve_exact(self.nodes.len().min(room).max(1 << 12));
                     crate::memory::advise_huge_pages(&self.nodes);
@@ -265,6 +273,10 @@ pub struct HashLifeEngine {
     limit_bytes: u64,
 }
 
+/// Where the default store starts collecting (see `Store::soft_nodes`): twice what Golly's
+/// HashLife keeps by default, which Golly's own demos run within.
+const SOFT_START_BYTES: u64 = 512 << 20;
+
 /// The default node store: a third of the memory available, at most 8 GiB.
 pub fn default_memory() -> u64 {
     crate::memory::available()
@@ -320,7 +332,15 @@ impl HashLifeEngine {
             }
         };
         let limit_bytes = memory.unwrap_or_else(default_memory);
-        let mut store = Store::new((limit_bytes / NODE_BYTES) as usize);
+        let soft_bytes = if memory.is_some() {
+            limit_bytes
+        } else {
+            SOFT_START_BYTES
+        };
+        let mut store = Store::new(
+            (limit_bytes / NODE_BYTES) as usize,
+            (soft_bytes / NODE_BYTES) as usize,
+        );
         let root = store.empty(torus_level);
         Ok(Self {
             core: Core::new(EngineKind::HashLife, "hashlife", rule),
@@ -372,7 +392,7 @@ impl HashLifeEngine {
         keep: [Id; 4],
     ) -> Result<Result<Id, usize>, Stop> {
         let found = self.store.probe(c, level);
-        if found.is_ok() || self.store.live < self.store.max_nodes {
+        if found.is_ok() || self.store.live < self.store.soft_nodes {
             return Ok(found);
         }
         // The collection rebuilds the table, so the slot moves.
@@ -383,13 +403,20 @@ impl HashLifeEngine {
     /// Mark and sweep from the root, the recursion's stack and `extra`; keeps memoised results
     /// when that frees enough, else drops them too.
     fn collect(&mut self, extra: [Id; 4]) -> Result<(), Stop> {
-        for keep_results in [true, false] {
-            self.sweep(keep_results, extra);
-            self.store.collections += 1;
-            if self.store.live * 10 < self.store.max_nodes * 6 {
-                return Ok(());
-            }
+        self.sweep(true, extra);
+        self.store.collections += 1;
+        let s = &mut self.store;
+        if s.live * 10 < s.soft_nodes * 6 {
+            return Ok(());
         }
+        if s.soft_nodes < s.max_nodes {
+            // What the steps reach does not fit below the soft limit: raise it before
+            // dropping memoised results, which a step would compute again.
+            s.soft_nodes = (s.soft_nodes * 2).min(s.max_nodes);
+            return Ok(());
+        }
+        self.sweep(false, extra);
+        self.store.collections += 1;
         if self.store.live * 10 < self.store.max_nodes * 9 {
             return Ok(());
         }
@@ -881,9 +908,10 @@ impl HashLifeEngine {
         }
         let size = 1i64 << level;
         if level >= 6 {
-            // An empty region: no tile in it.
-            let t = size / TILE;
+            // An empty region: no tile in it. The plane's root of level 6 starts half a tile
+            // off the tiles' grid, so the tiles counted are those the region overlaps.
             let (t0x, t0y) = (x.div_euclid(TILE), y.div_euclid(TILE));
+            let t = (x + size - 1).div_euclid(TILE) - t0x + 1;
             let few = (t as u128 * t as u128) < tiles.len() as u128;
             let any = if few {
                 (0..t).any(|dy| (0..t).any(|dx| tiles.tile(t0x + dx, t0y + dy).is_some()))
@@ -1451,8 +1479,9 @@ impl Engine for HashLifeEngine {
     fn note(&self) -> Option<String> {
         (self.store.collections > 0).then(|| {
             format!(
-                "HashLife collected garbage {} times to stay within {}",
+                "HashLife collected garbage {} times to stay within {} (of the {} it may take)",
                 self.store.collections,
+                crate::memory::human_bytes(self.store.soft_nodes as u64 * NODE_BYTES),
                 crate::memory::human_bytes(self.limit_bytes)
             )
         })
@@ -1492,6 +1521,65 @@ mod tests {
         torus_matches("B2/S34H", 64, &[1, 7, 33]);
         torus_matches("B3/S23V", 32, &[1, 7, 33]);
         torus_matches("B0/S8", 16, &[1, 2, 3, 40]);
+    }
+
+    /// Without `--memory` the store collects from a soft limit, and raises it when keeping the
+    /// memoised results frees too little, never failing while the hard limit has room.
+    #[test]
+    fn the_soft_limit_collects_then_grows_and_the_cells_stay_right() {
+        let rule = Rule::life();
+        let side = 256;
+        let mut g = Grid::new(side, side);
+        g.fill_random(0.35, 7);
+        let mut fast = FastEngine::new(rule, &g, 0);
+        let mut hl = HashLifeEngine::new(rule, Universe::torus(side, side), None).unwrap();
+        hl.store.soft_nodes = 1 << 12;
+        hl.set_grid(&g, 0).unwrap();
+        for n in [1, 100, 1000] {
+            fast.step(n).unwrap();
+            hl.step(n).unwrap();
+            assert!(
+                fast.grid_ref()
+                    .first_difference(&hl.grid().unwrap())
+                    .is_none()
+            );
+        }
+        assert!(hl.store.collections > 0);
+        assert!(hl.store.soft_nodes > 1 << 12 && hl.store.soft_nodes <= hl.store.max_nodes);
+        assert!(hl.note().unwrap().contains("collected garbage"));
+    }
+
+    /// Every pattern reaching from 1 to 140 cells from the origin, in each quadrant, goes into
+    /// the plane's quadtree whole (a root of level 6 starts half a tile off the tiles' grid,
+    /// and its tiles were once looked up as if it did not: reaches 17 to 32 came out empty).
+    #[test]
+    fn every_reach_of_a_pattern_on_the_plane_is_imported_whole() {
+        for reach in 1..=140i64 {
+            for (sx, sy) in [(1, 1), (-1, 1), (1, -1), (-1, -1)] {
+                let mut tiles = TileMap::new();
+                let cells = [
+                    (0, 0),
+                    (reach - 1, 0),
+                    (0, reach - 1),
+                    (reach / 2, reach / 3),
+                ];
+                for (x, y) in cells {
+                    tiles.set(sx * x - (sx < 0) as i64, sy * y - (sy < 0) as i64, true);
+                }
+                let mut hl = HashLifeEngine::new(Rule::life(), Universe::Plane, None).unwrap();
+                hl.import(&tiles).unwrap();
+                assert_eq!(
+                    hl.population().unwrap(),
+                    tiles.population(),
+                    "reach {reach}, quadrant ({sx}, {sy})"
+                );
+                assert_eq!(
+                    hl.export().unwrap().bounds(),
+                    tiles.bounds(),
+                    "reach {reach}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -133,10 +133,8 @@ impl Kernel {
         match &rule.kind {
             RuleKind::Life(l) => Some(Self::new(l)),
             RuleKind::Map(m) => Some(Self::for_map(m)),
-            RuleKind::Elementary(_)
-            | RuleKind::Generations(_)
-            | RuleKind::Loaded(_)
-            | RuleKind::Ltl(_) => None,
+            RuleKind::Ltl(l) => l.block_rule().map(|m| Self::for_map(&m)),
+            RuleKind::Elementary(_) | RuleKind::Generations(_) | RuleKind::Loaded(_) => None,
         }
     }
 

@@ -399,6 +399,16 @@ fn two_states(r: &Request) -> Result<(), String> {
     }
 }
 
+/// What the bit-sliced kernel runs (`Kernel::for_rule`): two-state rules of the 3x3 block,
+/// Larger than Life's of range 1 among them (as a table of the block) when no cell is born
+/// from nothing, which the ltl engine keeps as Golly runs it.
+fn block_rule(r: &Request) -> Result<(), String> {
+    match r.rule.ltl() {
+        Some(l) if l.block_rule().is_some() && !l.births_from_nothing() => Ok(()),
+        _ => two_dimensional(r),
+    }
+}
+
 fn two_dimensional(r: &Request) -> Result<(), String> {
     two_states(r)?;
     if r.rule.is_elementary() {
@@ -559,7 +569,7 @@ fn builtin() -> Vec<EngineSpec> {
             kind: EngineKind::Tiles,
             summary: "sparse: 64x64 tiles, computed only where something changed (Golly's QuickLife idea); torus or plane",
             supports: |r| {
-                two_dimensional(r)?;
+                block_rule(r)?;
                 tiles_universe(r)?;
                 if r.universe.is_unbounded()
                     && r.rule.births_from_nothing()
@@ -803,7 +813,7 @@ fn builtin() -> Vec<EngineSpec> {
             kind: EngineKind::HashLife,
             summary: "Gosper's HashLife: a memoised quadtree that jumps 2^k generations; the plane or a power-of-two torus",
             supports: |r| {
-                two_dimensional(r)?;
+                block_rule(r)?;
                 not_bounded(r)?;
                 no_tube(r)?;
                 if r.rule.is_stochastic() {

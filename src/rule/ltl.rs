@@ -286,6 +286,33 @@ impl LtlRule {
     pub fn neighbours(&self) -> u64 {
         self.shape.neighbours(self.range as i64)
     }
+
+    /// A rule of range 1 with two states looks at the 3x3 block alone: it is a table of the
+    /// block's 512 states, which the bit-sliced engines (tiles, HashLife) run like any MAP rule.
+    pub fn block_rule(&self) -> Option<super::map::MapRule> {
+        if self.range != 1 || self.states != 2 {
+            return None;
+        }
+        let cells: Vec<(u16, bool)> = (-1..=1)
+            .flat_map(|dy| (-1..=1).map(move |dx| (dx, dy)))
+            .map(|(dx, dy)| {
+                let bit = super::map::bit_at(dx as i32, dy as i32);
+                (bit, self.shape.contains(1, dx, dy))
+            })
+            .collect();
+        Some(super::map::MapRule::from_fn(
+            super::Neighbourhood::Moore,
+            super::map::MapNotation::Map,
+            |i| {
+                let count = cells
+                    .iter()
+                    .filter(|&&(bit, counted)| counted && i & bit != 0)
+                    .count() as u32;
+                let centre = (i & super::map::CENTRE != 0) as u8;
+                self.next(centre, count) == 1
+            },
+        ))
+    }
 }
 
 impl fmt::Display for LtlRule {
