@@ -368,6 +368,36 @@ fn rule_files_are_found_in_the_pattern_s_folder_then_the_user_s_then_golly_s() {
     );
 }
 
+/// Golly asks its own algorithms before RuleLoader: a Larger than Life string is that rule even
+/// beside a rule file of its name, and a rule file stands for a string that no algorithm of
+/// Golly's reads, even one that looks like Larger than Life.
+#[test]
+fn a_rule_golly_s_algorithms_read_is_theirs_whatever_rule_files_exist() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |rule: &str| -> u64 {
+        // A lone live cell: it counts itself (M1), survives with 0 to 8, and nothing is born.
+        let pattern = dir.path().join("one.rle");
+        std::fs::write(&pattern, format!("x = 1, y = 1, rule = {rule}\no!\n")).unwrap();
+        // A rule file of the same name under which every live cell dies.
+        let file = format!(
+            "@RULE {rule}\n@TABLE\nn_states:2\nneighborhood:Moore\nsymmetries:none\n1,0,0,0,0,0,0,0,0,0\n"
+        );
+        std::fs::write(dir.path().join(format!("{rule}.rule")), file).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+            .args(["run", "--json", "--gens", "3", "--pattern"])
+            .arg(&pattern)
+            .env_remove("LIFELAB_RULES")
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["population"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{rule}: {v}"))
+    };
+    assert_eq!(run("R1,C0,M1,S1..9,B9..9,NM"), 1, "Larger than Life");
+    assert_eq!(run("R1,C0,M1,S1..9,B9..9,NQ"), 0, "the rule file");
+}
+
 #[test]
 fn multi_state_macrocell_files_go_both_ways_with_bgolly() {
     if !bgolly_found() {

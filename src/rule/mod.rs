@@ -624,6 +624,31 @@ fn parse_kind(input: &str, body: &str) -> Result<RuleKind, RuleError> {
     if let Some(kind) = named::lookup(body) {
         return Ok(kind);
     }
+    // Golly asks its own algorithms before RuleLoader: a string that is a Generations, MAP or
+    // Larger than Life rule is that rule, and no rules folder is searched for it.
+    let family = if generations::looks_like_generations(body) {
+        Some(
+            generations::parse(body, |two| parse_kind(input, two).map_err(|e| e.message))
+                .map_err(|m| RuleError::new(input, m)),
+        )
+    } else if body.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("map")) {
+        Some(
+            map::parse_map(body)
+                .map(RuleKind::Map)
+                .map_err(|m| RuleError::new(input, m)),
+        )
+    } else if ltl::looks_like_ltl(body) {
+        Some(
+            ltl::parse(body)
+                .map(RuleKind::Ltl)
+                .map_err(|m| RuleError::new(input, format!("a Larger than Life rule: {m}"))),
+        )
+    } else {
+        None
+    };
+    if let Some(Ok(kind)) = family {
+        return Ok(kind);
+    }
     // Any word may be a rule file's name (Golly's `Langtons-Loops`, `LifeHistory`).
     if is_wordy(body) && !body.contains(['/', '\\']) {
         match loader::resolve(body) {
@@ -637,19 +662,8 @@ fn parse_kind(input: &str, body: &str) -> Result<RuleKind, RuleError> {
             }
         }
     }
-    if generations::looks_like_generations(body) {
-        return generations::parse(body, |two| parse_kind(input, two).map_err(|e| e.message))
-            .map_err(|m| RuleError::new(input, m));
-    }
-    if body.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("map")) {
-        return map::parse_map(body)
-            .map(RuleKind::Map)
-            .map_err(|m| RuleError::new(input, m));
-    }
-    if ltl::looks_like_ltl(body) {
-        return ltl::parse(body)
-            .map(RuleKind::Ltl)
-            .map_err(|m| RuleError::new(input, format!("a Larger than Life rule: {m}")));
+    if let Some(Err(e)) = family {
+        return Err(e);
     }
     if let Some(family) = other_family(body) {
         return Err(RuleError::new(input, family));
