@@ -699,3 +699,37 @@ fn the_library_s_langtons_loop_carries_langton_s_rule_and_grows_as_in_golly() {
         );
     }
 }
+
+/// Cells put into HashLife over N states: into an empty universe they go as one quadtree (a
+/// pattern being opened), into a live one cell by cell; both as the rule-tree engine has them,
+/// for every way of putting.
+#[test]
+fn cells_put_into_hashlife_over_n_states_are_the_rule_tree_engine_s() {
+    use lifelab::engine::Put;
+    let path = data("rules").join("HexParity.rule");
+    let loaded = loader::load_path(&path, "HexParity").unwrap_or_else(|e| panic!("{e}"));
+    let rule = Rule {
+        kind: lifelab::rule::RuleKind::Loaded(loaded),
+        torus: None,
+        bounded: None,
+        tube: None,
+    };
+    let request = lifelab::registry::Request::new(rule, Universe::Plane);
+    let mut g = lifelab::grid::Grid::new(37, 23);
+    g.fill_random(0.4, 3);
+    let mut h = lifelab::grid::Grid::new(19, 29);
+    h.fill_random(0.5, 4);
+    for how in [Put::Or, Put::Replace, Put::Erase] {
+        let (mut tree, _) = lifelab::registry::create("rule-tree", &request).unwrap();
+        let (mut hash, _) = lifelab::registry::create("rule-hashlife", &request).unwrap();
+        for (cells, at) in [(&g, (-20, -9)), (&h, (3, -30)), (&g, (-5, 2))] {
+            tree.put(cells, at, how).unwrap();
+            hash.put(cells, at, how).unwrap();
+            assert!(
+                tree.export().unwrap() == hash.export().unwrap(),
+                "{how:?} at {at:?}"
+            );
+            assert_eq!(tree.population().unwrap(), hash.population().unwrap());
+        }
+    }
+}

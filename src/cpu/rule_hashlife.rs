@@ -548,7 +548,7 @@ impl RuleHashLifeEngine {
         if n.level == 1 {
             kids[q] = state as u32;
         } else {
-            kids[q] = self.set_in(kids[q], x % half, y % half, state);
+            kids[q] = self.set_in(kids[q], x & (half - 1), y & (half - 1), state);
         }
         self.node(n.level, kids)
     }
@@ -665,6 +665,17 @@ impl Engine for RuleHashLifeEngine {
 
     /// A live cell of the bitmap is state 1; an erased one is 0.
     fn put(&mut self, cells: &Grid, at: (i64, i64), how: Put) -> EngineResult<()> {
+        if self.population_of(self.root) == 0 {
+            // Into an empty universe (a pattern being opened) the cells go as one quadtree
+            // built from them: a path copied for each cell cost a node a level per cell.
+            let mut tiles = TileMap::new();
+            put_by_cell(cells, at, how, |x, y, s| {
+                if s != 0 {
+                    tiles.set_state(x, y, s);
+                }
+            });
+            return self.import(&tiles);
+        }
         put_by_cell(cells, at, how, |x, y, s| self.set(x, y, s));
         Ok(())
     }
