@@ -976,29 +976,24 @@ fn extent(row: &[u8]) -> Extent {
             *slot = Some(slot.map_or((first, last), |(f, _)| (f, last)));
         }
     };
-    let mut words = row.chunks_exact(8);
-    let mut at = 0;
-    for w in words.by_ref() {
-        let v = u64::from_le_bytes(w.try_into().expect("8 bytes"));
+    let mut word = |v: u64, at: usize| {
         if v != 0 {
             let any_mask = nonzero(v);
             population += any_mask.count_ones() as u64;
             note(&mut any, at, any_mask);
             note(&mut live, at, !nonzero(v ^ ONES) & HIGH);
         }
+    };
+    let mut words = row.chunks_exact(8);
+    let mut at = 0;
+    for w in words.by_ref() {
+        word(u64::from_le_bytes(w.try_into().expect("8 bytes")), at);
         at += 8;
     }
-    let tail = words.remainder();
-    if !tail.is_empty() {
-        let mut b = [0u8; 8];
-        b[..tail.len()].copy_from_slice(tail);
-        let v = u64::from_le_bytes(b);
-        let valid = u64::MAX >> (64 - 8 * tail.len());
-        let any_mask = nonzero(v) & valid;
-        population += any_mask.count_ones() as u64;
-        note(&mut any, at, any_mask);
-        note(&mut live, at, !nonzero(v ^ ONES) & HIGH & valid);
-    }
+    // The tail padded with dead cells, which are neither non-dead nor live.
+    let mut b = [0u8; 8];
+    b[..words.remainder().len()].copy_from_slice(words.remainder());
+    word(u64::from_le_bytes(b), at);
     Extent {
         any,
         live,
