@@ -197,6 +197,8 @@ pub struct TileEngine {
     scratch: Option<Box<Scratch>>,
     /// Tiles edited since the last generation.
     fresh: Vec<u32>,
+    /// The vector units Life's tiles run on (a test picks each in turn).
+    life_code: LifeCode,
 }
 
 /// What computing one tile produced (the parallel path collects these).
@@ -255,7 +257,8 @@ fn sum_of_three(c: u64, west_cell: u64, east_cell: u64, east_shift: u32) -> (u64
 }
 
 /// Writes `new` into row `r`'s slot of a tile's next buffer, noting a change and the
-/// population it gained (the east edge at bit `east_bit`).
+/// population it gained (the east edge at bit `east_bit`). Without a branch: whether a row
+/// changed is the data's whim, and a mispredicted branch cost more than the store.
 #[inline(always)]
 fn write_row(
     slot: &mut u64,
@@ -266,10 +269,55 @@ fn write_row(
     gained: &mut i64,
 ) {
     let old = *slot;
-    if old != new {
-        changed.note(r, old, new, east_bit);
-        *gained += new.count_ones() as i64 - old.count_ones() as i64;
-        *slot = new;
+    let d = old ^ new;
+    changed.any |= ((d != 0) as u64) << r;
+    changed.west |= (d & 1) << r;
+    changed.east |= (d >> east_bit & 1) << r;
+    *gained += new.count_ones() as i64 - old.count_ones() as i64;
+    *slot = new;
+}
+
+/// Rows a vector of Life's tile step takes (eight words: one AVX-512 register, two AVX2).
+const LANES: usize = 8;
+
+/// The whole vectors of rows, within a tile's 64, that cover rows `lo..=hi`: the first row and
+/// how many vectors.
+#[inline(always)]
+fn lanes(lo: usize, hi: usize) -> (usize, usize) {
+    let chunks = (hi + 1 - lo).div_ceil(LANES);
+    (lo.min(64 - chunks * LANES), chunks)
+}
+
+/// `LANES` words of `rows` from `x`.
+#[inline(always)]
+fn lanes_of(rows: &[u64], x: usize) -> &[u64; LANES] {
+    rows[x..x + LANES].try_into().expect("LANES words")
+}
+
+/// The code Life's tiles run: the vector units the CPU has, found once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LifeCode {
+    Scalar,
+    Avx2,
+    Avx512,
+}
+
+impl LifeCode {
+    fn best() -> LifeCode {
+        static BEST: std::sync::OnceLock<LifeCode> = std::sync::OnceLock::new();
+        *BEST.get_or_init(|| {
+            #[cfg(target_arch = "x86_64")]
+            {
+                use std::arch::is_x86_feature_detected as has;
+                if has!("avx512f") && has!("avx512vl") && has!("avx2") && has!("popcnt") {
+                    return LifeCode::Avx512;
+                }
+                if has!("avx2") && has!("popcnt") {
+                    return LifeCode::Avx2;
+                }
+            }
+            LifeCode::Scalar
+        })
     }
 }
 
@@ -340,6 +388,7 @@ impl TileEngine {
             computed: 0,
             tiles_computed: 0,
             scratch: None,
+            life_code: LifeCode::best(),
             fresh: Vec::new(),
         };
         if engine.dense {
@@ -784,31 +833,44 @@ impl TileEngine {
         }
     }
 
-    /// [`Self::step_life_tile`] for each tile of `todo`, compiled a second time with POPCNT
-    /// (the population's count per changed row) and picked at run time.
+    /// [`Self::step_life_tile`] for each tile of `todo`, compiled again for the vector units
+    /// the CPU has (its row loops then take four or eight rows an instruction) and picked at
+    /// run time.
     fn step_life_tiles(&mut self, todo: &[u32], p: usize) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("popcnt") {
-            // SAFETY: the CPU has POPCNT, checked just above.
-            return unsafe { self.step_life_tiles_popcnt(todo, p) };
+        match self.life_code {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `best` checked that the CPU has these features.
+            LifeCode::Avx512 => unsafe { self.step_life_tiles_avx512(todo, p) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            LifeCode::Avx2 => unsafe { self.step_life_tiles_avx2(todo, p) },
+            _ => {
+                for &id in todo {
+                    self.step_life_tile(id, p);
+                }
+            }
         }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt")]
+    unsafe fn step_life_tiles_avx2(&mut self, todo: &[u32], p: usize) {
         for &id in todo {
             self.step_life_tile(id, p);
         }
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    unsafe fn step_life_tiles_popcnt(&mut self, todo: &[u32], p: usize) {
+    #[target_feature(enable = "avx512f,avx512vl,avx2,popcnt")]
+    unsafe fn step_life_tiles_avx512(&mut self, todo: &[u32], p: usize) {
         for &id in todo {
             self.step_life_tile(id, p);
         }
     }
 
     /// Life's next state of the rows of tile `id` that need it, written straight into the next
-    /// buffer with the change masks and the population: `compute` and `apply` in one pass, with
-    /// no scratch rows. Each input row's sum of three is made once and rolls through registers
-    /// (a glider's tile computes a handful of rows, so the overheads are what count here).
+    /// buffer with the change masks and the population: `compute` and `apply` in one pass, a
+    /// vector of rows at a time with no dependence between its lanes.
     #[inline(always)]
     fn step_life_tile(&mut self, id: u32, p: usize) {
         let need = if self.dense {
@@ -840,39 +902,99 @@ impl TileEngine {
         let east_shift = m.vw - 1;
         let (me, west, east) = (rows_of(id), rows_of(m.nbrs[W]), rows_of(m.nbrs[E]));
         let west_bit = west_bit_of(m.nbrs[W]);
-        // The rows round the tile: the last row of the tiles above and the first of those below.
+        let vh = m.vh as usize;
         let edge = |[c, w, e]: [u32; 3], row: usize| {
             let c = rows_of(c)[row];
             let wb = rows_of(w)[row] >> west_bit_of(w) & 1;
-            sum_of_three(c, wb, rows_of(e)[row] & 1, east_shift)
+            let (ones, twos, _) = sum_of_three(c, wb, rows_of(e)[row] & 1, east_shift);
+            (ones, twos)
         };
-        let inner =
-            |r: usize| sum_of_three(me[r], west[r] >> west_bit & 1, east[r] & 1, east_shift);
-        let vh = m.vh as usize;
+        let above =
+            (lo == 0).then(|| edge([m.nbrs[N], m.nbrs[NW], m.nbrs[NE]], m.vh_above as usize - 1));
+        let below = (hi + 1 == vh).then(|| edge([m.nbrs[S], m.nbrs[SW], m.nbrs[SE]], 0));
         let mask = if m.vw == 64 {
             u64::MAX
         } else {
             (1u64 << m.vw) - 1
         };
-        let (mut a0, mut t0, _) = if lo == 0 {
-            edge([m.nbrs[N], m.nbrs[NW], m.nbrs[NE]], m.vh_above as usize - 1)
-        } else {
-            inner(lo - 1)
+        // The rows go by whole vectors of `LANES`, more rows than needed rather than a scalar
+        // remainder (a tile often computes a handful). Each vector reads its rows straight from
+        // the tiles, and the sums of the rows above and below it are the same sums shifted a
+        // lane in registers: sums stored and read back a row further on stalled on the store
+        // buffer.
+        let row_sum_at = |r: usize| {
+            let (ones, twos, _) =
+                sum_of_three(me[r], west[r] >> west_bit & 1, east[r] & 1, east_shift);
+            (ones, twos)
         };
-        let below = if hi + 1 == vh {
-            edge([m.nbrs[S], m.nbrs[SW], m.nbrs[SE]], 0)
-        } else {
-            (0, 0, 0)
-        };
-        let (mut a1, mut t1, mut alive) = inner(lo);
-        let out = &mut next[i];
         let mut changed = Change::NONE;
         let mut gained = 0i64;
-        for (r, slot) in (lo..=hi).zip(&mut out[lo..=hi]) {
-            let (a2, t2, c2) = if r + 1 < vh { inner(r + 1) } else { below };
-            let new = super::kernel::life_next([a0, a1, a2], [t0, t1, t2], alive) & mask;
-            write_row(slot, r, new, east_shift, &mut changed, &mut gained);
-            (a0, t0, a1, t1, alive) = (a1, t1, a2, t2, c2);
+        let (a, chunks) = lanes(lo, hi);
+        let out_rows = &mut next[i];
+        for x in (a..).step_by(LANES).take(chunks) {
+            let (c, w, e) = (lanes_of(me, x), lanes_of(west, x), lanes_of(east, x));
+            let (mut o1, mut t1) = ([0; LANES], [0; LANES]);
+            for j in 0..LANES {
+                (o1[j], t1[j], _) = sum_of_three(c[j], w[j] >> west_bit & 1, e[j] & 1, east_shift);
+            }
+            // The sums of the row above the vector's first and below its last; rows past a
+            // torus's last row feed only rows that are not kept.
+            let last = x + LANES;
+            let above_first = match (x, above) {
+                (0, Some(sum)) => sum,
+                (0, None) => (0, 0),
+                _ => row_sum_at(x - 1),
+            };
+            let below_last = if last < vh { row_sum_at(last) } else { (0, 0) };
+            // Built lane by lane as selects, so that they stay in registers.
+            let below_vh = below.unwrap_or((0, 0));
+            let up = |j: usize| {
+                if j == 0 {
+                    above_first
+                } else {
+                    (o1[j - 1], t1[j - 1])
+                }
+            };
+            let down = |j: usize| {
+                if below.is_some() && x + j + 1 == vh {
+                    below_vh
+                } else if j + 1 < LANES {
+                    (o1[j + 1], t1[j + 1])
+                } else {
+                    below_last
+                }
+            };
+            let (o0, t0): ([u64; LANES], [u64; LANES]) = (
+                std::array::from_fn(|j| up(j).0),
+                std::array::from_fn(|j| up(j).1),
+            );
+            let (o2, t2): ([u64; LANES], [u64; LANES]) = (
+                std::array::from_fn(|j| down(j).0),
+                std::array::from_fn(|j| down(j).1),
+            );
+            let old = *lanes_of(out_rows, x);
+            let mut new = [0; LANES];
+            let (mut any, mut west_edge, mut east_edge) = (0u64, 0u64, 0u64);
+            for j in 0..LANES {
+                let next =
+                    super::kernel::life_next([o0[j], o1[j], o2[j]], [t0[j], t1[j], t2[j]], c[j]);
+                // Rows outside lo..=hi keep what they hold.
+                let r = x + j;
+                new[j] = if (lo..=hi).contains(&r) {
+                    next & mask
+                } else {
+                    old[j]
+                };
+                let d = old[j] ^ new[j];
+                any |= ((d != 0) as u64) << j;
+                west_edge |= (d & 1) << j;
+                east_edge |= (d >> east_shift & 1) << j;
+                gained += new[j].count_ones() as i64 - old[j].count_ones() as i64;
+            }
+            out_rows[x..last].copy_from_slice(&new);
+            changed.any |= any << x;
+            changed.west |= west_edge << x;
+            changed.east |= east_edge << x;
         }
         self.sums[q].population = self.sums[q].population.wrapping_add_signed(gained);
         self.land(id, changed);
@@ -1336,6 +1458,51 @@ mod tests {
             (1, 150),
         ] {
             check("B3/S23", w, h, 0.35, (w * h) as u64, 12);
+        }
+    }
+
+    /// Life's tiles on each vector code this CPU runs, the scalar code always among them,
+    /// against the dense engine: odd tori (partial last tiles), sparse soups (a few rows of a
+    /// tile at a time) and dense ones.
+    #[test]
+    fn life_s_tiles_match_the_fast_engine_on_every_vector_code() {
+        let mut codes = vec![LifeCode::Scalar];
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            if has!("avx2") && has!("popcnt") {
+                codes.push(LifeCode::Avx2);
+            }
+            if has!("avx512f") && has!("avx512vl") && has!("avx2") && has!("popcnt") {
+                codes.push(LifeCode::Avx512);
+            }
+        }
+        let rule = Rule::life();
+        for code in codes {
+            for (w, h, density) in [
+                (200, 130, 0.04),
+                (129, 67, 0.3),
+                (64, 64, 0.5),
+                (70, 1, 0.5),
+                (1, 70, 0.5),
+                (191, 257, 0.1),
+            ] {
+                let mut g = Grid::new(w, h);
+                g.fill_random(density, (w * h) as u64);
+                let mut fast = FastEngine::new(rule, &g, 0);
+                let mut tiles = TileEngine::new(rule, Universe::torus(w, h), 0).unwrap();
+                tiles.life_code = code;
+                tiles.set_grid(&g, 0).unwrap();
+                for generation in 1..=80 {
+                    fast.step_once();
+                    tiles.step_once();
+                    let want = fast.grid_ref();
+                    if let Some((x, y)) = want.first_difference(&tiles.grid().unwrap()) {
+                        panic!("{code:?} {w}x{h}: generation {generation} differs at ({x}, {y})");
+                    }
+                    assert_eq!(tiles.population().unwrap(), want.population(), "{code:?}");
+                }
+            }
         }
     }
 
