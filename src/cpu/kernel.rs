@@ -53,6 +53,48 @@ impl Change {
     }
 }
 
+/// The vector units a kernel's loops run on, each a copy of the same code compiled for them
+/// and picked at run time. Life's tiles take AVX-512 (eight rows a register: iwona 86 ms on
+/// AVX2, 77 ms); the kernel's own loops take AVX2 for both, as AVX-512 measured no faster
+/// there (a circuit's nodes go through memory either way: oscillators.rle 24 ms and 26 ms).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Vectors {
+    /// The target's baseline (SSE2 on x86-64, NEON on AArch64).
+    Base,
+    Avx2,
+    Avx512,
+}
+
+impl Vectors {
+    /// The widest this CPU has, found once.
+    pub fn best() -> Vectors {
+        static BEST: std::sync::OnceLock<Vectors> = std::sync::OnceLock::new();
+        *BEST.get_or_init(|| {
+            Self::available()
+                .into_iter()
+                .last()
+                .unwrap_or(Vectors::Base)
+        })
+    }
+
+    /// Every one this CPU runs, narrowest first.
+    pub fn available() -> Vec<Vectors> {
+        #[allow(unused_mut)]
+        let mut all = vec![Vectors::Base];
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            if has!("avx2") && has!("popcnt") {
+                all.push(Vectors::Avx2);
+                if has!("avx512f") && has!("avx512vl") && has!("avx512bw") {
+                    all.push(Vectors::Avx512);
+                }
+            }
+        }
+        all
+    }
+}
+
 /// A Life-like rule compiled for the kernel.
 #[derive(Clone, Debug)]
 pub struct Kernel {
@@ -68,6 +110,8 @@ pub struct Kernel {
     circuit: Option<Circuit>,
     /// Whether the rule is B3/S23 on the Moore neighbourhood, which runs in one fused loop.
     life: bool,
+    /// The vector units its loops run on ([`Vectors::best`]; a test picks each in turn).
+    pub vectors: Vectors,
 }
 
 /// A circuit's nine inputs for output row k of rows shifted west (`w`), centred (`c`) and
@@ -113,6 +157,7 @@ impl Kernel {
             births_from_nothing,
             circuit: None,
             life,
+            vectors: Vectors::best(),
         }
     }
 
@@ -125,6 +170,7 @@ impl Kernel {
             births_from_nothing: rule.births_from_nothing(),
             circuit: Some(Circuit::new(rule)),
             life: false,
+            vectors: Vectors::best(),
         }
     }
 
@@ -160,12 +206,12 @@ impl Kernel {
     /// Compiled a second time for AVX2, picked at run time.
     #[inline]
     pub fn rows(&self, w: &[u64], c: &[u64], e: &[u64], out: &mut [u64], planes: &mut Planes) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2, checked just above.
-            return unsafe { self.rows_avx2(w, c, e, out, planes) };
+        match self.vectors {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Vectors::available` found AVX2 on this CPU.
+            Vectors::Avx2 | Vectors::Avx512 => unsafe { self.rows_avx2(w, c, e, out, planes) },
+            _ => self.rows_in(w, c, e, out, &mut planes.planes, &mut planes.values),
         }
-        self.rows_in(w, c, e, out, &mut planes.planes, &mut planes.values)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -199,12 +245,14 @@ impl Kernel {
         if self.circuit.is_none() || which & all == all {
             return self.rows(w, c, e, out, planes);
         }
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2, checked just above.
-            return unsafe { self.gathered_avx2(w, c, e, out, which & all, planes) };
+        match self.vectors {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Vectors::available` found AVX2 on this CPU.
+            Vectors::Avx2 | Vectors::Avx512 => unsafe {
+                self.gathered_avx2(w, c, e, out, which & all, planes)
+            },
+            _ => self.gathered(w, c, e, out, which & all, planes),
         }
-        self.gathered(w, c, e, out, which & all, planes)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -343,12 +391,14 @@ impl Kernel {
         cells: &mut [u64],
         planes: &mut Planes,
     ) -> Run {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2, checked just above.
-            return unsafe { self.columns_avx2(west, centre, east, cells, planes) };
+        match self.vectors {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Vectors::available` found AVX2 on this CPU.
+            Vectors::Avx2 | Vectors::Avx512 => unsafe {
+                self.columns_avx2(west, centre, east, cells, planes)
+            },
+            _ => self.columns_any(west, centre, east, cells, planes),
         }
-        self.columns_any(west, centre, east, cells, planes)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -422,12 +472,12 @@ impl Kernel {
     /// whole-array steps so that it vectorises, and compiled a second time for AVX2, picked at
     /// run time.
     pub fn packed32(&self, rows: [u64; 16], gens: u32) -> [u64; 16] {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2, checked just above.
-            return unsafe { self.packed32_avx2(rows, gens) };
+        match self.vectors {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Vectors::available` found AVX2 on this CPU.
+            Vectors::Avx2 | Vectors::Avx512 => unsafe { self.packed32_avx2(rows, gens) },
+            _ => self.packed32_any(rows, gens),
         }
-        self.packed32_any(rows, gens)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -721,7 +771,7 @@ mod tests {
         assert_eq!(out, [0b0100, 0b0100, 0b0100]);
     }
 
-    /// The 32x32 block kernel, with and without AVX2, against the reference engine: a random
+    /// The 32x32 block kernel, on every vector unit this CPU has, against the reference engine: a random
     /// block alone on a torus big enough that nothing wraps, compared where the block kernel
     /// is defined (rows and columns g..32-g after g generations).
     #[test]
@@ -768,7 +818,11 @@ mod tests {
                 for g in 1..=8u32 {
                     reference.step(1).unwrap();
                     let mut outputs = vec![k.packed32_any(words, g)];
-                    outputs.push(k.packed32(words, g));
+                    for v in Vectors::available() {
+                        let mut k = k.clone();
+                        k.vectors = v;
+                        outputs.push(k.packed32(words, g));
+                    }
                     for out in outputs {
                         for y in g..32 - g {
                             for x in g..32 - g {
