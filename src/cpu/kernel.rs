@@ -86,7 +86,12 @@ impl Vectors {
             use std::arch::is_x86_feature_detected as has;
             if has!("avx2") && has!("popcnt") {
                 all.push(Vectors::Avx2);
-                if has!("avx512f") && has!("avx512vl") && has!("avx512bw") {
+                // With its population count: Life's tiles count each row they write.
+                if has!("avx512f")
+                    && has!("avx512vl")
+                    && has!("avx512bw")
+                    && has!("avx512vpopcntdq")
+                {
                     all.push(Vectors::Avx512);
                 }
             }
