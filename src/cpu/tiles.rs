@@ -278,14 +278,6 @@ fn write_row(
 /// Rows a vector of Life's tile step takes (eight words: one AVX-512 register, two AVX2).
 const LANES: usize = 8;
 
-/// The whole vectors of rows, within a tile's 64, that cover rows `lo..=hi`: the first row and
-/// how many vectors.
-#[inline(always)]
-fn lanes(lo: usize, hi: usize) -> (usize, usize) {
-    let chunks = (hi + 1 - lo).div_ceil(LANES);
-    (lo.min(64 - chunks * LANES), chunks)
-}
-
 /// `LANES` words of `rows` from `x`.
 #[inline(always)]
 fn lanes_of(rows: &[u64], x: usize) -> &[u64; LANES] {
@@ -893,10 +885,6 @@ impl TileEngine {
         if need == 0 {
             return;
         }
-        let (lo, hi) = (
-            need.trailing_zeros() as usize,
-            63 - need.leading_zeros() as usize,
-        );
         let q = 1 - p;
         let i = id as usize;
         let meta = &self.meta;
@@ -921,29 +909,30 @@ impl TileEngine {
             let (ones, twos, _) = sum_of_three(c, wb, rows_of(e)[row] & 1, east_shift);
             (ones, twos)
         };
-        let above =
-            (lo == 0).then(|| edge([m.nbrs[N], m.nbrs[NW], m.nbrs[NE]], m.vh_above as usize - 1));
-        let below = (hi + 1 == vh).then(|| edge([m.nbrs[S], m.nbrs[SW], m.nbrs[SE]], 0));
         let mask = if m.vw == 64 {
             u64::MAX
         } else {
             (1u64 << m.vw) - 1
         };
-        // The rows go by whole vectors of `LANES`, more rows than needed rather than a scalar
-        // remainder (a tile often computes a handful). Each vector reads its rows straight from
-        // the tiles, and the sums of the rows above and below it are the same sums shifted a
-        // lane in registers: sums stored and read back a row further on stalled on the store
-        // buffer.
+        // The rows go by whole vectors of `LANES`, each starting at the first needed row not yet
+        // computed: more rows than needed rather than a scalar remainder (a tile often computes
+        // a handful), and no vector for a gap between needed rows. Each vector reads its rows
+        // straight from the tiles, so every row it computes is right and is kept; the sums of
+        // the rows above and below it are the same sums shifted a lane in registers (sums
+        // stored and read back a row further on stalled on the store buffer).
         let row_sum_at = |r: usize| {
             let (ones, twos, _) =
                 sum_of_three(me[r], west[r] >> west_bit & 1, east[r] & 1, east_shift);
             (ones, twos)
         };
         let mut changed = Change::NONE;
-        let mut gained = 0i64;
-        let (a, chunks) = lanes(lo, hi);
+        // Per lane, summed once the tile is done.
+        let mut gained = [0i64; LANES];
         let out_rows = &mut next[i];
-        for x in (a..).step_by(LANES).take(chunks) {
+        let mut rest = need;
+        while rest != 0 {
+            let x = (rest.trailing_zeros() as usize).min(64 - LANES);
+            rest &= !(u64::MAX >> (64 - LANES) << x);
             let (c, w, e) = (lanes_of(me, x), lanes_of(west, x), lanes_of(east, x));
             let (mut o1, mut t1) = ([0; LANES], [0; LANES]);
             for j in 0..LANES {
@@ -952,14 +941,18 @@ impl TileEngine {
             // The sums of the row above the vector's first and below its last; rows past a
             // torus's last row feed only rows that are not kept.
             let last = x + LANES;
-            let above_first = match (x, above) {
-                (0, Some(sum)) => sum,
-                (0, None) => (0, 0),
-                _ => row_sum_at(x - 1),
+            let above_first = if x == 0 {
+                edge([m.nbrs[N], m.nbrs[NW], m.nbrs[NE]], m.vh_above as usize - 1)
+            } else {
+                row_sum_at(x - 1)
             };
             let below_last = if last < vh { row_sum_at(last) } else { (0, 0) };
+            let below_vh = if last >= vh {
+                edge([m.nbrs[S], m.nbrs[SW], m.nbrs[SE]], 0)
+            } else {
+                (0, 0)
+            };
             // Built lane by lane as selects, so that they stay in registers.
-            let below_vh = below.unwrap_or((0, 0));
             let up = |j: usize| {
                 if j == 0 {
                     above_first
@@ -968,7 +961,7 @@ impl TileEngine {
                 }
             };
             let down = |j: usize| {
-                if below.is_some() && x + j + 1 == vh {
+                if x + j + 1 == vh {
                     below_vh
                 } else if j + 1 < LANES {
                     (o1[j + 1], t1[j + 1])
@@ -989,14 +982,9 @@ impl TileEngine {
             for j in 0..LANES {
                 let next =
                     super::kernel::life_next([o0[j], o1[j], o2[j]], [t0[j], t1[j], t2[j]], c[j]);
-                // Rows outside lo..=hi keep what they hold.
-                let r = x + j;
-                new[j] = if (lo..=hi).contains(&r) {
-                    next & mask
-                } else {
-                    old[j]
-                };
-                gained += new[j].count_ones() as i64 - old[j].count_ones() as i64;
+                // Rows past a torus's last row keep what they hold.
+                new[j] = if x + j < vh { next & mask } else { old[j] };
+                gained[j] += new[j].count_ones() as i64 - old[j].count_ones() as i64;
             }
             let d: [u64; LANES] = std::array::from_fn(|j| old[j] ^ new[j]);
             let (any, west_edge, east_edge) = if MASKS {
@@ -1015,7 +1003,9 @@ impl TileEngine {
             changed.west |= west_edge << x;
             changed.east |= east_edge << x;
         }
-        self.sums[q].population = self.sums[q].population.wrapping_add_signed(gained);
+        self.sums[q].population = self.sums[q]
+            .population
+            .wrapping_add_signed(gained.iter().sum());
         self.land(id, changed);
     }
 
