@@ -151,7 +151,7 @@ fn register_slow_engine() {
         // Never auto's choice: only the test that asks for it gets it.
         cost: |_| None,
         memory: |_| 0,
-        startup: 0.0,
+        floor: |_| 0.0,
         create: |r| {
             let tiles = registry::find("tiles").expect("the tile engine");
             Ok(Box::new(Slow((tiles.create)(r)?)))

@@ -466,3 +466,33 @@ fn a_memory_limit_past_64_bits_is_refused_not_wrapped() {
     ]);
     assert!(e.contains("16777216.0 TiB"), "{e}");
 }
+
+/// `auto` asks the GPU's cost only where the GPU could win, since asking opens the device.
+/// A Larger than Life soup on a 100x100 torus, which the ltl engine runs in a fraction of a
+/// second, must never load Vulkan; `lifelab gpus` must (so the loader's record is read
+/// right). The record is glibc's dynamic loader's own (`LD_DEBUG=libs`), not a clock.
+#[test]
+fn a_run_the_cpu_does_in_a_moment_never_opens_the_gpu() {
+    let libraries = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+            .args(args)
+            .env("LD_DEBUG", "libs")
+            .output()
+            .expect("the binary runs");
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8_lossy(&out.stderr).contains("libvulkan")
+    };
+    if !libraries(&["gpus"]) {
+        assert!(
+            !common::in_ci(),
+            "lifelab gpus loaded no Vulkan in CI; .ci/run installs libvulkan1"
+        );
+        eprintln!("skipped: no Vulkan loader here, or no LD_DEBUG record");
+        return;
+    }
+    let ltl = "R5,C0,M1,S34..58,B34..45,NM";
+    let args = [
+        "run", "--random", "0.3", "--size", "100", "--rule", ltl, "--gens", "20000",
+    ];
+    assert!(!libraries(&args), "{args:?} opened the GPU");
+}

@@ -90,7 +90,7 @@ fn register_dummy() {
         // Never chosen by auto.
         cost: |_| None,
         memory: |_| 0,
-        startup: 0.0,
+        floor: |_| 0.0,
         create: |r| Ok(Box::new(Dummy(registry::create("reference", r)?.0))),
     });
 }

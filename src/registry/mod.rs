@@ -127,9 +127,11 @@ pub struct EngineSpec {
     pub cost: fn(&Request) -> Option<Cost>,
     /// Bytes the engine would take for the request, checked before it is made.
     pub memory: fn(&Request) -> u64,
-    /// Seconds the engine costs before its first generation (opening a GPU device), known
-    /// without asking the device: `auto` does not ask an engine that cannot win anyway.
-    pub startup: f64,
+    /// The least the engine's cost can be, known without asking its device (the GPU's start
+    /// and its dispatches' latency, a generation each): `auto` does not ask an engine that
+    /// cannot win anyway, since asking the GPU's cost opens the device (Vulkan's loader and a
+    /// software rasteriser took 60 to 250 ms of a 50 ms Larger than Life run).
+    pub floor: fn(&Request) -> f64,
     pub create: fn(&Request) -> EngineResult<Box<dyn Engine>>,
 }
 
@@ -205,7 +207,7 @@ pub fn choose(wanted: &str, request: &Request) -> EngineResult<Choice> {
     // answer when no engine fits, in the words every memory limit uses.
     let mut hungry: Option<crate::memory::MemoryError> = None;
     let mut specs = all();
-    specs.sort_by(|a, b| a.startup.total_cmp(&b.startup));
+    specs.sort_by(|a, b| (a.floor)(request).total_cmp(&(b.floor)(request)));
     for spec in specs {
         if let Err(why) = (spec.supports)(request) {
             refused.push(format!("{}: {why}", spec.name));
@@ -224,7 +226,7 @@ pub fn choose(wanted: &str, request: &Request) -> EngineResult<Choice> {
         }
         if best
             .as_ref()
-            .is_some_and(|(_, b)| b.seconds <= spec.startup)
+            .is_some_and(|(_, b)| b.seconds <= (spec.floor)(request))
         {
             continue;
         }
@@ -528,7 +530,7 @@ fn builtin() -> Vec<EngineSpec> {
                 })
             },
             memory: |r| r.universe.cells().unwrap_or(0) * 3,
-            startup: 0.0,
+            floor: |_| 0.0,
             create: |r| {
                 Ok(Box::new(crate::cpu::ReferenceEngine::in_universe(
                     r.rule, r.universe, r.seed,
@@ -556,7 +558,7 @@ fn builtin() -> Vec<EngineSpec> {
                 })
             },
             memory: |r| dense_bytes(r, 3),
-            startup: 0.0,
+            floor: |_| 0.0,
             create: |r| {
                 let (w, h) = r.universe.size().expect("a torus");
                 Ok(Box::new(crate::cpu::FastEngine::empty(
@@ -613,7 +615,7 @@ fn builtin() -> Vec<EngineSpec> {
                 (tiles * crate::cpu::TileEngine::TILE_BYTES as f64) as u64
                     + crate::cpu::TileEngine::index_bytes(r.universe)
             },
-            startup: 0.0,
+            floor: |_| 0.0,
             create: |r| {
                 Ok(Box::new(crate::cpu::TileEngine::new(
                     r.rule, r.universe, r.seed,
@@ -653,7 +655,7 @@ fn builtin() -> Vec<EngineSpec> {
                 })
             },
             memory: |r| crate::cpu::GenerationsEngine::bytes(&r.rule, r.universe),
-            startup: 0.0,
+            floor: |_| 0.0,
             create: |r| {
                 Ok(Box::new(crate::cpu::GenerationsEngine::new(
                     r.rule, r.universe,
@@ -691,7 +693,7 @@ fn builtin() -> Vec<EngineSpec> {
             memory: |r| {
                 crate::cpu::LtlEngine::bytes(r.universe, r.rule.ltl().map_or(1, |l| l.range))
             },
-            startup: 0.0,
+            floor: |_| 0.0,
             create: |r| Ok(Box::new(crate::cpu::LtlEngine::new(r.rule, r.universe)?)),
         },
         EngineSpec {
@@ -727,7 +729,7 @@ fn builtin() -> Vec<EngineSpec> {
                 })
             },
             memory: |r| crate::cpu::RuleTreeEngine::bytes(r.universe),
-            startup: 0.0,
+            floor: |_| 0.0,
             create: |r| {
                 Ok(Box::new(crate::cpu::RuleTreeEngine::new(
                     r.rule, r.universe,
@@ -799,7 +801,7 @@ fn builtin() -> Vec<EngineSpec> {
                     .memory
                     .unwrap_or_else(|| crate::memory::limit().bytes / 4)
             },
-            startup: 0.0,
+            floor: |_| 0.0,
             create: |r| {
                 Ok(Box::new(crate::cpu::RuleHashLifeEngine::new(
                     r.rule,
@@ -891,7 +893,7 @@ fn builtin() -> Vec<EngineSpec> {
                     .memory
                     .unwrap_or_else(crate::cpu::hashlife::default_memory)
             },
-            startup: 0.0,
+            floor: |_| 0.0,
             create: |r| {
                 Ok(Box::new(crate::cpu::HashLifeEngine::new(
                     r.rule,
@@ -1006,7 +1008,8 @@ fn gpu_spec() -> EngineSpec {
                 dense_bytes(r, 1)
             }
         },
-        startup: 0.3,
+        // Its cost below: the start, and at least 20 µs a generation.
+        floor: |r| 0.3 + r.workload.generations.max(1) as f64 * 20e-6,
         create: |r| {
             let ctx = match &r.options.context {
                 Some(c) => c,
