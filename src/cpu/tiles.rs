@@ -312,6 +312,195 @@ unsafe fn lane_masks_avx512(d: &[u64; LANES], east_bit: u32) -> (u64, u64, u64) 
     (any as u64, west as u64, east as u64)
 }
 
+/// The next generation's tile buffers, shared by the threads of
+/// [`TileEngine::step_life_tiles_parallel`], each of which writes the tiles it is given.
+struct NextBuffers(*mut TileBits, usize);
+
+// SAFETY: the threads write disjoint tiles (see `tile`), and nothing reads them meanwhile.
+unsafe impl Send for NextBuffers {}
+unsafe impl Sync for NextBuffers {}
+
+impl NextBuffers {
+    /// Tile `id`'s buffer. Each id is on a generation's list once (its stamp), so no two threads
+    /// are given the same one.
+    #[allow(clippy::mut_from_ref)]
+    fn tile(&self, id: u32) -> &mut TileBits {
+        assert!((id as usize) < self.1, "tile {id} of {}", self.1);
+        // SAFETY: in bounds (checked above), and no other reference to this tile exists while
+        // the threads run (one task per id).
+        unsafe { &mut *self.0.add(id as usize) }
+    }
+}
+
+/// [`life_rows`] on the vector units `vectors`.
+fn life_rows_on(
+    vectors: Vectors,
+    meta: &[Meta],
+    cur: &[TileBits],
+    id: u32,
+    need: u64,
+    out: &mut TileBits,
+) -> (Change, i64) {
+    match vectors {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Vectors::available` found them on this CPU.
+        Vectors::Avx512 => unsafe { life_rows_avx512(meta, cur, id, need, out) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Vectors::Avx2 => unsafe { life_rows_avx2(meta, cur, id, need, out) },
+        _ => life_rows::<false>(meta, cur, id, need, out),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+unsafe fn life_rows_avx2(
+    meta: &[Meta],
+    cur: &[TileBits],
+    id: u32,
+    need: u64,
+    out: &mut TileBits,
+) -> (Change, i64) {
+    life_rows::<false>(meta, cur, id, need, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vpopcntdq,avx2,popcnt")]
+unsafe fn life_rows_avx512(
+    meta: &[Meta],
+    cur: &[TileBits],
+    id: u32,
+    need: u64,
+    out: &mut TileBits,
+) -> (Change, i64) {
+    life_rows::<true>(meta, cur, id, need, out)
+}
+
+/// Life's next state of the rows `need` of tile `id` into `out`, its next buffer (which holds
+/// the generation before this one): what changed there, and the population it gained. A
+/// vector of rows at a time, with no dependence between its lanes. `MASKS`: the change masks
+/// by AVX-512's tests (only where the caller is compiled for it).
+#[inline(always)]
+fn life_rows<const MASKS: bool>(
+    meta: &[Meta],
+    cur: &[TileBits],
+    id: u32,
+    need: u64,
+    out_rows: &mut TileBits,
+) -> (Change, i64) {
+    let m = &meta[id as usize];
+    let rows_of = |t: u32| if t == NONE { &EMPTY } else { &cur[t as usize] };
+    let west_bit_of = |t: u32| {
+        if t == NONE {
+            63
+        } else {
+            meta[t as usize].vw - 1
+        }
+    };
+    let east_shift = m.vw - 1;
+    let (me, west, east) = (rows_of(id), rows_of(m.nbrs[W]), rows_of(m.nbrs[E]));
+    let west_bit = west_bit_of(m.nbrs[W]);
+    let vh = m.vh as usize;
+    let edge = |[c, w, e]: [u32; 3], row: usize| {
+        let c = rows_of(c)[row];
+        let wb = rows_of(w)[row] >> west_bit_of(w) & 1;
+        let (ones, twos, _) = sum_of_three(c, wb, rows_of(e)[row] & 1, east_shift);
+        (ones, twos)
+    };
+    let mask = if m.vw == 64 {
+        u64::MAX
+    } else {
+        (1u64 << m.vw) - 1
+    };
+    // The rows go by whole vectors of `LANES`, each starting at the first needed row not yet
+    // computed: more rows than needed rather than a scalar remainder (a tile often computes
+    // a handful), and no vector for a gap between needed rows. Each vector reads its rows
+    // straight from the tiles, so every row it computes is right and is kept; the sums of
+    // the rows above and below it are the same sums shifted a lane in registers (sums
+    // stored and read back a row further on stalled on the store buffer).
+    let row_sum_at = |r: usize| {
+        let (ones, twos, _) = sum_of_three(me[r], west[r] >> west_bit & 1, east[r] & 1, east_shift);
+        (ones, twos)
+    };
+    let mut changed = Change::NONE;
+    // Per lane, summed once the tile is done.
+    let mut gained = [0i64; LANES];
+    let mut rest = need;
+    while rest != 0 {
+        let x = (rest.trailing_zeros() as usize).min(64 - LANES);
+        rest &= !(u64::MAX >> (64 - LANES) << x);
+        let (c, w, e) = (lanes_of(me, x), lanes_of(west, x), lanes_of(east, x));
+        let (mut o1, mut t1) = ([0; LANES], [0; LANES]);
+        for j in 0..LANES {
+            (o1[j], t1[j], _) = sum_of_three(c[j], w[j] >> west_bit & 1, e[j] & 1, east_shift);
+        }
+        // The sums of the row above the vector's first and below its last; rows past a
+        // torus's last row feed only rows that are not kept.
+        let last = x + LANES;
+        let above_first = if x == 0 {
+            edge([m.nbrs[N], m.nbrs[NW], m.nbrs[NE]], m.vh_above as usize - 1)
+        } else {
+            row_sum_at(x - 1)
+        };
+        let below_last = if last < vh { row_sum_at(last) } else { (0, 0) };
+        let below_vh = if last >= vh {
+            edge([m.nbrs[S], m.nbrs[SW], m.nbrs[SE]], 0)
+        } else {
+            (0, 0)
+        };
+        // Built lane by lane as selects, so that they stay in registers.
+        let up = |j: usize| {
+            if j == 0 {
+                above_first
+            } else {
+                (o1[j - 1], t1[j - 1])
+            }
+        };
+        let down = |j: usize| {
+            if x + j + 1 == vh {
+                below_vh
+            } else if j + 1 < LANES {
+                (o1[j + 1], t1[j + 1])
+            } else {
+                below_last
+            }
+        };
+        let (o0, t0): ([u64; LANES], [u64; LANES]) = (
+            std::array::from_fn(|j| up(j).0),
+            std::array::from_fn(|j| up(j).1),
+        );
+        let (o2, t2): ([u64; LANES], [u64; LANES]) = (
+            std::array::from_fn(|j| down(j).0),
+            std::array::from_fn(|j| down(j).1),
+        );
+        let old = *lanes_of(out_rows, x);
+        let mut new = [0; LANES];
+        for j in 0..LANES {
+            let next = super::kernel::life_next([o0[j], o1[j], o2[j]], [t0[j], t1[j], t2[j]], c[j]);
+            // Rows past a torus's last row keep what they hold.
+            new[j] = if x + j < vh { next & mask } else { old[j] };
+            gained[j] += new[j].count_ones() as i64 - old[j].count_ones() as i64;
+        }
+        let d: [u64; LANES] = std::array::from_fn(|j| old[j] ^ new[j]);
+        let (any, west_edge, east_edge) = if MASKS {
+            // SAFETY: MASKS is set only by the AVX-512 copy, for CPUs that have it.
+            #[cfg(target_arch = "x86_64")]
+            unsafe {
+                lane_masks_avx512(&d, east_shift)
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            lane_masks(&d, east_shift)
+        } else {
+            lane_masks(&d, east_shift)
+        };
+        out_rows[x..last].copy_from_slice(&new);
+        changed.any |= any << x;
+        changed.west |= west_edge << x;
+        changed.east |= east_edge << x;
+    }
+    (changed, gained.iter().sum())
+}
+
 /// The rows of an absent tile.
 static EMPTY: TileBits = [0; 64];
 
@@ -684,7 +873,10 @@ impl TileEngine {
         }
 
         let key = hash::stream_key(self.seed, self.core.generation);
-        if todo.len() >= PARALLEL_TILES {
+        let life = self.kernel.is_life() && !stochastic && !self.track_hash;
+        if life && todo.len() >= PARALLEL_TILES && self.kernel.vectors != Vectors::Base {
+            self.step_life_tiles_parallel(&todo, p);
+        } else if todo.len() >= PARALLEL_TILES {
             let this = &*self;
             let results: Vec<Computed> = todo
                 .par_iter()
@@ -702,7 +894,7 @@ impl TileEngine {
                 self.apply(c.id, c.lo, &c.rows[..c.n]);
             }
         } else {
-            if self.kernel.is_life() && !stochastic && !self.track_hash {
+            if life {
                 self.step_life_tiles(&todo, p);
             } else {
                 let mut scratch = self.scratch.take().unwrap_or_default();
@@ -873,8 +1065,7 @@ impl TileEngine {
     }
 
     /// Life's next state of the rows of tile `id` that need it, written straight into the next
-    /// buffer with the change masks and the population: `compute` and `apply` in one pass, a
-    /// vector of rows at a time with no dependence between its lanes.
+    /// buffer with the change masks and the population ([`life_rows`]).
     #[inline(always)]
     fn step_life_tile<const MASKS: bool>(&mut self, id: u32, p: usize) {
         let need = if self.dense {
@@ -886,127 +1077,47 @@ impl TileEngine {
             return;
         }
         let q = 1 - p;
-        let i = id as usize;
-        let meta = &self.meta;
-        let m = &meta[i];
         let [b0, b1] = &mut self.bufs;
         let (cur, next) = if p == 0 { (&*b0, b1) } else { (&*b1, b0) };
-        let rows_of = |t: u32| if t == NONE { &EMPTY } else { &cur[t as usize] };
-        let west_bit_of = |t: u32| {
-            if t == NONE {
-                63
-            } else {
-                meta[t as usize].vw - 1
-            }
-        };
-        let east_shift = m.vw - 1;
-        let (me, west, east) = (rows_of(id), rows_of(m.nbrs[W]), rows_of(m.nbrs[E]));
-        let west_bit = west_bit_of(m.nbrs[W]);
-        let vh = m.vh as usize;
-        let edge = |[c, w, e]: [u32; 3], row: usize| {
-            let c = rows_of(c)[row];
-            let wb = rows_of(w)[row] >> west_bit_of(w) & 1;
-            let (ones, twos, _) = sum_of_three(c, wb, rows_of(e)[row] & 1, east_shift);
-            (ones, twos)
-        };
-        let mask = if m.vw == 64 {
-            u64::MAX
-        } else {
-            (1u64 << m.vw) - 1
-        };
-        // The rows go by whole vectors of `LANES`, each starting at the first needed row not yet
-        // computed: more rows than needed rather than a scalar remainder (a tile often computes
-        // a handful), and no vector for a gap between needed rows. Each vector reads its rows
-        // straight from the tiles, so every row it computes is right and is kept; the sums of
-        // the rows above and below it are the same sums shifted a lane in registers (sums
-        // stored and read back a row further on stalled on the store buffer).
-        let row_sum_at = |r: usize| {
-            let (ones, twos, _) =
-                sum_of_three(me[r], west[r] >> west_bit & 1, east[r] & 1, east_shift);
-            (ones, twos)
-        };
-        let mut changed = Change::NONE;
-        // Per lane, summed once the tile is done.
-        let mut gained = [0i64; LANES];
-        let out_rows = &mut next[i];
-        let mut rest = need;
-        while rest != 0 {
-            let x = (rest.trailing_zeros() as usize).min(64 - LANES);
-            rest &= !(u64::MAX >> (64 - LANES) << x);
-            let (c, w, e) = (lanes_of(me, x), lanes_of(west, x), lanes_of(east, x));
-            let (mut o1, mut t1) = ([0; LANES], [0; LANES]);
-            for j in 0..LANES {
-                (o1[j], t1[j], _) = sum_of_three(c[j], w[j] >> west_bit & 1, e[j] & 1, east_shift);
-            }
-            // The sums of the row above the vector's first and below its last; rows past a
-            // torus's last row feed only rows that are not kept.
-            let last = x + LANES;
-            let above_first = if x == 0 {
-                edge([m.nbrs[N], m.nbrs[NW], m.nbrs[NE]], m.vh_above as usize - 1)
-            } else {
-                row_sum_at(x - 1)
-            };
-            let below_last = if last < vh { row_sum_at(last) } else { (0, 0) };
-            let below_vh = if last >= vh {
-                edge([m.nbrs[S], m.nbrs[SW], m.nbrs[SE]], 0)
-            } else {
-                (0, 0)
-            };
-            // Built lane by lane as selects, so that they stay in registers.
-            let up = |j: usize| {
-                if j == 0 {
-                    above_first
-                } else {
-                    (o1[j - 1], t1[j - 1])
-                }
-            };
-            let down = |j: usize| {
-                if x + j + 1 == vh {
-                    below_vh
-                } else if j + 1 < LANES {
-                    (o1[j + 1], t1[j + 1])
-                } else {
-                    below_last
-                }
-            };
-            let (o0, t0): ([u64; LANES], [u64; LANES]) = (
-                std::array::from_fn(|j| up(j).0),
-                std::array::from_fn(|j| up(j).1),
-            );
-            let (o2, t2): ([u64; LANES], [u64; LANES]) = (
-                std::array::from_fn(|j| down(j).0),
-                std::array::from_fn(|j| down(j).1),
-            );
-            let old = *lanes_of(out_rows, x);
-            let mut new = [0; LANES];
-            for j in 0..LANES {
-                let next =
-                    super::kernel::life_next([o0[j], o1[j], o2[j]], [t0[j], t1[j], t2[j]], c[j]);
-                // Rows past a torus's last row keep what they hold.
-                new[j] = if x + j < vh { next & mask } else { old[j] };
-                gained[j] += new[j].count_ones() as i64 - old[j].count_ones() as i64;
-            }
-            let d: [u64; LANES] = std::array::from_fn(|j| old[j] ^ new[j]);
-            let (any, west_edge, east_edge) = if MASKS {
-                // SAFETY: MASKS is set only by the AVX-512 copy, for CPUs that have it.
-                #[cfg(target_arch = "x86_64")]
-                unsafe {
-                    lane_masks_avx512(&d, east_shift)
-                }
-                #[cfg(not(target_arch = "x86_64"))]
-                lane_masks(&d, east_shift)
-            } else {
-                lane_masks(&d, east_shift)
-            };
-            out_rows[x..last].copy_from_slice(&new);
-            changed.any |= any << x;
-            changed.west |= west_edge << x;
-            changed.east |= east_edge << x;
-        }
-        self.sums[q].population = self.sums[q]
-            .population
-            .wrapping_add_signed(gained.iter().sum());
+        let (changed, gained) =
+            life_rows::<MASKS>(&self.meta, cur, id, need, &mut next[id as usize]);
+        self.sums[q].population = self.sums[q].population.wrapping_add_signed(gained);
         self.land(id, changed);
+    }
+
+    /// [`Self::step_life_tile`] for many tiles on every core: the rows each tile needs, found
+    /// first, then each tile computed into its own next buffer, then their changes landed.
+    fn step_life_tiles_parallel(&mut self, todo: &[u32], p: usize) {
+        let needs: Vec<(u32, u64)> = todo
+            .iter()
+            .map(|&id| {
+                let need = if self.dense {
+                    self.row_mask(id)
+                } else {
+                    self.needed(id, p)
+                };
+                (id, need)
+            })
+            .filter(|&(_, need)| need != 0)
+            .collect();
+        let q = 1 - p;
+        let vectors = self.kernel.vectors;
+        let [b0, b1] = &mut self.bufs;
+        let (cur, next) = if p == 0 { (&*b0, b1) } else { (&*b1, b0) };
+        let meta = &self.meta;
+        let next = NextBuffers(next.as_mut_ptr(), next.len());
+        let landed: Vec<(u32, Change, i64)> = needs
+            .par_iter()
+            .map(|&(id, need)| {
+                let out = next.tile(id);
+                let (changed, gained) = life_rows_on(vectors, meta, cur, id, need, out);
+                (id, changed, gained)
+            })
+            .collect();
+        for (id, changed, gained) in landed {
+            self.sums[q].population = self.sums[q].population.wrapping_add_signed(gained);
+            self.land(id, changed);
+        }
     }
 
     /// Life's next state of the rows of tile `id` that need it, a row at a time: each input
@@ -1577,6 +1688,34 @@ mod tests {
                         assert_eq!(tiles.population().unwrap(), want.population(), "{v:?}");
                     }
                 }
+            }
+        }
+    }
+
+    /// Life on many tiles at once (the list over [`PARALLEL_TILES`], computed on every core),
+    /// on each vector unit, against the reference engine: an odd torus, so that the last row
+    /// and column of tiles are partial.
+    #[test]
+    fn life_on_every_core_matches_the_reference_on_every_vector_unit() {
+        use crate::cpu::reference::ReferenceEngine;
+        let (w, h) = (1500, 1400);
+        let rule = Rule::life();
+        let mut g = Grid::new(w, h);
+        g.fill_random(0.4, 7);
+        for v in Vectors::available() {
+            let mut want = ReferenceEngine::new(rule, &g, 0);
+            let mut tiles = TileEngine::new(rule, Universe::torus(w, h), 0).unwrap();
+            tiles.kernel.vectors = v;
+            tiles.set_grid(&g, 0).unwrap();
+            for generation in 1..=5 {
+                want.step(1).unwrap();
+                tiles.step_once();
+                assert!(tiles.computed_tiles() >= PARALLEL_TILES, "{v:?}");
+                let want = want.grid().unwrap();
+                if let Some((x, y)) = want.first_difference(&tiles.grid().unwrap()) {
+                    panic!("{v:?}: generation {generation}: ({x}, {y})");
+                }
+                assert_eq!(tiles.population().unwrap(), want.population(), "{v:?}");
             }
         }
     }
