@@ -25,6 +25,20 @@ fn in_view_pool<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     }
 }
 
+/// Fills `pixels`, `width` to a row, a row at a time on the view's threads.
+fn each_row(
+    pixels: &mut [egui::Color32],
+    width: usize,
+    fill: impl Fn(usize, &mut [egui::Color32]) + Send + Sync,
+) {
+    in_view_pool(|| {
+        pixels
+            .par_chunks_mut(width.max(1))
+            .enumerate()
+            .for_each(|(py, row)| fill(py, row))
+    });
+}
+
 fn colour(c: [f32; 4]) -> egui::Color32 {
     egui::Color32::from_rgb(
         (c[0] * 255.0) as u8,
@@ -71,61 +85,55 @@ pub fn render(
         framed: ring_newest.is_none(),
     };
     let mut pixels = vec![egui::Color32::BLACK; size[0] * size[1]];
-    in_view_pool(|| {
-        pixels
-            .par_chunks_mut(size[0].max(1))
-            .enumerate()
-            .for_each(|(py, row)| {
-                for (px, out) in row.iter_mut().enumerate() {
-                    // The cells the pixel covers: [lo, lo + cpp).
-                    let lo = (
-                        view.origin.0 + px as f64 * cpp,
-                        view.origin.1 + py as f64 * cpp,
-                    );
-                    if zoom >= 1.0 {
-                        let (cx, cy) = (lo.0 + 0.5 * cpp, lo.1 + 0.5 * cpp);
-                        let (x, y) = (cx.floor() as i64, cy.floor() as i64);
-                        if !copy.holds(x, y) {
-                            *out = copy.beyond(lo, cpp);
-                            continue;
-                        }
-                        let alive = grid.get(x.rem_euclid(w) as u32, row_of(y));
-                        let mut c = if alive { colour(LIVE) } else { colour(DEAD) };
-                        let (fx, fy) = (cx - cx.floor(), cy - cy.floor());
-                        let edge = fx < cpp || fy < cpp;
-                        // A live cell's gap, then the grid line over it (as in Golly).
-                        let under = if alive && !(gaps && edge) { LIVE } else { DEAD };
-                        if gaps && edge {
-                            c = colour(under);
-                        }
-                        if lines && edge {
-                            c = mix(under, LINE, 0.6);
-                        }
-                        let seam = (x.rem_euclid(w) == 0 && fx < cpp)
-                            || (y.rem_euclid(h) == 0 && fy < cpp);
-                        if ring_newest.is_none() && seam {
-                            c = colour(EDGE);
-                        }
-                        *out = c;
-                    } else {
-                        if copy.misses(lo, cpp) {
-                            *out = copy.beyond(lo, cpp);
-                            continue;
-                        }
-                        // Every cell of the block inside the copy.
-                        let xa = (lo.0.floor() as i64).max(x0);
-                        let xb = ((lo.0 + cpp).ceil() as i64).min(x0 + w);
-                        let ya = (lo.1.floor() as i64).max(y0);
-                        let yb = ((lo.1 + cpp).ceil() as i64).min(y0 + h);
-                        let cols = (xb - xa).max(1) as u32;
-                        let first = xa.rem_euclid(w) as u32;
-                        let live: u64 = (ya..yb)
-                            .map(|y| count_run(grid.row(row_of(y)), first, cols, grid.width()))
-                            .sum();
-                        *out = shade_fraction(live, (yb - ya).max(1) as u64 * cols as u64);
-                    }
+    each_row(&mut pixels, size[0], |py, row| {
+        for (px, out) in row.iter_mut().enumerate() {
+            // The cells the pixel covers: [lo, lo + cpp).
+            let lo = (
+                view.origin.0 + px as f64 * cpp,
+                view.origin.1 + py as f64 * cpp,
+            );
+            if zoom >= 1.0 {
+                let (cx, cy) = (lo.0 + 0.5 * cpp, lo.1 + 0.5 * cpp);
+                let (x, y) = (cx.floor() as i64, cy.floor() as i64);
+                if !copy.holds(x, y) {
+                    *out = copy.beyond(lo, cpp);
+                    continue;
                 }
-            });
+                let alive = grid.get(x.rem_euclid(w) as u32, row_of(y));
+                let mut c = if alive { colour(LIVE) } else { colour(DEAD) };
+                let (fx, fy) = (cx - cx.floor(), cy - cy.floor());
+                let edge = fx < cpp || fy < cpp;
+                // A live cell's gap, then the grid line over it (as in Golly).
+                let under = if alive && !(gaps && edge) { LIVE } else { DEAD };
+                if gaps && edge {
+                    c = colour(under);
+                }
+                if lines && edge {
+                    c = mix(under, LINE, 0.6);
+                }
+                let seam = (x.rem_euclid(w) == 0 && fx < cpp) || (y.rem_euclid(h) == 0 && fy < cpp);
+                if ring_newest.is_none() && seam {
+                    c = colour(EDGE);
+                }
+                *out = c;
+            } else {
+                if copy.misses(lo, cpp) {
+                    *out = copy.beyond(lo, cpp);
+                    continue;
+                }
+                // Every cell of the block inside the copy.
+                let xa = (lo.0.floor() as i64).max(x0);
+                let xb = ((lo.0 + cpp).ceil() as i64).min(x0 + w);
+                let ya = (lo.1.floor() as i64).max(y0);
+                let yb = ((lo.1 + cpp).ceil() as i64).min(y0 + h);
+                let cols = (xb - xa).max(1) as u32;
+                let first = xa.rem_euclid(w) as u32;
+                let live: u64 = (ya..yb)
+                    .map(|y| count_run(grid.row(row_of(y)), first, cols, grid.width()))
+                    .sum();
+                *out = shade_fraction(live, (yb - ya).max(1) as u64 * cols as u64);
+            }
+        }
     });
     egui::ColorImage::new(size, pixels)
 }
@@ -219,92 +227,86 @@ pub fn render_cells(
             framed: wraps && !view.hex,
         });
     let mut pixels = vec![egui::Color32::BLACK; size[0] * size[1]];
-    in_view_pool(|| {
-        pixels
-            .par_chunks_mut(size[0].max(1))
-            .enumerate()
-            .for_each(|(py, row)| {
-                for (px, out) in row.iter_mut().enumerate() {
-                    let (cx, cy) = view.screen_to_cell((px as f64 + 0.5, py as f64 + 0.5));
-                    // The hexagon under the pixel, and how near its edge (for the grid lines).
-                    let hex = (view.hex && zoom >= 1.0).then(|| super::viewport::hex_cell(cx, cy));
-                    let (x, y) = match hex {
-                        Some((c, _)) => c,
-                        None => (cx.floor() as i64, cy.floor() as i64),
-                    };
-                    if let Some(copy) = copy.as_ref().filter(|c| !c.holds(x, y)) {
-                        let lo = view.screen_to_cell((px as f64, py as f64));
-                        *out = copy.beyond(lo, 1.0 / zoom);
-                        continue;
-                    }
-                    let Some((dx, dy)) = offset(x, y) else {
-                        *out = colour(DEAD);
-                        continue;
-                    };
-                    let state_colour = |state: u8| match &picture.cells {
-                        ViewCells::States {
-                            colours: Some(def), ..
-                        } => def.colours.get(state as usize).map_or(LIVE, |&[r, g, b]| {
-                            [r as f32 / 255.0, g as f32 / 255.0, b as f32 / 255.0, 1.0]
-                        }),
-                        ViewCells::States { states, .. } => state_colour(state, *states),
-                        _ => {
-                            if state != 0 {
-                                LIVE
-                            } else {
-                                DEAD
-                            }
-                        }
-                    };
-                    let state = match &picture.cells {
-                        ViewCells::Cells(g) => Some(g.get(dx as u32, dy as u32) as u8),
-                        ViewCells::States { cells, .. } => {
-                            Some(cells[(dy * rect.width as i64 + dx) as usize])
-                        }
-                        ViewCells::Sampled(_) => None,
-                    };
-                    match (&picture.cells, state) {
-                        (_, Some(state)) => {
-                            let base = state_colour(state);
-                            let mut c = colour(base);
-                            // A live cell's gap is the dead state's colour.
-                            let gap =
-                                |edge: bool| if gaps && edge { state_colour(0) } else { base };
-                            if let Some((_, edge)) = hex {
-                                let edge = edge < 1.0 / zoom;
-                                c = colour(gap(edge));
-                                if lines && edge {
-                                    c = mix(gap(edge), LINE, 0.6);
-                                }
-                            } else if zoom >= 1.0 {
-                                let (fx, fy) = (cx - cx.floor(), cy - cy.floor());
-                                let edge = fx < 1.0 / zoom || fy < 1.0 / zoom;
-                                c = colour(gap(edge));
-                                if lines && edge {
-                                    c = mix(gap(edge), LINE, 0.6);
-                                }
-                                let seam = wraps
-                                    && ((x.rem_euclid(tw) == 0 && fx < 1.0 / zoom)
-                                        || (y.rem_euclid(th) == 0 && fy < 1.0 / zoom));
-                                if seam {
-                                    c = colour(EDGE);
-                                }
-                            }
-                            *out = c;
-                        }
-                        (ViewCells::Sampled(s), None) => {
-                            let (bx, by) = ((dx / block) as u32, (dy / block) as u32);
-                            let v = if bx < s.columns && by < s.rows {
-                                s.value(bx, by)
-                            } else {
-                                0
-                            };
-                            *out = shade(v);
-                        }
-                        (_, None) => *out = colour(DEAD),
+    each_row(&mut pixels, size[0], |py, row| {
+        for (px, out) in row.iter_mut().enumerate() {
+            let (cx, cy) = view.screen_to_cell((px as f64 + 0.5, py as f64 + 0.5));
+            // The hexagon under the pixel, and how near its edge (for the grid lines).
+            let hex = (view.hex && zoom >= 1.0).then(|| super::viewport::hex_cell(cx, cy));
+            let (x, y) = match hex {
+                Some((c, _)) => c,
+                None => (cx.floor() as i64, cy.floor() as i64),
+            };
+            if let Some(copy) = copy.as_ref().filter(|c| !c.holds(x, y)) {
+                let lo = view.screen_to_cell((px as f64, py as f64));
+                *out = copy.beyond(lo, 1.0 / zoom);
+                continue;
+            }
+            let Some((dx, dy)) = offset(x, y) else {
+                *out = colour(DEAD);
+                continue;
+            };
+            let state_colour = |state: u8| match &picture.cells {
+                ViewCells::States {
+                    colours: Some(def), ..
+                } => def.colours.get(state as usize).map_or(LIVE, |&[r, g, b]| {
+                    [r as f32 / 255.0, g as f32 / 255.0, b as f32 / 255.0, 1.0]
+                }),
+                ViewCells::States { states, .. } => state_colour(state, *states),
+                _ => {
+                    if state != 0 {
+                        LIVE
+                    } else {
+                        DEAD
                     }
                 }
-            });
+            };
+            let state = match &picture.cells {
+                ViewCells::Cells(g) => Some(g.get(dx as u32, dy as u32) as u8),
+                ViewCells::States { cells, .. } => {
+                    Some(cells[(dy * rect.width as i64 + dx) as usize])
+                }
+                ViewCells::Sampled(_) => None,
+            };
+            match (&picture.cells, state) {
+                (_, Some(state)) => {
+                    let base = state_colour(state);
+                    let mut c = colour(base);
+                    // A live cell's gap is the dead state's colour.
+                    let gap = |edge: bool| if gaps && edge { state_colour(0) } else { base };
+                    if let Some((_, edge)) = hex {
+                        let edge = edge < 1.0 / zoom;
+                        c = colour(gap(edge));
+                        if lines && edge {
+                            c = mix(gap(edge), LINE, 0.6);
+                        }
+                    } else if zoom >= 1.0 {
+                        let (fx, fy) = (cx - cx.floor(), cy - cy.floor());
+                        let edge = fx < 1.0 / zoom || fy < 1.0 / zoom;
+                        c = colour(gap(edge));
+                        if lines && edge {
+                            c = mix(gap(edge), LINE, 0.6);
+                        }
+                        let seam = wraps
+                            && ((x.rem_euclid(tw) == 0 && fx < 1.0 / zoom)
+                                || (y.rem_euclid(th) == 0 && fy < 1.0 / zoom));
+                        if seam {
+                            c = colour(EDGE);
+                        }
+                    }
+                    *out = c;
+                }
+                (ViewCells::Sampled(s), None) => {
+                    let (bx, by) = ((dx / block) as u32, (dy / block) as u32);
+                    let v = if bx < s.columns && by < s.rows {
+                        s.value(bx, by)
+                    } else {
+                        0
+                    };
+                    *out = shade(v);
+                }
+                (_, None) => *out = colour(DEAD),
+            }
+        }
     });
     egui::ColorImage::new(size, pixels)
 }
