@@ -43,11 +43,12 @@ impl Change {
         self.any == 0
     }
 
-    /// Notes that row `row` went from `old` to `new`, the east edge at bit `east_bit`.
+    /// Notes that row `row` went from `old` to `new` (nothing if they are equal), the east edge
+    /// at bit `east_bit`. Without a branch, for the tile engine's rows.
     #[inline(always)]
     pub fn note(&mut self, row: usize, old: u64, new: u64, east_bit: u32) {
         let d = old ^ new;
-        self.any |= 1 << row;
+        self.any |= ((d != 0) as u64) << row;
         self.west |= (d & 1) << row;
         self.east |= (d >> east_bit & 1) << row;
     }
@@ -776,9 +777,9 @@ mod tests {
         assert_eq!(out, [0b0100, 0b0100, 0b0100]);
     }
 
-    /// The 32x32 block kernel, on every vector unit this CPU has, against the reference engine: a random
-    /// block alone on a torus big enough that nothing wraps, compared where the block kernel
-    /// is defined (rows and columns g..32-g after g generations).
+    /// The 32x32 block kernel, on every vector unit this CPU has, against the reference
+    /// engine: a random block alone on a torus big enough that nothing wraps, compared where
+    /// the block kernel is defined (rows and columns g..32-g after g generations).
     #[test]
     fn the_32x32_block_kernel_agrees_with_the_reference_engine() {
         use crate::cpu::reference::ReferenceEngine;

@@ -267,10 +267,7 @@ fn write_row(
     gained: &mut i64,
 ) {
     let old = *slot;
-    let d = old ^ new;
-    changed.any |= ((d != 0) as u64) << r;
-    changed.west |= (d & 1) << r;
-    changed.east |= (d >> east_bit & 1) << r;
+    changed.note(r, old, new, east_bit);
     *gained += new.count_ones() as i64 - old.count_ones() as i64;
     *slot = new;
 }
@@ -951,6 +948,17 @@ impl TileEngine {
         reach
     }
 
+    /// The rows of tile `id` a deterministic step computes: every row of a dense torus's tiles,
+    /// else [`Self::needed`].
+    #[inline(always)]
+    fn rows_to_compute(&self, id: u32, p: usize) -> u64 {
+        if self.dense {
+            self.row_mask(id)
+        } else {
+            self.needed(id, p)
+        }
+    }
+
     /// The rows of tile `id` that must be recomputed, as a mask.
     fn needed(&self, id: u32, p: usize) -> u64 {
         let m = &self.meta[id as usize];
@@ -1070,11 +1078,7 @@ impl TileEngine {
     /// buffer with the change masks and the population ([`life_rows`]).
     #[inline(always)]
     fn step_life_tile<const MASKS: bool>(&mut self, id: u32, p: usize) {
-        let need = if self.dense {
-            self.row_mask(id)
-        } else {
-            self.needed(id, p)
-        };
+        let need = self.rows_to_compute(id, p);
         if need == 0 {
             return;
         }
@@ -1092,14 +1096,7 @@ impl TileEngine {
     fn step_life_tiles_parallel(&mut self, todo: &[u32], p: usize) {
         let needs: Vec<(u32, u64)> = todo
             .iter()
-            .map(|&id| {
-                let need = if self.dense {
-                    self.row_mask(id)
-                } else {
-                    self.needed(id, p)
-                };
-                (id, need)
-            })
+            .map(|&id| (id, self.rows_to_compute(id, p)))
             .filter(|&(_, need)| need != 0)
             .collect();
         let q = 1 - p;
@@ -1128,11 +1125,7 @@ impl TileEngine {
     /// rows a tile needs.
     #[inline(always)]
     fn step_life_tile_rolling(&mut self, id: u32, p: usize) {
-        let need = if self.dense {
-            self.row_mask(id)
-        } else {
-            self.needed(id, p)
-        };
+        let need = self.rows_to_compute(id, p);
         if need == 0 {
             return;
         }
@@ -1205,10 +1198,10 @@ impl TileEngine {
         key: u32,
         s: &mut Scratch,
     ) -> Option<(usize, usize)> {
-        let need = if stochastic || self.dense {
+        let need = if stochastic {
             self.row_mask(id)
         } else {
-            self.needed(id, p)
+            self.rows_to_compute(id, p)
         };
         if need == 0 {
             return None;
