@@ -195,6 +195,11 @@ impl Kernel {
         self.life
     }
 
+    /// Whether the rule is decided by a circuit (a rule of the 3x3 block), not by counts.
+    pub fn has_circuit(&self) -> bool {
+        self.circuit.is_some()
+    }
+
     pub fn is_stochastic(&self) -> bool {
         !self.chance.is_empty()
     }
@@ -482,47 +487,82 @@ impl Kernel {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Vectors::available` found AVX2 on this CPU.
             Vectors::Avx2 | Vectors::Avx512 => unsafe { self.packed32_avx2(rows, gens) },
-            _ => self.packed32_any(rows, gens),
+            _ => self.packed_any::<16, 8, 32>(rows, gens),
         }
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn packed32_avx2(&self, rows: [u64; 16], gens: u32) -> [u64; 16] {
-        self.packed32_any(rows, gens)
+        self.packed_any::<16, 8, 32>(rows, gens)
     }
 
+    /// [`Kernel::packed32`] for four blocks of 16 rows of 16 cells, four rows to a word (row
+    /// 4q + i of block b in bits 16i..16i + 16 of word 4b + q): after g generations rows and
+    /// columns g..16-g of each are right. Garbage from the block beside crosses only rows that
+    /// would be garbage anyway.
+    pub fn packed16(&self, rows: [u64; 16], gens: u32) -> [u64; 16] {
+        match self.vectors {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Vectors::available` found AVX2 on this CPU.
+            Vectors::Avx2 | Vectors::Avx512 => unsafe { self.packed16_avx2(rows, gens) },
+            _ => self.packed_any::<16, 8, 16>(rows, gens),
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn packed16_avx2(&self, rows: [u64; 16], gens: u32) -> [u64; 16] {
+        self.packed_any::<16, 8, 16>(rows, gens)
+    }
+
+    /// `N` words of rows `W` cells wide (64 / W rows a word), `H` = N / 2.
     #[inline(always)]
-    fn packed32_any(&self, rows: [u64; 16], gens: u32) -> [u64; 16] {
+    fn packed_any<const N: usize, const H: usize, const W: u32>(
+        &self,
+        rows: [u64; N],
+        gens: u32,
+    ) -> [u64; N] {
         match self.neighbourhood {
-            Neighbourhood::Moore => self.packed32_in(Neighbourhood::Moore, rows, gens),
-            Neighbourhood::Hexagonal => self.packed32_in(Neighbourhood::Hexagonal, rows, gens),
-            Neighbourhood::VonNeumann => self.packed32_in(Neighbourhood::VonNeumann, rows, gens),
+            Neighbourhood::Moore => self.packed_in::<N, H, W>(Neighbourhood::Moore, rows, gens),
+            Neighbourhood::Hexagonal => {
+                self.packed_in::<N, H, W>(Neighbourhood::Hexagonal, rows, gens)
+            }
+            Neighbourhood::VonNeumann => {
+                self.packed_in::<N, H, W>(Neighbourhood::VonNeumann, rows, gens)
+            }
         }
     }
 
     #[inline(always)]
-    fn packed32_in(&self, nb: Neighbourhood, mut rows: [u64; 16], gens: u32) -> [u64; 16] {
+    fn packed_in<const N: usize, const H: usize, const W: u32>(
+        &self,
+        nb: Neighbourhood,
+        mut rows: [u64; N],
+        gens: u32,
+    ) -> [u64; N] {
         thread_local! {
-            // A circuit's scratch, kept between HashLife's many 32x32 blocks; taken out and
-            // put back, so that the evaluation stays in this function, compiled for AVX2.
-            static VALUES: std::cell::Cell<Vec<[u64; 16]>> = const { std::cell::Cell::new(Vec::new()) };
-            static HALF: std::cell::Cell<Vec<[u64; 8]>> = const { std::cell::Cell::new(Vec::new()) };
+            // A circuit's scratch, kept between HashLife's many blocks; taken out and put
+            // back, so that the evaluation stays in this function, compiled for AVX2.
+            static VALUES: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
         }
         let mut values = VALUES.take();
-        let mut half = HALF.take();
         let scratch = self.circuit.as_ref().map_or(0, |c| c.scratch_len());
-        values.resize(scratch, [0; 16]);
-        half.resize(scratch, [0; 8]);
+        values.resize(scratch * N, 0);
         for _ in 0..gens {
-            let mut up = [0u64; 16];
-            let mut down = [0u64; 16];
-            for q in 0..16 {
-                up[q] = rows[q] << 32 | if q > 0 { rows[q - 1] >> 32 } else { 0 };
-                down[q] = rows[q] >> 32 | if q < 15 { rows[q + 1] << 32 } else { 0 };
+            let mut up = [0u64; N];
+            let mut down = [0u64; N];
+            for q in 0..N {
+                up[q] = rows[q] << W | if q > 0 { rows[q - 1] >> (64 - W) } else { 0 };
+                down[q] = rows[q] >> W
+                    | if q < N - 1 {
+                        rows[q + 1] << (64 - W)
+                    } else {
+                        0
+                    };
             }
             if let Some(circuit) = &self.circuit {
-                let shifted = |x: &[u64; 16], left: bool| -> [u64; 16] {
+                let shifted = |x: &[u64; N], left: bool| -> [u64; N] {
                     std::array::from_fn(|q| if left { x[q] << 1 } else { x[q] >> 1 })
                 };
                 let (se, sw) = (shifted(&down, false), shifted(&down, true));
@@ -535,35 +575,40 @@ impl Kernel {
                     !self.births_from_nothing && rows[r].iter().all(|&x| x == 0)
                 };
                 let block = [&se, &down, &sw, &e, &rows, &w, &ne, &up, &nw];
-                rows = match (quiet(0..=8), quiet(7..=15)) {
-                    (false, false) => circuit.eval16(block, &mut values),
-                    (true, true) => [0; 16],
+                rows = match (quiet(0..=H), quiet(H - 1..=N - 1)) {
+                    (false, false) => {
+                        let (v, _) = values.as_chunks_mut::<N>();
+                        circuit.eval_n(block, v)
+                    }
+                    (true, true) => [0; N],
                     (top_quiet, _) => {
-                        let h = if top_quiet { 8 } else { 0 };
-                        let part = block
-                            .map(|b| -> [u64; 8] { b[h..h + 8].try_into().expect("eight words") });
-                        let out = circuit.eval_n(part.each_ref(), &mut half);
-                        let mut next = [0u64; 16];
-                        next[h..h + 8].copy_from_slice(&out);
+                        let h = if top_quiet { H } else { 0 };
+                        let part = block.map(|b| -> [u64; H] {
+                            b[h..h + H].try_into().expect("half the words")
+                        });
+                        let (v, _) = values.as_chunks_mut::<H>();
+                        let out = circuit.eval_n(part.each_ref(), v);
+                        let mut next = [0u64; N];
+                        next[h..h + H].copy_from_slice(&out);
                         next
                     }
                 };
                 continue;
             }
-            let mut p = [[0u64; 16]; 4];
-            for q in 0..16 {
+            let mut p = [[0u64; N]; 4];
+            for q in 0..N {
                 let c = [up[q], rows[q], down[q]];
                 let planes = count_planes(nb, c.map(|x| x << 1), c, c.map(|x| x >> 1));
                 for (b, plane) in planes.iter().enumerate() {
                     p[b][q] = *plane;
                 }
             }
-            let mut out = [0u64; 16];
+            let mut out = [0u64; N];
             for &(value, dead, live) in &self.certain {
                 let inv = |bit: usize| if value >> bit & 1 == 1 { 0 } else { u64::MAX };
                 let (i0, i1, i2, i3) = (inv(0), inv(1), inv(2), inv(3));
                 let flip = dead ^ live;
-                for q in 0..16 {
+                for q in 0..N {
                     let eq = (p[0][q] ^ i0) & (p[1][q] ^ i1) & (p[2][q] ^ i2) & (p[3][q] ^ i3);
                     out[q] |= eq & (dead ^ (rows[q] & flip));
                 }
@@ -571,7 +616,6 @@ impl Kernel {
             rows = out;
         }
         VALUES.set(values);
-        HALF.set(half);
         rows
     }
 
@@ -777,11 +821,12 @@ mod tests {
         assert_eq!(out, [0b0100, 0b0100, 0b0100]);
     }
 
-    /// The 32x32 block kernel, on every vector unit this CPU has, against the reference
-    /// engine: a random block alone on a torus big enough that nothing wraps, compared where
-    /// the block kernel is defined (rows and columns g..32-g after g generations).
+    /// The block kernels (one 32x32 block, four 16x16 ones side by side), on every vector unit
+    /// this CPU has, for counted rules and rules of the 3x3 block (their circuits), against the
+    /// reference engine: each block alone on a torus big enough that nothing wraps, compared
+    /// where the kernel is defined (rows and columns g..side-g after g generations).
     #[test]
-    fn the_32x32_block_kernel_agrees_with_the_reference_engine() {
+    fn the_block_kernels_agree_with_the_reference_engine() {
         use crate::cpu::reference::ReferenceEngine;
         use crate::engine::Engine;
         use crate::grid::Grid;
@@ -800,9 +845,12 @@ mod tests {
             "B2/S34H",
             "B3/S23V",
             "B0/S8",
+            "B2-ac3ai/S1c2-n3-aky4a",
+            "B2-a5/S1e2-a35678",
+            "B2o/S2m34H",
         ] {
             let rule: Rule = rule.parse().unwrap();
-            let k = Kernel::new(rule.life_rule().unwrap());
+            let k = Kernel::for_rule(&rule).unwrap();
             for density in [1u32, 2, 3] {
                 let mut words = [0u64; 16];
                 for w in &mut words {
@@ -813,28 +861,57 @@ mod tests {
                         _ => next() | next(),
                     };
                 }
-                let mut grid = Grid::new(64, 64);
-                for y in 0..32u32 {
-                    for x in 0..32u32 {
-                        let bit = words[y as usize / 2] >> (32 * (y % 2) + x) & 1;
-                        grid.set(x + 16, y + 16, bit == 1);
-                    }
-                }
-                let mut reference = ReferenceEngine::new(rule, &grid, 0);
-                for g in 1..=8u32 {
-                    reference.step(1).unwrap();
-                    let mut outputs = vec![k.packed32_any(words, g)];
-                    for v in Vectors::available() {
-                        let mut k = k.clone();
-                        k.vectors = v;
-                        outputs.push(k.packed32(words, g));
-                    }
-                    for out in outputs {
-                        for y in g..32 - g {
-                            for x in g..32 - g {
-                                let got = out[y as usize / 2] >> (32 * (y % 2) + x) & 1 == 1;
-                                let want = reference.cell(x as i64 + 16, y as i64 + 16).unwrap();
-                                assert_eq!(got, want, "{rule}, generation {g}, cell ({x}, {y})");
+                // (side, cell (x, y) of block b as a bit of the words)
+                type Bit = fn(u32, u32, u32) -> (usize, u32);
+                let layouts: [(u32, Bit); 2] = [
+                    (32, |_, x, y| (y as usize / 2, 32 * (y % 2) + x)),
+                    (16, |b, x, y| ((4 * b + y / 4) as usize, 16 * (y % 4) + x)),
+                ];
+                for (side, bit) in layouts {
+                    let blocks = if side == 32 { 1 } else { 4 };
+                    let mut references: Vec<ReferenceEngine> = (0..blocks)
+                        .map(|b| {
+                            let mut grid = Grid::new(64, 64);
+                            for y in 0..side {
+                                for x in 0..side {
+                                    let (w, i) = bit(b, x, y);
+                                    grid.set(x + 16, y + 16, words[w] >> i & 1 == 1);
+                                }
+                            }
+                            ReferenceEngine::new(rule, &grid, 0)
+                        })
+                        .collect();
+                    for g in 1..=side / 4 {
+                        for r in &mut references {
+                            r.step(1).unwrap();
+                        }
+                        let run = |k: &Kernel| {
+                            if side == 32 {
+                                k.packed32(words, g)
+                            } else {
+                                k.packed16(words, g)
+                            }
+                        };
+                        let mut outputs = vec![];
+                        for v in Vectors::available() {
+                            let mut k = k.clone();
+                            k.vectors = v;
+                            outputs.push(run(&k));
+                        }
+                        for out in outputs {
+                            for (b, reference) in references.iter_mut().enumerate() {
+                                for y in g..side - g {
+                                    for x in g..side - g {
+                                        let (w, i) = bit(b as u32, x, y);
+                                        let got = out[w] >> i & 1 == 1;
+                                        let want =
+                                            reference.cell(x as i64 + 16, y as i64 + 16).unwrap();
+                                        assert_eq!(
+                                            got, want,
+                                            "{rule}, {side}x{side} block {b}, generation {g}, cell ({x}, {y})"
+                                        );
+                                    }
+                                }
                             }
                         }
                     }

@@ -27,7 +27,14 @@ pub struct Circuit {
     /// are the constants; node i is value i + 2.
     nodes: Vec<(u8, u16, u16)>,
     root: u16,
+    /// The nodes as the word kernels run them: every operand an index into one array of values,
+    /// the constants at 0 and 1, the block's nine cells at 2 to 10 (index bit b at b + 2), node
+    /// i at i + 11. No table of pointers to the inputs is read, and no index is checked.
+    program: Vec<[u16; 3]>,
 }
+
+/// Where `program`'s nodes start in its array of values.
+const FIRST_NODE: usize = 11;
 
 impl Circuit {
     /// The rule's circuit, built once per process: each engine (and each engine the session
@@ -76,10 +83,50 @@ impl Circuit {
         let mut circuit = Circuit {
             nodes: Vec::new(),
             root: 0,
+            program: Vec::new(),
         };
         let mut unique = FxHashMap::default();
         circuit.root = circuit.build(rule, &order, 0, 0, &mut unique);
+        circuit.by_level(&order);
+        let value = |v: u16| if v < 2 { v } else { v - 2 + FIRST_NODE as u16 };
+        circuit.program = circuit
+            .nodes
+            .iter()
+            .map(|&(cell, lo, hi)| [cell as u16 + 2, value(lo), value(hi)])
+            .collect();
+        circuit.program.push([0, value(circuit.root), 0]);
+        // What makes `eval_n`'s unchecked reads sound: each line reads only values before its own.
+        assert!(
+            circuit
+                .program
+                .iter()
+                .enumerate()
+                .all(|(i, line)| { line.iter().all(|&v| (v as usize) < i + FIRST_NODE) })
+        );
         circuit
+    }
+
+    /// The nodes put in order of the cell they test, the last tested first. The build leaves
+    /// each node right after the ones it reads, so on a few words every node waited for the
+    /// one before it to be stored and read back; the nodes of one level read only deeper ones,
+    /// and the processor overlaps them.
+    fn by_level(&mut self, order: &[u8; 9]) {
+        let depth = |cell: u8| order.iter().position(|&c| c == cell).unwrap_or(0);
+        let mut sorted: Vec<usize> = (0..self.nodes.len()).collect();
+        sorted.sort_by_key(|&i| std::cmp::Reverse(depth(self.nodes[i].0)));
+        let mut renamed = vec![0u16; self.nodes.len() + 2];
+        renamed[1] = 1;
+        for (new, &old) in sorted.iter().enumerate() {
+            renamed[old + 2] = new as u16 + 2;
+        }
+        self.nodes = sorted
+            .iter()
+            .map(|&i| {
+                let (cell, lo, hi) = self.nodes[i];
+                (cell, renamed[lo as usize], renamed[hi as usize])
+            })
+            .collect();
+        self.root = renamed[self.root as usize];
     }
 
     fn build(
@@ -105,9 +152,9 @@ impl Circuit {
         })
     }
 
-    /// How many values `eval` needs room for.
+    /// How many values `eval` and `eval_n` need room for.
     pub fn scratch_len(&self) -> usize {
-        self.nodes.len() + 2
+        self.program.len() + FIRST_NODE
     }
 
     /// The next state of 64 cells from the nine words of their blocks, `block[b]` holding at
@@ -166,37 +213,42 @@ impl Circuit {
         N
     }
 
-    /// [`Circuit::eval_words`] for HashLife's 16 words (a 32x32 block, two rows a word), with
-    /// fixed-size rows that unroll; inlined into the caller, which is compiled for AVX2 where the
-    /// CPU has it.
-    /// `values` has room for [`Circuit::scratch_len`] values.
-    #[inline(always)]
-    pub fn eval16(&self, block: [&[u64; 16]; 9], values: &mut [[u64; 16]]) -> [u64; 16] {
-        self.eval_n(block, values)
-    }
-
-    /// [`Circuit::eval16`] for `N` words (half a 32x32 block, whose other half is quiet).
+    /// The next state of `N` words at once, with fixed-size rows that unroll: HashLife's
+    /// blocks (16 or 4 words, or the half of them that is not quiet), inlined into the caller,
+    /// which is compiled for AVX2 where the CPU has it. `values` has room for
+    /// [`Circuit::scratch_len`] values.
     #[inline(always)]
     pub fn eval_n<const N: usize>(
         &self,
         block: [&[u64; N]; 9],
         values: &mut [[u64; N]],
     ) -> [u64; N] {
+        let values = &mut values[..self.program.len() + FIRST_NODE];
         values[0] = [0; N];
         values[1] = [u64::MAX; N];
-        for (i, &(cell, lo, hi)) in self.nodes.iter().enumerate() {
-            let (l, h, x) = (
-                values[lo as usize],
-                values[hi as usize],
-                block[cell as usize],
-            );
+        for (v, b) in values[2..FIRST_NODE].iter_mut().zip(block) {
+            *v = *b;
+        }
+        // The last line's `lo ^ ((lo ^ 0) & 0)` copies the root to the last value.
+        for (i, &[x, lo, hi]) in self.program.iter().enumerate() {
+            // SAFETY: `with_order` numbers every operand below its own node's index (children
+            // before parents, the root before the last line), and `values` was cut to hold
+            // them all.
+            let (l, h, x) = unsafe {
+                (
+                    *values.get_unchecked(lo as usize),
+                    *values.get_unchecked(hi as usize),
+                    *values.get_unchecked(x as usize),
+                )
+            };
             let mut v = [0u64; N];
             for k in 0..N {
                 v[k] = l[k] ^ ((l[k] ^ h[k]) & x[k]);
             }
-            values[i + 2] = v;
+            // SAFETY: as above: i + FIRST_NODE < values.len().
+            unsafe { *values.get_unchecked_mut(i + FIRST_NODE) = v };
         }
-        values[self.root as usize]
+        values[values.len() - 1]
     }
 
     /// The circuit as straight-line code: one line per node from `line(value, cell, lo, hi)`,
@@ -249,7 +301,11 @@ fn size_with_order(rule: &MapRule, order: &[u8; 9]) -> usize {
     let mut seen: Vec<u64> = Vec::with_capacity(256);
     for bits in [64u32, 32, 16, 8, 4, 2] {
         let half = bits / 2;
-        let mask = if bits == 64 { u64::MAX } else { (1 << bits) - 1 };
+        let mask = if bits == 64 {
+            u64::MAX
+        } else {
+            (1 << bits) - 1
+        };
         let mut small = [0u64; 4];
         seen.clear();
         for &w in &table {
@@ -319,12 +375,21 @@ mod tests {
     #[test]
     fn the_size_counted_from_the_table_is_the_built_circuit_s() {
         let mut seed = 12345u64;
-        for text in ["B3/S23", "B2-ac3ai/S1c2-n3-aky4a", "B0/S8", "B2/S34H", "B1/S1V", "B/S"] {
+        for text in [
+            "B3/S23",
+            "B2-ac3ai/S1c2-n3-aky4a",
+            "B0/S8",
+            "B2/S34H",
+            "B1/S1V",
+            "B/S",
+        ] {
             let map = text.parse::<Rule>().unwrap().block_rule().unwrap();
             for _ in 0..50 {
                 let mut order = ORDER;
                 for i in (1..9).rev() {
-                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
                     order.swap(i, (seed >> 33) as usize % (i + 1));
                 }
                 assert_eq!(
