@@ -60,7 +60,8 @@ impl Circuit {
     /// ([`size_with_order`], about 0.5 µs), and only the best is built: building every one
     /// took about a millisecond, a quarter of a short run of a non-totalistic pattern.
     fn search(rule: &MapRule) -> Self {
-        let (mut best, mut least) = (ORDER, size_with_order(rule, &ORDER));
+        let table = truth_table(rule);
+        let (mut best, mut least) = (ORDER, size_with_order(&table, &ORDER));
         // A fixed xorshift sequence of shuffles, so that a rule always gets the same circuit.
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for _ in 0..ORDERS_TRIED {
@@ -71,7 +72,7 @@ impl Circuit {
                 seed ^= seed << 17;
                 order.swap(i, (seed % (i as u64 + 1)) as usize);
             }
-            let size = size_with_order(rule, &order);
+            let size = size_with_order(&table, &order);
             if size < least {
                 (best, least) = (order, size);
             }
@@ -261,25 +262,71 @@ impl Circuit {
     }
 }
 
+/// The rule's next state for each of the 512 blocks, bit i for index i.
+fn truth_table(rule: &MapRule) -> [u64; 8] {
+    std::array::from_fn(|w| {
+        (0..64).fold(0u64, |acc, b| {
+            acc | (rule.next((64 * w + b) as u16) as u64) << b
+        })
+    })
+}
+
+/// Exchanges index bits `i` < `j` of a 512-entry table of bits: the entry at each index moves
+/// to the index with those two bits swapped.
+fn swap_index_bits(table: &mut [u64; 8], i: usize, j: usize) {
+    // Positions within a word whose bit `k` is set.
+    const SET: [u64; 6] = [
+        0xaaaa_aaaa_aaaa_aaaa,
+        0xcccc_cccc_cccc_cccc,
+        0xf0f0_f0f0_f0f0_f0f0,
+        0xff00_ff00_ff00_ff00,
+        0xffff_0000_ffff_0000,
+        0xffff_ffff_0000_0000,
+    ];
+    if j < 6 {
+        // Within each word: bit i set and j clear trades with bit i clear and j set.
+        let delta = (1 << j) - (1 << i);
+        let m = SET[i] & !SET[j];
+        for w in table.iter_mut() {
+            let t = (*w ^ (*w >> delta)) & m;
+            *w ^= t | (t << delta);
+        }
+    } else if i < 6 {
+        // Bit i within the word, bit j of the word's number.
+        let s = 1 << i;
+        let wj = 1 << (j - 6);
+        for a in (0..8).filter(|a| a & wj == 0) {
+            let b = a | wj;
+            let t = ((table[a] >> s) ^ table[b]) & !SET[i];
+            table[b] ^= t;
+            table[a] ^= t << s;
+        }
+    } else {
+        let (wi, wj) = (1 << (i - 6), 1 << (j - 6));
+        for a in (0..8).filter(|a| a & wi != 0 && a & wj == 0) {
+            table.swap(a, a ^ wi ^ wj);
+        }
+    }
+}
+
 /// The number of nodes of the rule's reduced decision diagram that tests the cells in `order`,
 /// counted without building it: the nodes testing `order[l]` are the distinct functions left
 /// once the cells before it are fixed that still depend on it (Sieling and Wegener). With the
 /// table's indices permuted so that `order[0]` is the top bit, those functions are the chunks
 /// of 2^(9-l) bits whose two halves differ.
-fn size_with_order(rule: &MapRule, order: &[u8; 9]) -> usize {
-    // Bit j of the permuted table is the block whose cells are the bits of j, order[0] as
-    // j's bit 8: the cells of j's low six bits and of its word number, looked up apart.
-    let cells = |bits: usize, first: usize| -> u16 {
-        (0..9 - first)
-            .filter(|&b| bits >> b & 1 == 1)
-            .fold(0, |i, b| i | 1 << order[8 - first - b])
-    };
-    let low: [u16; 64] = std::array::from_fn(|b| cells(b, 0));
-    let mut table = [0u64; 8];
-    for (w, word) in table.iter_mut().enumerate() {
-        let high = cells(w, 6);
-        for (b, &l) in low.iter().enumerate() {
-            *word |= (rule.next(high | l) as u64) << b;
+fn size_with_order(table: &[u64; 8], order: &[u8; 9]) -> usize {
+    // The table with its index bits permuted, so that bit j is the block whose cells are the
+    // bits of j, order[0] as j's bit 8: at most eight swaps of two index bits, each a few
+    // operations on the eight words.
+    let mut table = *table;
+    // at[p]: the cell whose bit is at index bit p.
+    let mut at: [u8; 9] = std::array::from_fn(|p| p as u8);
+    for p in (0..9).rev() {
+        let want = order[8 - p];
+        let q = at.iter().position(|&c| c == want).unwrap_or(p);
+        if q != p {
+            swap_index_bits(&mut table, q.min(p), q.max(p));
+            at.swap(p, q);
         }
     }
     let mut nodes = 0;
@@ -382,6 +429,8 @@ mod tests {
             "B2/S34H",
             "B1/S1V",
             "B/S",
+            // Not symmetric: each cell of the block its own part.
+            "MAPCGXCSg1AkAwIwYABYdgjAFIR6RxCqREAg4QaEIAIEUJEqg2imhGQowKZ4wLEhAEEQKMsMESAQxABElchyQACkg",
         ] {
             let map = text.parse::<Rule>().unwrap().block_rule().unwrap();
             for _ in 0..50 {
@@ -393,10 +442,32 @@ mod tests {
                     order.swap(i, (seed >> 33) as usize % (i + 1));
                 }
                 assert_eq!(
-                    size_with_order(&map, &order),
+                    size_with_order(&truth_table(&map), &order),
                     Circuit::with_order(&map, order).nodes.len(),
                     "{text} in order {order:?}"
                 );
+            }
+        }
+    }
+
+    /// Each swap of two index bits moves every entry where a table indexed by hand puts it.
+    #[test]
+    fn swapping_two_index_bits_moves_each_entry_to_its_new_index() {
+        let mut rng = crate::hash::SplitMix64(3);
+        for i in 0..9 {
+            for j in i + 1..9 {
+                let table: [u64; 8] = std::array::from_fn(|_| rng.next_u64());
+                let mut swapped = table;
+                swap_index_bits(&mut swapped, i, j);
+                for k in 0..512usize {
+                    let (bi, bj) = (k >> i & 1, k >> j & 1);
+                    let to = k & !(1 << i) & !(1 << j) | bj << i | bi << j;
+                    assert_eq!(
+                        table[k / 64] >> (k % 64) & 1,
+                        swapped[to / 64] >> (to % 64) & 1,
+                        "bits {i} and {j}, entry {k}"
+                    );
+                }
             }
         }
     }
