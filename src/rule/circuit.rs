@@ -202,14 +202,14 @@ impl Circuit {
         values: &mut [[u64; 16]],
     ) -> usize {
         let m = out.len().min(N);
-        let mut chunk = [[0u64; N]; 9];
-        for (c, b) in chunk.iter_mut().zip(&block) {
-            c[..m].copy_from_slice(&b[start..start + m]);
-        }
-        // The scratch of sixteen-word values serves as N-word ones (N divides 16).
+        // The scratch of sixteen-word values serves as N-word ones (N divides 16). The inputs go
+        // straight to their places; the words past `m` keep what they held, and their results
+        // are dropped.
         let (values, _) = values.as_flattened_mut().as_chunks_mut::<N>();
-        let [a, b, c, d, e, f, g, h, i] = &chunk;
-        let r = self.eval_n([a, b, c, d, e, f, g, h, i], values);
+        for (v, b) in values[2..FIRST_NODE].iter_mut().zip(&block) {
+            v[..m].copy_from_slice(&b[start..start + m]);
+        }
+        let r = self.run::<N>(values);
         out[..m].copy_from_slice(&r[..m]);
         N
     }
@@ -224,12 +224,18 @@ impl Circuit {
         block: [&[u64; N]; 9],
         values: &mut [[u64; N]],
     ) -> [u64; N] {
-        let values = &mut values[..self.program.len() + FIRST_NODE];
-        values[0] = [0; N];
-        values[1] = [u64::MAX; N];
         for (v, b) in values[2..FIRST_NODE].iter_mut().zip(block) {
             *v = *b;
         }
+        self.run(values)
+    }
+
+    /// The program on the inputs already in `values[2..FIRST_NODE]`.
+    #[inline(always)]
+    fn run<const N: usize>(&self, values: &mut [[u64; N]]) -> [u64; N] {
+        let values = &mut values[..self.program.len() + FIRST_NODE];
+        values[0] = [0; N];
+        values[1] = [u64::MAX; N];
         // The last line's `lo ^ ((lo ^ 0) & 0)` copies the root to the last value.
         for (i, &[x, lo, hi]) in self.program.iter().enumerate() {
             // SAFETY: `with_order` numbers every operand below its own node's index (children
