@@ -63,12 +63,13 @@ impl Trial {
         nodes_per_tile: (NODES_PER_TILE, 1),
     };
     /// A two-state rule of the 3x3 block: the tile engine and HashLife, HashLife going on
-    /// while it makes at most a node for every three tiles. A node's lowest level is a 32x32
-    /// block run 8 generations through the rule's circuit, a tile's at most 64 rows run once.
+    /// while it makes at most a node for every three tiles. A node's lowest level is a 16x16
+    /// block run 4 generations through the rule's circuit, a tile's at most 64 rows run once.
     /// Measured on Golly's crowded non-totalistic patterns at 1000 generations: horiship-guns
-    /// made 0.22 nodes a tile and ran 8 ms on HashLife against 69 ms tile by tile;
-    /// pondpuffer-spaceship made 0.49 and oscillators 0.83, and ran 25 ms and 18 ms tile by
-    /// tile against 61 ms and 32 ms.
+    /// made 0.26 nodes a tile and ran 5 ms on HashLife against 68 ms tile by tile;
+    /// pondpuffer-spaceship made 0.81 and oscillators 2.0, and ran 21 ms and 15 ms tile by
+    /// tile against 47 ms and 17 ms. (Oscillators to 10^4 takes HashLife 37 ms and the tile
+    /// engine 138 ms: its first stretches do not show how much it will repeat.)
     pub const BLOCK_RULE: Trial = Trial {
         tiles: "tiles",
         hashlife: "hashlife",
