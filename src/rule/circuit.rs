@@ -338,47 +338,59 @@ fn size_with_order(table: &[u64; 8], order: &[u8; 9]) -> usize {
     let mut nodes = 0;
     // Chunks of 512, 256 and 128 bits: one, two and four of them, compared word by word.
     for words in [8usize, 4, 2] {
-        let chunks: Vec<&[u64]> = table.chunks(words).collect();
-        let depends: Vec<&[u64]> = chunks
-            .into_iter()
-            .filter(|c| c[..words / 2] != c[words / 2..])
-            .collect();
-        nodes += depends
-            .iter()
-            .enumerate()
-            .filter(|&(k, c)| !depends[..k].contains(c))
+        let mut depends = [&table[..0]; 4];
+        let mut n = 0;
+        for c in table.chunks(words) {
+            if c[..words / 2] != c[words / 2..] {
+                depends[n] = c;
+                n += 1;
+            }
+        }
+        nodes += (0..n)
+            .filter(|&k| !depends[..k].contains(&depends[k]))
             .count();
     }
-    // Chunks of 64 bits down to 2, packed in the words; those of 8 bits or fewer are told
-    // apart by a set of their 256 values.
-    let mut seen: Vec<u64> = Vec::with_capacity(256);
-    for bits in [64u32, 32, 16, 8, 4, 2] {
+    // Chunks of 64 bits down to 4, packed in the words: each whose halves differ, found by a
+    // mask of the bits where they do, put in a set (those of 8 bits or fewer, of 256 values)
+    // or a list (at most 32 of 16 bits or more).
+    for bits in [64u32, 32, 16, 8, 4] {
         let half = bits / 2;
-        let mask = if bits == 64 {
+        let chunk = if bits == 64 {
             u64::MAX
         } else {
             (1 << bits) - 1
         };
+        // The low half of every chunk.
+        let low = (0..64 / bits).fold(0u64, |m, k| m | ((1u64 << half) - 1) << (k * bits));
         let mut small = [0u64; 4];
-        seen.clear();
+        let (mut seen, mut n) = ([0u64; 32], 0);
         for &w in &table {
-            for k in 0..64 / bits {
-                let c = w >> (k * bits) & mask;
-                if c & ((1 << half) - 1) == c >> half {
-                    continue;
-                }
+            let mut differ = (w ^ w >> half) & low;
+            while differ != 0 {
+                // The chunk of the lowest differing bit (bits is a power of two).
+                let at = differ.trailing_zeros() & !(bits - 1);
+                differ &= !(chunk << at);
+                let c = w >> at & chunk;
                 if bits <= 8 {
                     small[c as usize / 64] |= 1 << (c % 64);
                 } else {
-                    seen.push(c);
+                    seen[n] = c;
+                    n += 1;
                 }
             }
         }
+        let seen = &mut seen[..n];
         seen.sort_unstable();
-        seen.dedup();
-        nodes += seen.len() + small.iter().map(|s| s.count_ones() as usize).sum::<usize>();
+        nodes += seen.len() - seen.windows(2).filter(|p| p[0] == p[1]).count();
+        nodes += small.iter().map(|s| s.count_ones() as usize).sum::<usize>();
     }
-    nodes
+    // Chunks of 2 bits whose halves differ are 01 or 10: at most two nodes.
+    let (mut ones, mut twos) = (0u64, 0u64);
+    for &w in &table {
+        ones |= w & !(w >> 1) & 0x5555_5555_5555_5555;
+        twos |= !w & (w >> 1) & 0x5555_5555_5555_5555;
+    }
+    nodes + (ones != 0) as usize + (twos != 0) as usize
 }
 
 #[cfg(test)]
