@@ -18,7 +18,7 @@
 //! recursion in progress) are collected, first keeping memoised results, then dropping them;
 //! a pattern that does not fit even then is an error, never a killed process.
 
-use super::kernel::Kernel;
+use super::kernel::{BlockTable, Kernel};
 use crate::engine::{
     Bounds, CellRect, Census, CensusSum, Core, Engine, EngineError, EngineKind, EngineResult,
     Progress, Put, Sampled, Universe, Work, census_index,
@@ -274,6 +274,10 @@ pub struct HashLifeEngine {
     /// seen), and memoising them computes a third of the cells. Golly's non-totalistic
     /// patterns to 1000 ran 10-40% faster so; Golly's Life demos ran up to twice as slow.
     base: u8,
+    /// A tabled rule's 4x4-to-2x2 table, made once its 16x16 results are many enough to pay
+    /// for it, and how many it has computed.
+    table: Option<BlockTable>,
+    computed16: u64,
     /// Results computed since the last look at the cancel flag.
     since_check: u32,
     limit_bytes: u64,
@@ -297,6 +301,11 @@ fn centre16(rows: &[u64]) -> u64 {
         acc | (rows[y / 4] >> (16 * (y % 4) + 4) & 0xff) << (8 * r)
     })
 }
+
+/// The 16x16 results a tabled rule's circuit computes before its 4x4-to-2x2 table is made: the
+/// table takes about 0.13 ms to make and saves about a tenth of a microsecond a result
+/// (rr14gun to 1000, 9,000 results: 6.7 ms to 5.5 ms; p384drifter, 1,100: never made).
+const TABLE_AFTER: u64 = 2048;
 
 impl HashLifeEngine {
     pub fn new(rule: Rule, universe: Universe, memory: Option<u64>) -> EngineResult<Self> {
@@ -370,6 +379,8 @@ impl HashLifeEngine {
             origin: (-(1i64 << (torus_level - 1)), -(1i64 << (torus_level - 1))),
             torus_level,
             base,
+            table: None,
+            computed16: 0,
             since_check: 0,
             limit_bytes,
         })
@@ -609,6 +620,28 @@ impl HashLifeEngine {
                 return Err(Stop::Cancelled);
             }
         }
+        self.computed16 += waiting as u64;
+        if self.table.is_none() && self.computed16 >= TABLE_AFTER {
+            self.table = self.kernel.block_table();
+        }
+        if let Some(table) = &self.table {
+            let mut centres = [0u64; 9];
+            for (centre, &k) in centres.iter_mut().zip(&pending[..waiting]) {
+                let c = self.store.node(ids[k]).children;
+                let rows = table.step16(self.rows16_by_row(c), 1 << exp);
+                *centre = (0..8).fold(0u64, |acc, r| {
+                    acc | ((rows[4 + r] >> 4) as u64 & 0xff) << (8 * r)
+                });
+            }
+            for (&centre, &k) in centres.iter().zip(&pending[..waiting]) {
+                out[k] = self.leaf(centre)?;
+                self.store.stack.push(out[k]);
+                let node = &mut self.store.nodes[ids[k] as usize];
+                node.result = out[k];
+                node.result_exp = exp;
+            }
+            return Ok(());
+        }
         for four in pending[..waiting].chunks(4) {
             let mut rows = [0u64; 16];
             for (b, &k) in four.iter().enumerate() {
@@ -625,6 +658,20 @@ impl HashLifeEngine {
             }
         }
         Ok(())
+    }
+
+    /// A 16x16 node's rows, one to a `u16`.
+    fn rows16_by_row(&self, c: [Id; 4]) -> [u16; 16] {
+        let bits = c.map(|leaf| self.store.node(leaf).bits());
+        std::array::from_fn(|y| {
+            let (w, e) = if y < 8 {
+                (bits[0], bits[1])
+            } else {
+                (bits[2], bits[3])
+            };
+            let r = 8 * (y % 8);
+            (w >> r & 0xff | (e >> r & 0xff) << 8) as u16
+        })
     }
 
     /// A 16x16 node's rows, four to a word (row 4q + i in bits 16i..16i + 16 of word q).
@@ -1643,6 +1690,34 @@ mod tests {
         torus_matches("B2/S34H", 64, &[1, 7, 33]);
         torus_matches("B3/S23V", 32, &[1, 7, 33]);
         torus_matches("B0/S8", 16, &[1, 2, 3, 40]);
+    }
+
+    /// A tabled rule's 16x16 results, first by its circuit, then (past `TABLE_AFTER` of them)
+    /// by its 4x4-to-2x2 table, against the dense engine on a torus.
+    #[test]
+    fn a_tabled_rule_matches_the_fast_engine_before_and_after_its_table_is_made() {
+        for rule in ["B2-ac3ai/S1c2-n3-aky4a", "B2o/S2m34H", "B3/S23-a4ei6"] {
+            let r: Rule = rule.parse().unwrap();
+            let mut g = Grid::new(256, 256);
+            g.fill_random(0.3, 5);
+            let mut fast = FastEngine::new(r, &g, 0);
+            let mut hl = HashLifeEngine::new(r, Universe::torus(256, 256), None).unwrap();
+            hl.set_grid(&g, 0).unwrap();
+            let mut tabled = false;
+            for n in [1, 2, 5, 16, 30, 64, 100] {
+                fast.step(n).unwrap();
+                hl.step(n).unwrap();
+                let got = hl.grid().unwrap();
+                if let Some((x, y)) = fast.grid_ref().first_difference(&got) {
+                    panic!(
+                        "{rule}: generation {} differs at ({x}, {y})",
+                        fast.generation()
+                    );
+                }
+                tabled |= hl.table.is_some();
+            }
+            assert!(tabled, "{rule}: the table was never made");
+        }
     }
 
     /// Without `--memory` the store collects from a soft limit, and raises it when keeping the

@@ -101,6 +101,42 @@ impl Vectors {
     }
 }
 
+/// A rule of the 3x3 block as Golly's HashLife and QuickLife compute it: entry w, a 4x4 block
+/// (row r in bits 4r..4r + 4, column c bit c), is the block's centre 2x2 a generation later
+/// (row 1 in bits 0 and 1, row 2 in bits 2 and 3). Its cost is a lookup for every four cells,
+/// whatever the rule's circuit.
+pub struct BlockTable(Box<[u8; 1 << 16]>);
+
+impl BlockTable {
+    /// `gens` generations of a 16x16 block (row y in `rows[y]`, column x bit x): after g
+    /// generations rows and columns g..16-g are right.
+    pub fn step16(&self, mut rows: [u16; 16], gens: u32) -> [u16; 16] {
+        for g in 1..=gens as usize {
+            let mut next = [0u16; 16];
+            // Each 2x2 of rows and columns g..16-g from the 4x4 round it.
+            for y in (g..16 - g).step_by(2) {
+                let four = rows[y - 1] as u64
+                    | (rows[y] as u64) << 16
+                    | (rows[y + 1] as u64) << 32
+                    | (rows[y + 2] as u64) << 48;
+                // The two rows kept in registers while their 2x2s are put in.
+                let (mut upper, mut lower) = (0u32, 0u32);
+                for x in (g..16 - g).step_by(2) {
+                    let t = four >> (x - 1);
+                    let i = (t & 0xf) | (t >> 12 & 0xf0) | (t >> 24 & 0xf00) | (t >> 36 & 0xf000);
+                    let v = self.0[i as usize] as u32;
+                    upper |= (v & 3) << x;
+                    lower |= (v >> 2 & 3) << x;
+                }
+                next[y] = upper as u16;
+                next[y + 1] = lower as u16;
+            }
+            rows = next;
+        }
+        rows
+    }
+}
+
 /// A Life-like rule compiled for the kernel.
 #[derive(Clone, Debug)]
 pub struct Kernel {
@@ -193,6 +229,77 @@ impl Kernel {
     /// Whether the rule is B3/S23 on the Moore neighbourhood ([`life_next`] computes it).
     pub fn is_life(&self) -> bool {
         self.life
+    }
+
+    /// A tabled rule's [`BlockTable`], from its circuit run on all 65,536 blocks at once, 64
+    /// to a word; `None` for a counted rule.
+    pub fn block_table(&self) -> Option<BlockTable> {
+        let circuit = self.circuit.as_ref()?;
+        // Words whose bit j is bit p of j (p < 6), as in the table's index.
+        const SET: [u64; 6] = [
+            0xaaaa_aaaa_aaaa_aaaa,
+            0xcccc_cccc_cccc_cccc,
+            0xf0f0_f0f0_f0f0_f0f0,
+            0xff00_ff00_ff00_ff00,
+            0xffff_0000_ffff_0000,
+            0xffff_ffff_0000_0000,
+        ];
+        // Bit p of the 4x4 block's index, for the 1024 words of 64 blocks.
+        let cells: Vec<Vec<u64>> = (0..16)
+            .map(|p| {
+                (0..1024usize)
+                    .map(|i| match p {
+                        0..6 => SET[p],
+                        _ if i >> (p - 6) & 1 == 1 => u64::MAX,
+                        _ => 0,
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut values = Vec::new();
+        let mut out = vec![vec![0u64; 1024]; 4];
+        for (k, out) in out.iter_mut().enumerate() {
+            // Output cell (1 + k % 2, 1 + k / 2); the circuit's index bits are its block's
+            // SE, S, SW, E, centre, W, NE, N, NW.
+            let (x, y) = (1 + k % 2, 1 + k / 2);
+            let at = |dx: usize, dy: usize| &cells[4 * (y + dy - 1) + x + dx - 1][..];
+            let block = [
+                at(2, 2),
+                at(1, 2),
+                at(0, 2),
+                at(2, 1),
+                at(1, 1),
+                at(0, 1),
+                at(2, 0),
+                at(1, 0),
+                at(0, 0),
+            ];
+            circuit.eval_words(block, out, &mut values);
+        }
+        // Bit m of a byte spread to bit 0 of byte m of a word: eight entries made at once, each
+        // output's eight bits spread and shifted to its place.
+        const SPREAD: [u64; 256] = {
+            let mut spread = [0u64; 256];
+            let mut b = 0;
+            while b < 256 {
+                let mut m = 0;
+                while m < 8 {
+                    spread[b] |= ((b as u64 >> m) & 1) << (8 * m);
+                    m += 1;
+                }
+                b += 1;
+            }
+            spread
+        };
+        let mut table = vec![0u8; 1 << 16];
+        for (e, eight) in table.chunks_exact_mut(8).enumerate() {
+            let (word, shift) = (e / 8, 8 * (e % 8));
+            let entries = (0..4).fold(0u64, |acc, k| {
+                acc | SPREAD[(out[k][word] >> shift & 0xff) as usize] << k
+            });
+            eight.copy_from_slice(&entries.to_le_bytes());
+        }
+        Some(BlockTable(table.into_boxed_slice().try_into().ok()?))
     }
 
     /// Whether the rule is decided by a circuit (a rule of the 3x3 block), not by counts.
@@ -913,6 +1020,51 @@ mod tests {
                                     }
                                 }
                             }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A tabled rule's 4x4-to-2x2 table, stepping random 16x16 blocks, against the reference
+    /// engine where it is defined (rows and columns g..16-g after g generations).
+    #[test]
+    fn the_block_table_agrees_with_the_reference_engine() {
+        use crate::cpu::reference::ReferenceEngine;
+        use crate::engine::Engine;
+        use crate::grid::Grid;
+        let mut rng = crate::hash::SplitMix64(11);
+        for rule in [
+            "B3/S23",
+            "B2-ac3ai/S1c2-n3-aky4a",
+            "B2-a5/S1e2-a35678",
+            "B2o/S2m34H",
+            "MAPCGXCSg1AkAwIwYABYdgjAFIR6RxCqREAg4QaEIAIEUJEqg2imhGQowKZ4wLEhAEEQKMsMESAQxABElchyQACkg",
+        ] {
+            let rule: Rule = rule.parse().unwrap();
+            let map = rule.block_rule().unwrap();
+            let table = Kernel::for_map(&map).block_table().unwrap();
+            for _ in 0..6 {
+                let rows: [u16; 16] = std::array::from_fn(|_| rng.next_u64() as u16);
+                let mut grid = Grid::new(48, 48);
+                for y in 0..16u32 {
+                    for x in 0..16u32 {
+                        grid.set(x + 16, y + 16, rows[y as usize] >> x & 1 == 1);
+                    }
+                }
+                let mut reference = ReferenceEngine::new(rule, &grid, 0);
+                for g in 1..=4u32 {
+                    reference.step(1).unwrap();
+                    let out = table.step16(rows, g);
+                    for y in g..16 - g {
+                        for x in g..16 - g {
+                            let want = reference.cell(x as i64 + 16, y as i64 + 16).unwrap();
+                            assert_eq!(
+                                out[y as usize] >> x & 1 == 1,
+                                want,
+                                "{rule}, generation {g}, cell ({x}, {y})"
+                            );
                         }
                     }
                 }
