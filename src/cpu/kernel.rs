@@ -235,15 +235,7 @@ impl Kernel {
     /// to a word; `None` for a counted rule.
     pub fn block_table(&self) -> Option<BlockTable> {
         let circuit = self.circuit.as_ref()?;
-        // Words whose bit j is bit p of j (p < 6), as in the table's index.
-        const SET: [u64; 6] = [
-            0xaaaa_aaaa_aaaa_aaaa,
-            0xcccc_cccc_cccc_cccc,
-            0xf0f0_f0f0_f0f0_f0f0,
-            0xff00_ff00_ff00_ff00,
-            0xffff_0000_ffff_0000,
-            0xffff_ffff_0000_0000,
-        ];
+        use crate::rule::circuit::BIT_OF_POSITION as SET;
         // Bit p of the 4x4 block's index, for the 1024 words of 64 blocks.
         let cells: Vec<Vec<u64>> = (0..16)
             .map(|p| {

@@ -277,18 +277,21 @@ fn truth_table(rule: &MapRule) -> [u64; 8] {
     })
 }
 
+/// Word k has bit j set where bit k of j is set: the index bits of a table of bits that lie
+/// within a word (a table indexed by blocks of cells, 64 entries a word).
+pub const BIT_OF_POSITION: [u64; 6] = [
+    0xaaaa_aaaa_aaaa_aaaa,
+    0xcccc_cccc_cccc_cccc,
+    0xf0f0_f0f0_f0f0_f0f0,
+    0xff00_ff00_ff00_ff00,
+    0xffff_0000_ffff_0000,
+    0xffff_ffff_0000_0000,
+];
+
 /// Exchanges index bits `i` < `j` of a 512-entry table of bits: the entry at each index moves
 /// to the index with those two bits swapped.
 fn swap_index_bits(table: &mut [u64; 8], i: usize, j: usize) {
-    // Positions within a word whose bit `k` is set.
-    const SET: [u64; 6] = [
-        0xaaaa_aaaa_aaaa_aaaa,
-        0xcccc_cccc_cccc_cccc,
-        0xf0f0_f0f0_f0f0_f0f0,
-        0xff00_ff00_ff00_ff00,
-        0xffff_0000_ffff_0000,
-        0xffff_ffff_0000_0000,
-    ];
+    const SET: [u64; 6] = BIT_OF_POSITION;
     if j < 6 {
         // Within each word: bit i set and j clear trades with bit i clear and j set.
         let delta = (1 << j) - (1 << i);
