@@ -525,7 +525,11 @@ impl HashLifeEngine {
             if self.base == LEAF + 2 {
                 self.base32(n.children, exp)?
             } else {
-                self.base16(n.children, exp)?
+                // A step's recursion reaches 16x16 nodes through `results16`; a result asked of
+                // one directly goes the same way.
+                let mut out = [NONE];
+                self.results16(&[id], j, &mut out, progress)?;
+                out[0]
             }
         } else {
             self.recurse(n.children, n.level, j, progress)?
@@ -576,14 +580,6 @@ impl HashLifeEngine {
         let r = self.make(out);
         self.store.stack.truncate(self.store.stack.len() - 4);
         r
-    }
-
-    /// A 16x16 node's centre 8x8 after 2^exp (1 to 4) generations, computed directly.
-    fn base16(&mut self, c: [Id; 4], exp: u8) -> Result<Id, Stop> {
-        let mut rows = [0u64; 16];
-        rows[..4].copy_from_slice(&self.rows16(c));
-        let rows = self.kernel.packed16(rows, 1 << exp);
-        self.leaf(centre16(&rows[..4]))
     }
 
     /// The results of 16x16 nodes (`ids`, nine or four of them, held by the caller), each

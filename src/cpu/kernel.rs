@@ -111,6 +111,11 @@ impl BlockTable {
     /// `gens` generations of a 16x16 block (row y in `rows[y]`, column x bit x): after g
     /// generations rows and columns g..16-g are right.
     pub fn step16(&self, mut rows: [u16; 16], gens: u32) -> [u16; 16] {
+        // Past 7 generations nothing of the block is right.
+        assert!(
+            gens <= 7,
+            "a 16x16 block has no right cells after {gens} generations"
+        );
         for g in 1..=gens as usize {
             let mut next = [0u16; 16];
             // Each 2x2 of rows and columns g..16-g from the 4x4 round it.
