@@ -294,11 +294,10 @@ pub fn default_memory() -> u64 {
         .clamp(64 << 20, 8 << 30)
 }
 
-/// The centre 8x8 of a 16x16 block of four words (rows and columns 4..12), as a leaf.
-fn centre16(rows: &[u64]) -> u64 {
+/// The centre 8x8 of a 16x16 block (rows and columns 4..12), as a leaf.
+fn centre16(rows: &[u16; 16]) -> u64 {
     (0..8).fold(0u64, |acc, r| {
-        let y = 4 + r;
-        acc | (rows[y / 4] >> (16 * (y % 4) + 4) & 0xff) << (8 * r)
+        acc | ((rows[4 + r] >> 4) as u64 & 0xff) << (8 * r)
     })
 }
 
@@ -620,44 +619,43 @@ impl HashLifeEngine {
         if self.table.is_none() && self.computed16 >= TABLE_AFTER {
             self.table = self.kernel.block_table();
         }
+        // The centres first, then their leaves: making a leaf may collect garbage.
+        let mut centres = [0u64; 9];
         if let Some(table) = &self.table {
-            let mut centres = [0u64; 9];
             for (centre, &k) in centres.iter_mut().zip(&pending[..waiting]) {
-                let c = self.store.node(ids[k]).children;
-                let rows = table.step16(self.rows16_by_row(c), 1 << exp);
-                *centre = (0..8).fold(0u64, |acc, r| {
-                    acc | ((rows[4 + r] >> 4) as u64 & 0xff) << (8 * r)
-                });
+                let rows = self.rows16(self.store.node(ids[k]).children);
+                *centre = centre16(&table.step16(rows, 1 << exp));
             }
-            for (&centre, &k) in centres.iter().zip(&pending[..waiting]) {
-                out[k] = self.leaf(centre)?;
-                self.store.stack.push(out[k]);
-                let node = &mut self.store.nodes[ids[k] as usize];
-                node.result = out[k];
-                node.result_exp = exp;
+        } else {
+            for (four, centres) in pending[..waiting].chunks(4).zip(centres.chunks_mut(4)) {
+                // Block b's row 4q + i in bits 16i..16i + 16 of word 4b + q.
+                let mut words = [0u64; 16];
+                for (b, &k) in four.iter().enumerate() {
+                    let rows = self.rows16(self.store.node(ids[k]).children);
+                    for (y, &row) in rows.iter().enumerate() {
+                        words[4 * b + y / 4] |= (row as u64) << (16 * (y % 4));
+                    }
+                }
+                let words = self.kernel.packed16(words, 1 << exp);
+                for (b, centre) in centres.iter_mut().enumerate().take(four.len()) {
+                    let rows =
+                        std::array::from_fn(|y| (words[4 * b + y / 4] >> (16 * (y % 4))) as u16);
+                    *centre = centre16(&rows);
+                }
             }
-            return Ok(());
         }
-        for four in pending[..waiting].chunks(4) {
-            let mut rows = [0u64; 16];
-            for (b, &k) in four.iter().enumerate() {
-                let c = self.store.node(ids[k]).children;
-                rows[4 * b..4 * b + 4].copy_from_slice(&self.rows16(c));
-            }
-            let rows = self.kernel.packed16(rows, 1 << exp);
-            for (b, &k) in four.iter().enumerate() {
-                out[k] = self.leaf(centre16(&rows[4 * b..4 * b + 4]))?;
-                self.store.stack.push(out[k]);
-                let node = &mut self.store.nodes[ids[k] as usize];
-                node.result = out[k];
-                node.result_exp = exp;
-            }
+        for (&centre, &k) in centres.iter().zip(&pending[..waiting]) {
+            out[k] = self.leaf(centre)?;
+            self.store.stack.push(out[k]);
+            let node = &mut self.store.nodes[ids[k] as usize];
+            node.result = out[k];
+            node.result_exp = exp;
         }
         Ok(())
     }
 
     /// A 16x16 node's rows, one to a `u16`.
-    fn rows16_by_row(&self, c: [Id; 4]) -> [u16; 16] {
+    fn rows16(&self, c: [Id; 4]) -> [u16; 16] {
         let bits = c.map(|leaf| self.store.node(leaf).bits());
         std::array::from_fn(|y| {
             let (w, e) = if y < 8 {
@@ -668,20 +666,6 @@ impl HashLifeEngine {
             let r = 8 * (y % 8);
             (w >> r & 0xff | (e >> r & 0xff) << 8) as u16
         })
-    }
-
-    /// A 16x16 node's rows, four to a word (row 4q + i in bits 16i..16i + 16 of word q).
-    fn rows16(&self, c: [Id; 4]) -> [u64; 4] {
-        let mut rows = [0u64; 4];
-        for (k, &leaf) in c.iter().enumerate() {
-            let bits = self.store.node(leaf).bits();
-            let (x0, y0) = (8 * (k & 1), 8 * (k >> 1));
-            for r in 0..8 {
-                let y = y0 + r;
-                rows[y / 4] |= (bits >> (8 * r) & 0xff) << (16 * (y % 4) + x0);
-            }
-        }
-        rows
     }
 
     fn recurse(

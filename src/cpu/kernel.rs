@@ -239,8 +239,8 @@ impl Kernel {
     /// A tabled rule's [`BlockTable`], from its circuit run on all 65,536 blocks at once, 64
     /// to a word; `None` for a counted rule.
     pub fn block_table(&self) -> Option<BlockTable> {
-        let circuit = self.circuit.as_ref()?;
         use crate::rule::circuit::BIT_OF_POSITION as SET;
+        let circuit = self.circuit.as_ref()?;
         // Bit p of the 4x4 block's index, for the 1024 words of 64 blocks.
         let cells: Vec<Vec<u64>> = (0..16)
             .map(|p| {
@@ -591,14 +591,14 @@ impl Kernel {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Vectors::available` found AVX2 on this CPU.
             Vectors::Avx2 | Vectors::Avx512 => unsafe { self.packed32_avx2(rows, gens) },
-            _ => self.packed_any::<16, 8, 32>(rows, gens),
+            _ => self.packed_any::<32>(rows, gens),
         }
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn packed32_avx2(&self, rows: [u64; 16], gens: u32) -> [u64; 16] {
-        self.packed_any::<16, 8, 32>(rows, gens)
+        self.packed_any::<32>(rows, gens)
     }
 
     /// [`Kernel::packed32`] for four blocks of 16 rows of 16 cells, four rows to a word (row
@@ -610,41 +610,35 @@ impl Kernel {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Vectors::available` found AVX2 on this CPU.
             Vectors::Avx2 | Vectors::Avx512 => unsafe { self.packed16_avx2(rows, gens) },
-            _ => self.packed_any::<16, 8, 16>(rows, gens),
+            _ => self.packed_any::<16>(rows, gens),
         }
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn packed16_avx2(&self, rows: [u64; 16], gens: u32) -> [u64; 16] {
-        self.packed_any::<16, 8, 16>(rows, gens)
+        self.packed_any::<16>(rows, gens)
     }
 
-    /// `N` words of rows `W` cells wide (64 / W rows a word), `H` = N / 2.
+    /// 16 words of rows `W` cells wide (64 / W rows a word).
     #[inline(always)]
-    fn packed_any<const N: usize, const H: usize, const W: u32>(
-        &self,
-        rows: [u64; N],
-        gens: u32,
-    ) -> [u64; N] {
+    fn packed_any<const W: u32>(&self, rows: [u64; 16], gens: u32) -> [u64; 16] {
         match self.neighbourhood {
-            Neighbourhood::Moore => self.packed_in::<N, H, W>(Neighbourhood::Moore, rows, gens),
-            Neighbourhood::Hexagonal => {
-                self.packed_in::<N, H, W>(Neighbourhood::Hexagonal, rows, gens)
-            }
-            Neighbourhood::VonNeumann => {
-                self.packed_in::<N, H, W>(Neighbourhood::VonNeumann, rows, gens)
-            }
+            Neighbourhood::Moore => self.packed_in::<W>(Neighbourhood::Moore, rows, gens),
+            Neighbourhood::Hexagonal => self.packed_in::<W>(Neighbourhood::Hexagonal, rows, gens),
+            Neighbourhood::VonNeumann => self.packed_in::<W>(Neighbourhood::VonNeumann, rows, gens),
         }
     }
 
     #[inline(always)]
-    fn packed_in<const N: usize, const H: usize, const W: u32>(
+    fn packed_in<const W: u32>(
         &self,
         nb: Neighbourhood,
-        mut rows: [u64; N],
+        mut rows: [u64; 16],
         gens: u32,
-    ) -> [u64; N] {
+    ) -> [u64; 16] {
+        const N: usize = 16;
+        const H: usize = N / 2;
         thread_local! {
             // A circuit's scratch, kept between HashLife's many blocks; taken out and put
             // back, so that the evaluation stays in this function, compiled for AVX2.

@@ -16,9 +16,9 @@ use super::MapRule;
 const ORDER: [u8; 9] = [4, 7, 1, 5, 3, 8, 6, 2, 0];
 
 /// Orders tried besides `ORDER`, the smallest circuit kept. The size depends on the order (Life:
-/// 41 nodes in `ORDER`, 26 at best); a build takes about 10 µs, so this costs about a
-/// millisecond once per engine, and measured on Golly's non-totalistic rules it finds circuits
-/// 10 to 35% smaller than `ORDER`'s.
+/// 41 nodes in `ORDER`, 26 at best); each size is counted from the table in a few
+/// microseconds, and measured on Golly's non-totalistic rules the search finds circuits 10 to
+/// 35% smaller than `ORDER`'s.
 const ORDERS_TRIED: usize = 96;
 
 #[derive(Clone, Debug)]
@@ -38,7 +38,7 @@ const FIRST_NODE: usize = 11;
 
 impl Circuit {
     /// The rule's circuit, built once per process: each engine (and each engine the session
-    /// switches to) asks for it, and a search of orders costs about a millisecond.
+    /// switches to) asks for it, and a search of orders costs a fraction of a millisecond.
     pub fn new(rule: &MapRule) -> Self {
         static BUILT: OnceLock<Mutex<FxHashMap<MapRule, Circuit>>> = OnceLock::new();
         let built = BUILT.get_or_init(Default::default);
@@ -57,10 +57,10 @@ impl Circuit {
     }
 
     /// The smallest circuit of the orders tried. Each order's size is counted from the table
-    /// ([`size_with_order`], about 0.5 µs), and only the best is built: building every one
+    /// ([`size_with_order`], a few microseconds), and only the best is built: building every one
     /// took about a millisecond, a quarter of a short run of a non-totalistic pattern.
     fn search(rule: &MapRule) -> Self {
-        let table = truth_table(rule);
+        let table = rule.table();
         let (mut best, mut least) = (ORDER, size_with_order(&table, &ORDER));
         // A fixed xorshift sequence of shuffles, so that a rule always gets the same circuit.
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -268,15 +268,6 @@ impl Circuit {
     }
 }
 
-/// The rule's next state for each of the 512 blocks, bit i for index i.
-fn truth_table(rule: &MapRule) -> [u64; 8] {
-    std::array::from_fn(|w| {
-        (0..64).fold(0u64, |acc, b| {
-            acc | (rule.next((64 * w + b) as u16) as u64) << b
-        })
-    })
-}
-
 /// Word k has bit j set where bit k of j is set: the index bits of a table of bits that lie
 /// within a word (a table indexed by blocks of cells, 64 entries a word).
 pub const BIT_OF_POSITION: [u64; 6] = [
@@ -463,7 +454,7 @@ mod tests {
                     order.swap(i, (seed >> 33) as usize % (i + 1));
                 }
                 assert_eq!(
-                    size_with_order(&truth_table(&map), &order),
+                    size_with_order(&map.table(), &order),
                     Circuit::with_order(&map, order).nodes.len(),
                     "{text} in order {order:?}"
                 );
