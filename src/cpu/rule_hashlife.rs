@@ -90,6 +90,26 @@ impl NodeIndex {
         }
     }
 
+    /// Starts loading the slot a lookup of `hash` reads first: a recursion step looks up nine
+    /// nodes, then four, whose slots are far apart in a table bigger than the caches, and
+    /// their misses overlap where each lookup waited for its own (Goucher's replicator to
+    /// 1000 generations: lifelab ran fewer instructions than Golly and took 1.4 times as long).
+    #[inline(always)]
+    fn prefetch(&self, hash: u64) {
+        if self.slots.is_empty() {
+            return;
+        }
+        let i = hash as usize & (self.slots.len() - 1);
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch is only a hint; it reads nothing and faults on no address.
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_T0>(self.slots.as_ptr().add(i) as *const i8);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = i;
+    }
+
     /// Puts `id` (just pushed onto `nodes`) in `slot` from [`NodeIndex::find`], growing the
     /// table past half full.
     fn insert(&mut self, nodes: &[Node], slot: usize, hash: u64, id: u32) {
@@ -187,7 +207,24 @@ impl RuleHashLifeEngine {
     }
 
     fn node(&mut self, level: u8, kids: [u32; 4]) -> u32 {
-        let hash = NodeIndex::hash(level, kids);
+        self.node_hashed(level, kids, NodeIndex::hash(level, kids))
+    }
+
+    /// Several nodes of one level, their slots loading together.
+    fn nodes_of<const N: usize>(&mut self, level: u8, keys: [[u32; 4]; N]) -> [u32; N] {
+        let hashes = keys.map(|k| NodeIndex::hash(level, k));
+        for &h in &hashes {
+            self.index.prefetch(h);
+        }
+        let mut out = [0; N];
+        for (k, key) in keys.into_iter().enumerate() {
+            out[k] = self.node_hashed(level, key, hashes[k]);
+        }
+        out
+    }
+
+    #[inline]
+    fn node_hashed(&mut self, level: u8, kids: [u32; 4], hash: u64) -> u32 {
         let slot = match self.index.find(&self.nodes, hash, level, kids) {
             Ok(id) => return id,
             Err(slot) => slot,
@@ -223,92 +260,91 @@ impl RuleHashLifeEngine {
         self.nodes[id as usize].population
     }
 
-    /// The centre of a node of level >= 2, one level down.
-    fn centre(&mut self, id: u32) -> u32 {
-        let [nw, ne, sw, se] = self.kids(id);
-        let level = self.level(id) - 1;
-        let k = |s: &Self, n: u32, i: usize| s.kids(n)[i];
-        let kids = [
-            k(self, nw, 3),
-            k(self, ne, 2),
-            k(self, sw, 1),
-            k(self, se, 0),
-        ];
-        self.node(level, kids)
-    }
-
     /// The four children of the four children: the 4x4 grid of grandchildren, row by row.
     fn grandchildren(&self, id: u32) -> [u32; 16] {
-        let k = self.kids(id);
-        let g: Vec<[u32; 4]> = k.iter().map(|&c| self.kids(c)).collect();
+        let g = self.kids(id).map(|c| self.kids(c));
         [
             g[0][0], g[0][1], g[1][0], g[1][1], g[0][2], g[0][3], g[1][2], g[1][3], g[2][0],
             g[2][1], g[3][0], g[3][1], g[2][2], g[2][3], g[3][2], g[3][3],
         ]
     }
 
-    /// The centre of node `id` (level k >= 2) 2^j generations on, j <= k - 2.
+    /// The centre of node `id` (level k >= 2) 2^j generations on, j <= k - 2. Most asked for
+    /// are empty or memoised, and are read here without a call.
+    #[inline]
     fn result(&mut self, id: u32, j: u8) -> u32 {
-        let level = self.level(id);
+        let n = &self.nodes[id as usize];
+        let level = n.level;
         debug_assert!(j + 2 <= level);
-        if self.population_of(id) == 0 {
+        if n.population == 0 {
             return self.empty_of(level - 1);
         }
-        let full = j + 2 == level;
-        if full {
-            let r = self.nodes[id as usize].full;
-            if r != NONE {
-                return r;
+        if j + 2 == level {
+            if n.full != NONE {
+                return n.full;
             }
         } else if let Some(&r) = self.results.get(&(id, j)) {
             return r;
         }
+        self.compute_result(id, j)
+    }
+
+    #[inline(never)]
+    fn compute_result(&mut self, id: u32, j: u8) -> u32 {
+        let level = self.level(id);
+        let full = j + 2 == level;
         let r = if level == 2 {
             self.leaf_result(id)
         } else {
             let g = self.grandchildren(id);
             let lv = level - 1;
             // The nine overlapping nodes of level k - 1, row by row.
-            let sub = |s: &mut Self, r: usize, c: usize| {
-                s.node(
-                    lv,
+            let sub = |r: usize, c: usize| {
+                [
+                    g[r * 4 + c],
+                    g[r * 4 + c + 1],
+                    g[(r + 1) * 4 + c],
+                    g[(r + 1) * 4 + c + 1],
+                ]
+            };
+            let subs = self.nodes_of(
+                lv,
+                [
+                    sub(0, 0),
+                    sub(0, 1),
+                    sub(0, 2),
+                    sub(1, 0),
+                    sub(1, 1),
+                    sub(1, 2),
+                    sub(2, 0),
+                    sub(2, 1),
+                    sub(2, 2),
+                ],
+            );
+            let half = if full { j - 1 } else { j };
+            let nine = subs.map(|n| self.result(n, half));
+            let out = if full {
+                let four = |r: usize, c: usize| {
                     [
-                        g[r * 4 + c],
-                        g[r * 4 + c + 1],
-                        g[(r + 1) * 4 + c],
-                        g[(r + 1) * 4 + c + 1],
-                    ],
-                )
-            };
-            let mut nine = [0u32; 9];
-            for r in 0..3 {
-                for c in 0..3 {
-                    let n = sub(self, r, c);
-                    nine[r * 3 + c] = if j + 2 == level {
-                        self.result(n, j - 1)
-                    } else {
-                        self.result(n, j)
-                    };
-                }
-            }
-            let four = |s: &mut Self, r: usize, c: usize| {
-                let kids = [
-                    nine[r * 3 + c],
-                    nine[r * 3 + c + 1],
-                    nine[(r + 1) * 3 + c],
-                    nine[(r + 1) * 3 + c + 1],
-                ];
-                s.node(lv, kids)
-            };
-            let mut out = [0u32; 4];
-            for (i, (r, c)) in [(0, 0), (0, 1), (1, 0), (1, 1)].into_iter().enumerate() {
-                let n = four(self, r, c);
-                out[i] = if j + 2 == level {
-                    self.result(n, j - 1)
-                } else {
-                    self.centre(n)
+                        nine[r * 3 + c],
+                        nine[r * 3 + c + 1],
+                        nine[(r + 1) * 3 + c],
+                        nine[(r + 1) * 3 + c + 1],
+                    ]
                 };
-            }
+                let fours = self.nodes_of(lv, [four(0, 0), four(0, 1), four(1, 0), four(1, 1)]);
+                fours.map(|n| self.result(n, j - 1))
+            } else {
+                // The centre of each 2x2 of the nine, made straight from their quarters
+                // nearest it: no node of the 2x2 itself, which only this step would use.
+                let centre = |r: usize, c: usize| {
+                    let q = |i: usize| self.kids(nine[i]);
+                    let at = r * 3 + c;
+                    [q(at)[3], q(at + 1)[2], q(at + 3)[1], q(at + 4)[0]]
+                };
+                let centres = [centre(0, 0), centre(0, 1), centre(1, 0), centre(1, 1)];
+                self.nodes_of(lv - 1, centres)
+            };
             self.node(level - 1, out)
         };
         if full {

@@ -6,10 +6,10 @@
 //! would come out as it is. So the static parts of a self-replicator (its loops, wires and
 //! tape) cost nothing while a signal runs elsewhere.
 
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use rayon::prelude::*;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::engine::{
     Bounds, CellRect, Census, Core, Engine, EngineError, EngineKind, EngineResult, Put, Sampled,
@@ -34,17 +34,43 @@ const PARALLEL_CELLS: u64 = 2048;
 
 struct Tile {
     cells: Box<TileStates>,
+    /// Bit c of row r: the cell in column c of row r is not state 0. A tile's generation
+    /// reads its own and its neighbours' edges from these to find where a cell can change
+    /// before it gathers any cell: most tiles computed are a signal's empty neighbours.
+    rows: Box<[u64; T]>,
     live: u32,
 }
+
+impl Tile {
+    fn new(cells: Box<TileStates>) -> Tile {
+        let mut rows = Box::new([0; T]);
+        for (row, cells) in rows.iter_mut().zip(cells.chunks_exact(T)) {
+            *row = nonzero_bits(cells) as u64;
+        }
+        let live = rows.iter().map(|r| r.count_ones()).sum();
+        Tile { cells, rows, live }
+    }
+
+    fn set(&mut self, i: usize, state: u8) {
+        let old = self.cells[i];
+        self.cells[i] = state;
+        self.live = self.live + (state != 0) as u32 - (old != 0) as u32;
+        let bit = 1 << (i % T);
+        self.rows[i / T] = self.rows[i / T] & !bit | if state != 0 { bit } else { 0 };
+    }
+}
+
+/// A tile and its eight neighbours, row by row from the north-west (`None`: no cells).
+type Block<'a> = [Option<&'a Tile>; 9];
 
 pub struct RuleTreeEngine {
     core: Core,
     tree: Arc<RuleTree>,
     universe: Universe,
-    tiles: HashMap<(i64, i64), Tile>,
+    tiles: FxHashMap<(i64, i64), Tile>,
     /// Tiles that changed in the last generation or an edit: the next generation computes
     /// them and their neighbours.
-    changed: HashSet<(i64, i64)>,
+    changed: FxHashSet<(i64, i64)>,
     /// Offsets of the tree's cells in a padded tile, the centre last.
     offsets: Vec<isize>,
     /// Tiles computed since the engine was made.
@@ -75,8 +101,8 @@ impl RuleTreeEngine {
             core: Core::new(EngineKind::RuleTree, "rule-tree", rule),
             tree,
             universe,
-            tiles: HashMap::new(),
-            changed: HashSet::new(),
+            tiles: FxHashMap::default(),
+            changed: FxHashSet::default(),
             offsets,
             tiles_computed: 0,
         };
@@ -153,38 +179,50 @@ impl RuleTreeEngine {
             return;
         };
         let (t, i) = split(x, y);
-        let tile = self.tiles.entry(t).or_insert_with(|| Tile {
-            cells: Box::new([0; 4096]),
-            live: 0,
-        });
-        let old = tile.cells[i];
-        if old == state {
+        let tile = self
+            .tiles
+            .entry(t)
+            .or_insert_with(|| Tile::new(Box::new([0; 4096])));
+        if tile.cells[i] == state {
             return;
         }
-        tile.cells[i] = state;
-        tile.live = tile.live + (state != 0) as u32 - (old != 0) as u32;
+        tile.set(i, state);
         if tile.live == 0 {
             self.tiles.remove(&t);
         }
         self.changed.insert(t);
     }
 
+    /// Tile `t` and its neighbours, which line up with it where every tile is whole.
+    fn block(&self, t: (i64, i64)) -> Block<'_> {
+        let mut block = [None; 9];
+        for (k, b) in block.iter_mut().enumerate() {
+            let (dx, dy) = (k as i64 % 3 - 1, k as i64 / 3 - 1);
+            *b = self
+                .tile_key(t.0 + dx, t.1 + dy)
+                .and_then(|k| self.tiles.get(&k));
+        }
+        block
+    }
+
     /// The padded input of tile `t`: its cells and a ring of its neighbours' (wrapped on a
-    /// torus, dead beyond a bounded plane's edge).
-    fn gather(&self, t: (i64, i64), pad: &mut [u8; P * P]) {
+    /// torus, dead beyond a bounded plane's edge). `block` is its block where every tile is
+    /// whole.
+    fn gather(&self, t: (i64, i64), block: Option<&Block>, pad: &mut [u8; P * P]) {
         pad.fill(0);
-        if let Some(tile) = self.tiles.get(&t) {
+        let own = match block {
+            Some(b) => b[4],
+            None => self.tiles.get(&t),
+        };
+        if let Some(tile) = own {
             for r in 0..T {
                 pad[(r + 1) * P + 1..(r + 1) * P + 1 + T]
                     .copy_from_slice(&tile.cells[r * T..r * T + T]);
             }
         }
-        if self.whole_tiles() {
+        if let Some(block) = block {
             // The ring comes from the eight neighbours, which line up with this tile.
-            let at = |dx: i64, dy: i64| {
-                self.tile_key(t.0 + dx, t.1 + dy)
-                    .and_then(|k| self.tiles.get(&k))
-            };
+            let at = |dx: i64, dy: i64| block[((dy + 1) * 3 + dx + 1) as usize];
             let last = T - 1;
             if let Some(n) = at(0, -1) {
                 pad[1..=T].copy_from_slice(&n.cells[last * T..]);
@@ -246,7 +284,8 @@ impl RuleTreeEngine {
     }
 
     fn step_once(&mut self) {
-        let mut todo: HashSet<(i64, i64)> = HashSet::with_capacity(self.changed.len() * 3);
+        let mut todo: FxHashSet<(i64, i64)> =
+            FxHashSet::with_capacity_and_hasher(self.changed.len() * 3, Default::default());
         for &(tx, ty) in &self.changed {
             for dy in -1..=1 {
                 for dx in -1..=1 {
@@ -262,20 +301,31 @@ impl RuleTreeEngine {
         let offsets = &self.offsets;
         let empty = tree.next(&vec![0; offsets.len()]);
         let this = &*self;
+        let whole = self.whole_tiles();
         let work = |pad: &mut Box<[u8; P * P]>, &t: &(i64, i64)| {
-            this.gather(t, pad);
             let (cols, rows) = this.valid(t);
             // A cell whose 3x3 block is all dead comes out as a dead block does: only
             // the cells next to a live one walk the tree.
-            let mut occupied = [0u128; P];
-            for (py, o) in occupied.iter_mut().enumerate() {
-                *o = nonzero_bits(&pad[py * P..py * P + P]);
-            }
+            let block = whole.then(|| this.block(t));
+            let occupied = match &block {
+                Some(block) => occupancy(block),
+                None => {
+                    this.gather(t, None, pad);
+                    std::array::from_fn(|py| nonzero_bits(&pad[py * P..py * P + P]))
+                }
+            };
+            let old = match &block {
+                Some(block) => block[4],
+                None => this.tiles.get(&t),
+            };
             if empty == 0 && occupied.iter().all(|&o| o == 0) {
-                return (t, None, this.tiles.contains_key(&t));
+                return (t, None, old.is_some());
+            }
+            if block.is_some() {
+                this.gather(t, block.as_ref(), pad);
             }
             let mut cells = Box::new([0u8; 4096]);
-            let mut live = 0;
+            let mut bits = Box::new([0u64; T]);
             let valid = (1u128 << cols) - 1;
             for r in 0..rows {
                 let m = occupied[r] | occupied[r + 1] | occupied[r + 2];
@@ -283,22 +333,29 @@ impl RuleTreeEngine {
                 let mut near = ((m | m << 1 | m >> 1) >> 1) & valid;
                 if empty != 0 {
                     cells[r * T..r * T + cols].fill(empty);
-                    live += cols as u32;
+                    bits[r] = valid as u64;
+                }
+                if near == 0 {
+                    continue;
                 }
                 while near != 0 {
                     let c = near.trailing_zeros() as usize;
                     near &= near - 1;
-                    let s = next(tree, offsets, pad, (r + 1) * P + c + 1);
-                    live = live + (s != 0) as u32 - (empty != 0) as u32;
-                    cells[r * T + c] = s;
+                    cells[r * T + c] = next(tree, offsets, pad, (r + 1) * P + c + 1);
                 }
+                bits[r] = nonzero_bits(&cells[r * T..r * T + T]) as u64;
             }
-            let old = this.tiles.get(&t);
+            let live: u32 = bits.iter().map(|b| b.count_ones()).sum();
             let changed = match old {
                 Some(o) => o.cells[..] != cells[..],
                 None => live != 0,
             };
-            (t, (live != 0).then_some(Tile { cells, live }), changed)
+            let tile = (live != 0).then_some(Tile {
+                cells,
+                rows: bits,
+                live,
+            });
+            (t, tile, changed)
         };
         // A few tiles take less time than waking the other cores would.
         let few = todo.len() < PARALLEL_TILES || {
@@ -342,6 +399,32 @@ impl RuleTreeEngine {
         }
         map
     }
+}
+
+/// Bit px of row py: the cell of the padded tile at (px, py) is not state 0, read from the
+/// block's rows of bits.
+fn occupancy(block: &Block) -> [u128; P] {
+    let mut occupied = [0u128; P];
+    let edge = P - 1;
+    // West's last column and east's first, beside each row of this tile's.
+    let row = |t: Option<&Tile>, r: usize, shift: u32, bit: fn(u64) -> u64| {
+        t.map_or(0, |t| (bit(t.rows[r]) as u128) << shift)
+    };
+    let whole = |r: u64| r;
+    let last = |r: u64| r >> 63;
+    let first = |r: u64| r & 1;
+    for r in 0..T {
+        occupied[r + 1] = row(block[4], r, 1, whole)
+            | row(block[3], r, 0, last)
+            | row(block[5], r, edge as u32, first);
+    }
+    occupied[0] = row(block[1], T - 1, 1, whole)
+        | row(block[0], T - 1, 0, last)
+        | row(block[2], T - 1, edge as u32, first);
+    occupied[edge] = row(block[7], 0, 1, whole)
+        | row(block[6], 0, 0, last)
+        | row(block[8], 0, edge as u32, first);
+    occupied
 }
 
 /// Bit i set where `bytes[i]` is not 0, eight bytes at a time.
@@ -497,15 +580,9 @@ impl Engine for RuleTreeEngine {
             };
             if self.universe.is_plane() {
                 // Tiles line up with the map's: take each whole.
-                let live = states.iter().filter(|&&s| s != 0).count() as u32;
-                if live > 0 {
-                    self.tiles.insert(
-                        (tx, ty),
-                        Tile {
-                            cells: states,
-                            live,
-                        },
-                    );
+                let tile = Tile::new(states);
+                if tile.live > 0 {
+                    self.tiles.insert((tx, ty), tile);
                 }
                 continue;
             }

@@ -278,14 +278,15 @@ pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>,
         let (tiles, first) = create(trial.tiles, request)?;
         let choice = Choice {
             reason: format!(
-                "{} on the plane: the {} engine runs {p} generations and HashLife {p}, and the run goes on with the one that did less work",
+                "{} on the plane: the {} engine runs {} generations and HashLife {m} twice, and the run goes on with the one that did less work",
                 if request.rule.loaded().is_some() {
                     "a rule file's rule"
                 } else {
                     "a crowded pattern of a rule of the 3x3 block"
                 },
                 trial.tiles,
-                p = switching::PROBE
+                trial.probe,
+                m = switching::MEMO_STRETCH
             ),
             ..first
         };
@@ -339,7 +340,7 @@ fn memo_may_pay(request: &Request, choice: &Choice) -> Option<switching::Trial> 
     });
     (both
         && request.universe.is_plane()
-        && w.generations >= 8 * switching::PROBE
+        && w.generations >= switching::TRIAL_RUN
         && (w.stride == 0 || w.stride >= 1024)
         && !w.from_quadtree
         && w.population < 1 << 19)

@@ -34,47 +34,63 @@ const LOOK_EVERY: u64 = 1024;
 /// and forth.
 const SPARSER: f64 = 0.25;
 const DENSER: f64 = 0.6;
-/// Generations the tile engine runs before HashLife's turn, in a trial of both.
-pub const PROBE: u64 = 64;
+/// The shortest run `auto` makes a trial of: HashLife's two stretches on a gas cost tens of
+/// times the tile engine's, which a shorter run would not win back.
+pub const TRIAL_RUN: u64 = 512;
 /// Generations HashLife runs twice: once to make the pattern's nodes, once to be measured (a
 /// pattern that repeats makes few new ones the second time, a gas as many as the first).
 pub const MEMO_STRETCH: u64 = 16;
-/// HashLife goes on while its measured stretch makes at most this many new nodes for each tile
-/// the rule-tree engine computed in its stretch. Measured on Golly's rule-file patterns that
-/// both engines run, at 1000 generations (BENCHMARKS.md): a node costs some 0.3–1 µs and a tile
-/// 1–3 µs; the self-replicators and loops that ran faster on HashLife made up to 1.4 nodes a
-/// tile here, the gases and the replicators that churn it 4 to 130.
-const NODES_PER_TILE: u64 = 3;
 
-/// The two engines of a trial, by name, and how many nodes HashLife may make for each tile the
-/// tile engine computed and still go on, as (nodes, tiles).
+/// The two engines of a trial, by name, the generations the tile engine runs first, and how
+/// many nodes HashLife may make in a generation for each tile the tile engine computed in one
+/// and still go on, as (nodes, tiles).
 #[derive(Clone, Copy, Debug)]
 pub struct Trial {
     pub tiles: &'static str,
     pub hashlife: &'static str,
+    pub probe: u64,
     nodes_per_tile: (u64, u64),
 }
 
 impl Trial {
-    /// A rule file's rule: the rule-tree engine and HashLife over N states.
+    /// A rule file's rule: the rule-tree engine and HashLife over N states, HashLife going on
+    /// while it makes at most 6 nodes a generation for each tile computed in one. Measured on
+    /// Golly's rule-file patterns that both engines run, at 1000 generations (BENCHMARKS.md),
+    /// with the tile engine's stretch 16 generations: the loops and replicators that ran
+    /// faster on HashLife made up to 4.8 (Margolus' TMGas: 10 ms against 30 ms), Life on the
+    /// edge and on the slope, which ran 3–6 times slower on it, 7.1 and 7.6, the gases 60 to
+    /// 530. A loop's tiles computed are steady from the start, and a stretch of 16 generations
+    /// is a quarter of the cost of one of 64, which was most of the run on Golly's small demos
+    /// (Codd's sensing-demo: 0.8 ms of 4.5 ms).
     pub const RULE_FILE: Trial = Trial {
         tiles: "rule-tree",
         hashlife: "rule-hashlife",
-        nodes_per_tile: (NODES_PER_TILE, 1),
+        probe: 16,
+        nodes_per_tile: (6, 1),
     };
     /// A two-state rule of the 3x3 block: the tile engine and HashLife, HashLife going on
-    /// while it makes at most a node for every three tiles. A node's lowest level is a 16x16
-    /// block run 4 generations through the rule's circuit, a tile's at most 64 rows run once.
-    /// Measured on Golly's crowded non-totalistic patterns at 1000 generations: horiship-guns
-    /// made 0.26 nodes a tile and ran 5 ms on HashLife against 68 ms tile by tile;
-    /// pondpuffer-spaceship made 0.81 and oscillators 2.0, and ran 21 ms and 15 ms tile by
-    /// tile against 47 ms and 17 ms. (Oscillators to 10^4 takes HashLife 37 ms and the tile
-    /// engine 138 ms: its first stretches do not show how much it will repeat.)
+    /// while it makes at most 4 nodes a generation for every 3 tiles computed in one. A node's
+    /// lowest level is a 16x16 block run 4 generations through the rule's circuit, a tile's at
+    /// most 64 rows run once. Measured on Golly's crowded non-totalistic patterns at 1000
+    /// generations, with the tile engine's stretch 64 generations: horiship-guns made 0.26
+    /// nodes in 16 generations for each tile computed in 64 and ran 5 ms on HashLife against
+    /// 68 ms tile by tile; pondpuffer-spaceship made 0.81 and oscillators 2.0, and ran 21 ms
+    /// and 15 ms tile by tile against 47 ms and 17 ms. (Oscillators to 10^4 takes HashLife
+    /// 37 ms and the tile engine 138 ms: its first stretches do not show how much it will
+    /// repeat.)
     pub const BLOCK_RULE: Trial = Trial {
         tiles: "tiles",
         hashlife: "hashlife",
-        nodes_per_tile: (1, 3),
+        probe: 64,
+        nodes_per_tile: (4, 3),
     };
+
+    /// Whether HashLife, having made `made` nodes in its measured stretch, goes on against a
+    /// tile engine that computed `tiles` in its probe: both counted per generation.
+    fn memo_wins(&self, made: u64, tiles: u64) -> bool {
+        let (nodes, per_tiles) = self.nodes_per_tile;
+        made * self.probe * per_tiles <= nodes * tiles * MEMO_STRETCH
+    }
 }
 
 /// What the wrapper watches for.
@@ -158,7 +174,9 @@ impl Switching {
         match self.policy {
             Policy::Activity { .. } => Some(LOOK_EVERY.saturating_sub(self.since_look)),
             Policy::Memo(_, Memo::Chosen) => None,
-            Policy::Memo(_, Memo::Tiles { .. }) => Some(PROBE.saturating_sub(self.since_look)),
+            Policy::Memo(trial, Memo::Tiles { .. }) => {
+                Some(trial.probe.saturating_sub(self.since_look))
+            }
             Policy::Memo(_, Memo::Catching { at }) => {
                 Some(at.saturating_sub(self.inner.generation()))
             }
@@ -316,11 +334,10 @@ impl Switching {
         memo.step(MEMO_STRETCH)?;
         let made = nodes(memo.as_ref()) - before;
         let why = format!(
-            "the {} engine computed {tiles} tiles in {PROBE} generations, HashLife made {made} new nodes in {MEMO_STRETCH}",
-            trial.tiles
+            "the {} engine computed {tiles} tiles in {} generations, HashLife made {made} new nodes in {MEMO_STRETCH}",
+            trial.tiles, trial.probe
         );
-        let (nodes_allowed, per_tiles) = trial.nodes_per_tile;
-        if made * per_tiles > nodes_allowed * tiles {
+        if !trial.memo_wins(made, tiles) {
             let generation = self.inner.generation();
             self.history.push((generation, self.inner.name(), why));
         } else {
