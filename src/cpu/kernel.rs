@@ -105,36 +105,78 @@ impl Vectors {
 /// (row r in bits 4r..4r + 4, column c bit c), is the block's centre 2x2 a generation later
 /// (row 1 in bits 0 and 1, row 2 in bits 2 and 3). Its cost is a lookup for every four cells,
 /// whatever the rule's circuit.
-pub struct BlockTable(Box<[u8; 1 << 16]>);
+pub struct BlockTable {
+    table: Box<[u8; 1 << 16]>,
+    /// Whether the CPU has BMI2's `pext`, which gathers a 4x4 block's index from its four
+    /// rows in one instruction where the portable form takes ten (a third of the cost of a
+    /// non-totalistic rule's run on HashLife).
+    pext: bool,
+}
 
 impl BlockTable {
+    fn new(table: Box<[u8; 1 << 16]>) -> BlockTable {
+        #[cfg(target_arch = "x86_64")]
+        let pext = std::arch::is_x86_feature_detected!("bmi2");
+        #[cfg(not(target_arch = "x86_64"))]
+        let pext = false;
+        BlockTable { table, pext }
+    }
+
     /// `gens` generations of a 16x16 block (row y in `rows[y]`, column x bit x): after g
     /// generations rows and columns g..16-g are right.
-    pub fn step16(&self, mut rows: [u16; 16], gens: u32) -> [u16; 16] {
+    pub fn step16(&self, rows: [u16; 16], gens: u32) -> [u16; 16] {
         // Past 7 generations nothing of the block is right.
         assert!(
             gens <= 7,
             "a 16x16 block has no right cells after {gens} generations"
         );
+        #[cfg(target_arch = "x86_64")]
+        if self.pext {
+            // SAFETY: the CPU has BMI2, checked when the table was made.
+            return unsafe { self.step16_pext(rows, gens) };
+        }
+        self.step16_portable(rows, gens)
+    }
+
+    fn step16_portable(&self, rows: [u16; 16], gens: u32) -> [u16; 16] {
+        self.step16_with(rows, gens, |t| {
+            (t & 0xf) | (t >> 12 & 0xf0) | (t >> 24 & 0xf00) | (t >> 36 & 0xf000)
+        })
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    unsafe fn step16_pext(&self, rows: [u16; 16], gens: u32) -> [u16; 16] {
+        use std::arch::x86_64::_pext_u64;
+        self.step16_with(rows, gens, |t| _pext_u64(t, 0x000f_000f_000f_000f))
+    }
+
+    /// The step, with `index` taking four rows (16 bits apart, the block's first column at
+    /// bit 0) to the 4x4 block's index.
+    #[inline(always)]
+    fn step16_with(&self, mut rows: [u16; 16], gens: u32, index: impl Fn(u64) -> u64) -> [u16; 16] {
+        let table = &*self.table;
         for g in 1..=gens as usize {
             let mut next = [0u16; 16];
             // Each 2x2 of rows and columns g..16-g from the 4x4 round it.
-            for y in (g..16 - g).step_by(2) {
+            let mut y = g;
+            while y < 16 - g {
                 let four = rows[y - 1] as u64
                     | (rows[y] as u64) << 16
                     | (rows[y + 1] as u64) << 32
                     | (rows[y + 2] as u64) << 48;
                 // The two rows kept in registers while their 2x2s are put in.
                 let (mut upper, mut lower) = (0u32, 0u32);
-                for x in (g..16 - g).step_by(2) {
-                    let t = four >> (x - 1);
-                    let i = (t & 0xf) | (t >> 12 & 0xf0) | (t >> 24 & 0xf00) | (t >> 36 & 0xf000);
-                    let v = self.0[i as usize] as u32;
+                let mut x = g;
+                while x < 16 - g {
+                    let v = table[index(four >> (x - 1)) as usize & 0xffff] as u32;
                     upper |= (v & 3) << x;
                     lower |= (v >> 2 & 3) << x;
+                    x += 2;
                 }
                 next[y] = upper as u16;
                 next[y + 1] = lower as u16;
+                y += 2;
             }
             rows = next;
         }
@@ -296,7 +338,7 @@ impl Kernel {
             });
             eight.copy_from_slice(&entries.to_le_bytes());
         }
-        Some(BlockTable(table.into_boxed_slice().try_into().ok()?))
+        Some(BlockTable::new(table.into_boxed_slice().try_into().ok()?))
     }
 
     /// Whether the rule is decided by a circuit (a rule of the 3x3 block), not by counts.
@@ -1048,6 +1090,12 @@ mod tests {
                 for g in 1..=4u32 {
                     reference.step(1).unwrap();
                     let out = table.step16(rows, g);
+                    // The portable form, where the CPU's has been tested.
+                    assert_eq!(
+                        table.step16_portable(rows, g),
+                        out,
+                        "{rule}, generation {g}"
+                    );
                     for y in g..16 - g {
                         for x in g..16 - g {
                             let want = reference.cell(x as i64 + 16, y as i64 + 16).unwrap();
