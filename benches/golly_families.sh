@@ -34,9 +34,14 @@ for f in "${files[@]}"; do
     algo=QuickLife
     case "$f" in *.mc) algo=HashLife ;; */Generations/*) algo=Generations ;; esac
     case "${2:-}" in rule-files) algo=RuleLoader ;; ltl) algo="Larger than Life" ;; jvn) algo=JvN ;; esac
+    # bgolly's -m is the generation to reach, and a macrocell file's #G line is where it
+    # starts (Golly's sphinx files are at 10^11): it runs GENS from there, as lifelab does.
+    start=0
+    case "$f" in *.mc|*.mc.gz) start=$(zcat -f "$f" | grep -m1 '^#G ' | cut -d' ' -f2 || true) ;; esac
+    until=$(echo "${start:-0} + $GENS" | bc)
     gt=(); lt=()
     for _ in $(seq "$REPS"); do
-        t0=$EPOCHREALTIME; bgolly -a "$algo" -s /usr/share/golly/Rules/ -m "$GENS" "$f" > "$tmp/g"; t1=$EPOCHREALTIME
+        t0=$EPOCHREALTIME; bgolly -a "$algo" -s /usr/share/golly/Rules/ -m "$until" "$f" > "$tmp/g"; t1=$EPOCHREALTIME
         gp=$(tail -1 "$tmp/g" | sed 's/.*: //; s/,//g')
         gt+=("$(echo "$t1 - $t0" | bc)")
         t0=$EPOCHREALTIME; "$LIFELAB" run --pattern "$f" --gens "$GENS" --json > "$tmp/l" 2>/dev/null; t1=$EPOCHREALTIME

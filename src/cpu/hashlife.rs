@@ -110,6 +110,22 @@ fn hash4(c: [Id; 4], level: u8) -> u64 {
     m as u64 ^ (m >> 64) as u64
 }
 
+/// Starts loading `slots[i]` into the cache (a hint: nothing waits for it, and an index past
+/// the end loads nothing that matters).
+#[inline(always)]
+pub(super) fn prefetch_slot(slots: &[u64], i: usize) {
+    // No bounds check: the address is only a hint, and `wrapping_add` makes any index sound.
+    let at = slots.as_ptr().wrapping_add(i);
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing and faults on no address.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(at as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
+}
+
 /// An empty table of `size` slots.
 fn table(size: usize) -> Vec<u64> {
     let mut t = crate::memory::vec_in_huge_pages(size);
@@ -174,15 +190,7 @@ impl Store {
     #[inline(always)]
     fn prefetch(&self, c: [Id; 4], level: u8) -> u64 {
         let h = hash4(c, level);
-        let i = h as usize & (self.table.len() - 1);
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch is only a hint; it reads nothing and faults on no address.
-        unsafe {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            _mm_prefetch::<_MM_HINT_T0>(self.table.as_ptr().add(i) as *const i8);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = i;
+        prefetch_slot(&self.table, h as usize & (self.table.len() - 1));
         h
     }
 

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::hashlife::{EMPTY_SLOT, slot_of};
+use super::hashlife::{EMPTY_SLOT, prefetch_slot, slot_of};
 use crate::engine::{
     Bounds, CellRect, Census, Core, Engine, EngineError, EngineKind, EngineResult, Put, Sampled,
     Universe, Work, cells_by_state, census_of_tiles, check_states, put_by_cell, states_by_cell,
@@ -96,18 +96,10 @@ impl NodeIndex {
     /// 1000 generations: lifelab ran fewer instructions than Golly and took 1.4 times as long).
     #[inline(always)]
     fn prefetch(&self, hash: u64) {
-        if self.slots.is_empty() {
-            return;
-        }
-        let i = hash as usize & (self.slots.len() - 1);
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch is only a hint; it reads nothing and faults on no address.
-        unsafe {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            _mm_prefetch::<_MM_HINT_T0>(self.slots.as_ptr().add(i) as *const i8);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = i;
+        prefetch_slot(
+            &self.slots,
+            hash as usize & self.slots.len().wrapping_sub(1),
+        );
     }
 
     /// Puts `id` (just pushed onto `nodes`) in `slot` from [`NodeIndex::find`], growing the

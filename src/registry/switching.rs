@@ -58,10 +58,10 @@ impl Trial {
     /// Golly's rule-file patterns that both engines run, at 1000 generations (BENCHMARKS.md),
     /// with the tile engine's stretch 16 generations: the loops and replicators that ran
     /// faster on HashLife made up to 4.8 (Margolus' TMGas: 10 ms against 30 ms), Life on the
-    /// edge and on the slope, which ran 3–6 times slower on it, 7.1 and 7.6, the gases 60 to
-    /// 530. A loop's tiles computed are steady from the start, and a stretch of 16 generations
-    /// is a quarter of the cost of one of 64, which was most of the run on Golly's small demos
-    /// (Codd's sensing-demo: 0.8 ms of 4.5 ms).
+    /// edge and on the slope, which ran 3–6 times slower on it, 7.5 and 7.0, the gases and the
+    /// replicators that churn it 27 to 530. A loop's tiles computed are steady from the start,
+    /// and a stretch of 16 generations is a quarter of the cost of one of 64, which was most
+    /// of the run on Golly's small demos (Codd's sensing-demo: 0.8 ms of 4.5 ms).
     pub const RULE_FILE: Trial = Trial {
         tiles: "rule-tree",
         hashlife: "rule-hashlife",
