@@ -61,6 +61,32 @@ pub fn tile_of(x: i64, y: i64) -> ((i64, i64), usize, u32) {
     )
 }
 
+/// Bit i set where `bytes[i]` (at most 64 of them) is not 0, eight bytes at a time.
+pub fn nonzero_bits(bytes: &[u8]) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let mut out = 0;
+    let mut chunks = bytes.chunks_exact(8);
+    for (k, c) in chunks.by_ref().enumerate() {
+        let v = u64::from_le_bytes(c.try_into().expect("eight bytes"));
+        // The top bit of each byte that is not 0, then the eight gathered into one byte.
+        let top = ((v & LOW7).wrapping_add(LOW7) | v) & !LOW7;
+        out |= ((top >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
+    }
+    let base = bytes.len() - chunks.remainder().len();
+    for (i, &b) in chunks.remainder().iter().enumerate() {
+        out |= ((b != 0) as u64) << (base + i);
+    }
+    out
+}
+
+/// Whether some byte is above 1 (a state beyond alive), eight at a time.
+pub fn any_above_one(bytes: &[u8]) -> bool {
+    let mut chunks = bytes.chunks_exact(8);
+    chunks.by_ref().any(|c| {
+        u64::from_le_bytes(c.try_into().expect("eight bytes")) & !0x0101_0101_0101_0101 != 0
+    }) || chunks.remainder().iter().any(|&b| b > 1)
+}
+
 impl TileMap {
     pub fn new() -> Self {
         Self::default()
@@ -110,6 +136,32 @@ impl TileMap {
         }
     }
 
+    /// Sets the states above 1 of a run of cells along one row of one tile, from (x, y)
+    /// eastwards (the others are left as they are): a pattern's states put in a tile at a
+    /// time, not a cell at a time.
+    pub fn set_states_in_row(&mut self, x: i64, y: i64, states: &[u8]) {
+        let (t, row, bit) = tile_of(x, y);
+        debug_assert!(
+            bit as usize + states.len() <= 64,
+            "the run stays in one tile"
+        );
+        let mut set = 0u64;
+        for (k, &v) in states.iter().enumerate() {
+            set |= ((v > 1) as u64) << (bit as usize + k);
+        }
+        if set == 0 {
+            return;
+        }
+        self.tile_mut(t.0, t.1)[row] |= set;
+        let st = self.states.entry(t).or_insert_with(|| Box::new([0; 4096]));
+        let at = row * 64 + bit as usize;
+        for (cell, &v) in st[at..at + states.len()].iter_mut().zip(states) {
+            if v > 1 {
+                *cell = v;
+            }
+        }
+    }
+
     /// Whether some cell is above state 1.
     pub fn has_states(&self) -> bool {
         self.states.iter().any(|(t, s)| {
@@ -127,9 +179,16 @@ impl TileMap {
             let Some(bits) = self.tiles.get(t) else {
                 continue;
             };
-            for (i, &v) in s.iter().enumerate() {
-                if v > max && bits[i / 64] >> (i % 64) & 1 == 1 {
-                    max = v;
+            // A row's bytes are looked at cell by cell only where its highest passes the
+            // maximum so far (every tile is read whenever an engine takes a pattern).
+            for (row, &b) in s.chunks_exact(64).zip(bits.iter()) {
+                if b == 0 || row.iter().copied().max().unwrap_or(0) <= max {
+                    continue;
+                }
+                for (c, &v) in row.iter().enumerate() {
+                    if b >> c & 1 == 1 {
+                        max = max.max(v);
+                    }
                 }
             }
         }
@@ -175,9 +234,13 @@ impl TileMap {
         let bits = self.tiles.get(&(tx, ty))?;
         let states = self.states.get(&(tx, ty));
         let mut out = Box::new([0u8; 4096]);
-        for (i, s) in out.iter_mut().enumerate() {
-            if bits[i / 64] >> (i % 64) & 1 == 1 {
-                *s = states.map_or(1, |st| st[i].max(1));
+        for (r, &b) in bits.iter().enumerate() {
+            // Only the set bits: most of a tile is empty.
+            let mut rest = b;
+            while rest != 0 {
+                let i = r * 64 + rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                out[i] = states.map_or(1, |st| st[i].max(1));
             }
         }
         Some(out)
@@ -193,11 +256,9 @@ impl TileMap {
     pub fn insert_states(&mut self, tx: i64, ty: i64, cells: &TileStates) {
         let mut bits = [0u64; 64];
         let mut multi = false;
-        for (i, &s) in cells.iter().enumerate() {
-            if s != 0 {
-                bits[i / 64] |= 1 << (i % 64);
-            }
-            multi |= s > 1;
+        for (row, b) in cells.chunks_exact(64).zip(bits.iter_mut()) {
+            *b = nonzero_bits(row);
+            multi |= any_above_one(row);
         }
         self.insert(tx, ty, bits);
         if multi {
@@ -349,6 +410,35 @@ impl TileMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The word-at-a-time byte tests against a byte-by-byte reading, on every length to 64
+    /// and bytes of every kind (0, 1, above 1, the top bit set).
+    #[test]
+    fn byte_tests_read_every_byte() {
+        let mut rng = crate::hash::SplitMix64(5);
+        for len in 0..=64 {
+            for _ in 0..50 {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| match rng.next_u64() % 5 {
+                        0 | 1 => 0,
+                        2 => 1,
+                        3 => 0x80,
+                        _ => rng.next_u64() as u8,
+                    })
+                    .collect();
+                let want = bytes
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |m, (i, &b)| m | ((b != 0) as u64) << i);
+                assert_eq!(nonzero_bits(&bytes), want, "{bytes:?}");
+                assert_eq!(
+                    any_above_one(&bytes),
+                    bytes.iter().any(|&b| b > 1),
+                    "{bytes:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn grids_placed_anywhere_come_back_cell_for_cell() {

@@ -427,25 +427,11 @@ fn occupancy(block: &Block) -> [u128; P] {
     occupied
 }
 
-/// Bit i set where `bytes[i]` is not 0, eight bytes at a time.
+/// Bit i set where `bytes[i]` (at most 128 of them, a padded tile's row) is not 0.
 #[inline]
 fn nonzero_bits(bytes: &[u8]) -> u128 {
-    let mut out = 0u128;
-    let mut chunks = bytes.chunks_exact(8);
-    for (k, c) in chunks.by_ref().enumerate() {
-        let v = u64::from_le_bytes(c.try_into().expect("eight bytes"));
-        // Each byte to 0 or 1, then the eight gathered into the top byte (byte i to bit i).
-        let mut t = v | v >> 4;
-        t |= t >> 2;
-        t |= t >> 1;
-        let ones = t & 0x0101_0101_0101_0101;
-        out |= ((ones.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u128) << (8 * k);
-    }
-    let base = bytes.len() - chunks.remainder().len();
-    for (i, &b) in chunks.remainder().iter().enumerate() {
-        out |= ((b != 0) as u128) << (base + i);
-    }
-    out
+    let (low, high) = bytes.split_at(bytes.len().min(64));
+    crate::tiles::nonzero_bits(low) as u128 | (crate::tiles::nonzero_bits(high) as u128) << 64
 }
 
 /// The tile and the cell's index in it.

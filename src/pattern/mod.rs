@@ -83,8 +83,17 @@ impl Pattern {
         let mut tiles = crate::tiles::TileMap::from_grid(&self.cells, at);
         if let Some(states) = &self.states {
             let w = self.width() as usize;
-            for (i, &s) in states.iter().enumerate().filter(|(_, s)| **s > 1) {
-                tiles.set_state(at.0 + (i % w) as i64, at.1 + (i / w) as i64, s);
+            for (y, row) in states.chunks(w.max(1)).enumerate() {
+                // A tile's stretch of each row at a time.
+                let mut x = 0;
+                while x < row.len() {
+                    let gx = at.0 + x as i64;
+                    let end = (x + (64 - gx.rem_euclid(64)) as usize).min(row.len());
+                    if crate::tiles::any_above_one(&row[x..end]) {
+                        tiles.set_states_in_row(gx, at.1 + y as i64, &row[x..end]);
+                    }
+                    x = end;
+                }
             }
         }
         tiles
