@@ -557,19 +557,24 @@ impl Compiler {
         }
         let last = depth + 1 == self.lut.len();
         let mut entries = Vec::with_capacity(self.states as usize);
-        let mut next = vec![0u64; matching.len()];
+        let mut next = vec![0u64; if last { 0 } else { matching.len() }];
         for s in 0..self.states as usize {
             let lut = &self.lut[depth][s];
-            for (n, (&m, &l)) in next.iter_mut().zip(matching.iter().zip(lut)) {
-                *n = m & l;
-            }
             entries.push(if last {
-                // The first transition that matches, or the cell as it is.
-                match next.iter().position(|&w| w != 0) {
-                    Some(w) => self.outputs[w * 64 + next[w].trailing_zeros() as usize] as u32,
+                // The first transition that matches, or the cell as it is: found without
+                // writing the set out (compiling a table is part of every start).
+                let first = matching.iter().zip(lut).position(|(&m, &l)| m & l != 0);
+                match first {
+                    Some(w) => {
+                        let bit = (matching[w] & lut[w]).trailing_zeros() as usize;
+                        self.outputs[w * 64 + bit] as u32
+                    }
                     None => s as u32,
                 }
             } else {
+                for (n, (&m, &l)) in next.iter_mut().zip(matching.iter().zip(lut)) {
+                    *n = m & l;
+                }
                 self.build(depth + 1, &next)?
             });
         }
