@@ -520,17 +520,21 @@ impl Engine for RuleTreeEngine {
 
     fn bounds(&mut self) -> EngineResult<Option<Bounds>> {
         let mut b: Option<Bounds> = None;
+        // From each tile's rows of bits, not its bytes.
         for (&(tx, ty), tile) in &self.tiles {
-            for (i, _) in tile.cells.iter().enumerate().filter(|(_, s)| **s != 0) {
-                let (x, y) = (tx * TILE + (i % T) as i64, ty * TILE + (i / T) as i64);
-                let cb = Bounds {
-                    left: x,
-                    right: x,
-                    top: y,
-                    bottom: y,
-                };
-                b = Some(b.map_or(cb, |b| b.union(cb)));
-            }
+            let Some(top) = tile.rows.iter().position(|&r| r != 0) else {
+                continue;
+            };
+            let bottom = tile.rows.iter().rposition(|&r| r != 0).unwrap_or(top);
+            let columns = tile.rows.iter().fold(0, |a, &r| a | r);
+            let (x0, y0) = (tx * TILE, ty * TILE);
+            let cb = Bounds {
+                left: x0 + columns.trailing_zeros() as i64,
+                right: x0 + 63 - columns.leading_zeros() as i64,
+                top: y0 + top as i64,
+                bottom: y0 + bottom as i64,
+            };
+            b = Some(b.map_or(cb, |b| b.union(cb)));
         }
         Ok(b)
     }
