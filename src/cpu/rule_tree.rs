@@ -45,7 +45,7 @@ impl Tile {
     fn new(cells: Box<TileStates>) -> Tile {
         let mut rows = Box::new([0; T]);
         for (row, cells) in rows.iter_mut().zip(cells.chunks_exact(T)) {
-            *row = nonzero_bits(cells) as u64;
+            *row = crate::tiles::nonzero_bits(cells);
         }
         let live = rows.iter().map(|r| r.count_ones()).sum();
         Tile { cells, rows, live }
@@ -311,7 +311,7 @@ impl RuleTreeEngine {
                 Some(block) => occupancy(block),
                 None => {
                     this.gather(t, None, pad);
-                    std::array::from_fn(|py| nonzero_bits(&pad[py * P..py * P + P]))
+                    std::array::from_fn(|py| padded_nonzero_bits(&pad[py * P..py * P + P]))
                 }
             };
             let old = match &block {
@@ -343,7 +343,7 @@ impl RuleTreeEngine {
                     near &= near - 1;
                     cells[r * T + c] = next(tree, offsets, pad, (r + 1) * P + c + 1);
                 }
-                bits[r] = nonzero_bits(&cells[r * T..r * T + T]) as u64;
+                bits[r] = crate::tiles::nonzero_bits(&cells[r * T..r * T + T]);
             }
             let live: u32 = bits.iter().map(|b| b.count_ones()).sum();
             let changed = match old {
@@ -429,7 +429,7 @@ fn occupancy(block: &Block) -> [u128; P] {
 
 /// Bit i set where `bytes[i]` (at most 128 of them, a padded tile's row) is not 0.
 #[inline]
-fn nonzero_bits(bytes: &[u8]) -> u128 {
+fn padded_nonzero_bits(bytes: &[u8]) -> u128 {
     let (low, high) = bytes.split_at(bytes.len().min(64));
     crate::tiles::nonzero_bits(low) as u128 | (crate::tiles::nonzero_bits(high) as u128) << 64
 }
@@ -588,7 +588,7 @@ impl Engine for RuleTreeEngine {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn nonzero_bits_marks_every_byte_that_is_not_zero() {
+    fn padded_nonzero_bits_marks_every_byte_that_is_not_zero() {
         let mut bytes = [0u8; super::P];
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         for round in 0..200 {
@@ -606,7 +606,7 @@ mod tests {
                 .iter()
                 .enumerate()
                 .fold(0u128, |m, (i, &b)| m | ((b != 0) as u128) << i);
-            assert_eq!(super::nonzero_bits(&bytes), want);
+            assert_eq!(super::padded_nonzero_bits(&bytes), want);
         }
     }
 }
