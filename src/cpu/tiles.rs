@@ -15,9 +15,8 @@
 //! cell (a still life is not still under chance); B0 rules turn the whole torus on and run it
 //! densely, and say so.
 
-use std::collections::HashMap;
-
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 
 use super::kernel::{Change, Kernel, Vectors};
 use crate::engine::{
@@ -63,11 +62,21 @@ struct Meta {
     vh: u32,
     vh_above: u32,
     nbrs: [u32; 8],
-    /// The generation stamp of the last time it was put on the list to compute.
-    stamp: u64,
     live: bool,
     /// Edited since the last generation: its other buffer is not its predecessor.
     fresh: bool,
+}
+
+/// A tile's place on a generation's list to compute, apart from [`Meta`] so that marking a
+/// neighbour touches 16 bytes, not its whole record.
+#[derive(Clone, Copy, Debug, Default)]
+struct Mark {
+    /// The generation stamp of the last time it was put on the list.
+    stamp: u64,
+    /// The rows it needs computed then, before its row mask: the changed tiles round it
+    /// OR theirs in (scattered while the list is made, rather than gathered from nine
+    /// tiles' deltas for each tile on it).
+    need: u64,
 }
 
 /// Where tiles are found: a torus wraps tile positions (a tube one way only); a torus of up to
@@ -85,7 +94,7 @@ enum Slots {
         columns: i64,
         slots: Vec<u32>,
     },
-    Map(HashMap<(i64, i64), u32>),
+    Map(FxHashMap<(i64, i64), u32>),
 }
 
 /// The most tiles a torus indexes densely (64 MiB of slots; a 262144 x 262144 torus).
@@ -103,7 +112,7 @@ impl Index {
                         slots: vec![NONE; (columns * rows) as usize],
                     }
                 } else {
-                    Slots::Map(HashMap::new())
+                    Slots::Map(FxHashMap::default())
                 };
                 Index {
                     wrap: (Some(columns as i64), Some(rows as i64)),
@@ -116,7 +125,7 @@ impl Index {
                     |side: Option<u32>| side.map(|n| (n as u64).div_ceil(TILE as u64) as i64);
                 Index {
                     wrap: (tiles(w), tiles(h)),
-                    slots: Slots::Map(HashMap::new()),
+                    slots: Slots::Map(FxHashMap::default()),
                 }
             }
         }
@@ -177,6 +186,8 @@ pub struct TileEngine {
     deltas: [Vec<Change>; 2],
     /// Per parity: the tiles whose delta is not zero.
     active: [Vec<u32>; 2],
+    /// Per tile: when it was last put on the list to compute, and the rows it needs then.
+    marks: Vec<Mark>,
     free: Vec<u32>,
     index: Index,
     stamp: u64,
@@ -185,6 +196,10 @@ pub struct TileEngine {
     track_hash: bool,
     /// B0 on a torus: every tile exists and the torus runs densely.
     dense: bool,
+    /// Every tile is whole, 64 cells a side (the plane, or finite sides that are multiples
+    /// of 64): Life's step then takes its sizes as constants and reads no neighbour's record
+    /// for them.
+    full: bool,
     /// Generations since empty tiles were last dropped.
     since_sweep: u32,
     /// Reused between generations.
@@ -332,6 +347,7 @@ impl NextBuffers {
 /// [`life_rows`] on the vector units `vectors`.
 fn life_rows_on(
     vectors: Vectors,
+    full: bool,
     meta: &[Meta],
     cur: &[TileBits],
     id: u32,
@@ -341,36 +357,47 @@ fn life_rows_on(
     match vectors {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Vectors::available` found them on this CPU.
-        Vectors::Avx512 => unsafe { life_rows_avx512(meta, cur, id, need, out) },
+        Vectors::Avx512 => unsafe { life_rows_avx512(full, meta, cur, id, need, out) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
-        Vectors::Avx2 => unsafe { life_rows_avx2(meta, cur, id, need, out) },
-        _ => life_rows::<false>(meta, cur, id, need, out),
+        Vectors::Avx2 => unsafe { life_rows_avx2(full, meta, cur, id, need, out) },
+        _ if full => life_rows::<false, true>(meta, cur, id, need, out),
+        _ => life_rows::<false, false>(meta, cur, id, need, out),
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
 unsafe fn life_rows_avx2(
+    full: bool,
     meta: &[Meta],
     cur: &[TileBits],
     id: u32,
     need: u64,
     out: &mut TileBits,
 ) -> (Change, i64) {
-    life_rows::<false>(meta, cur, id, need, out)
+    if full {
+        life_rows::<false, true>(meta, cur, id, need, out)
+    } else {
+        life_rows::<false, false>(meta, cur, id, need, out)
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vpopcntdq,avx2,popcnt")]
 unsafe fn life_rows_avx512(
+    full: bool,
     meta: &[Meta],
     cur: &[TileBits],
     id: u32,
     need: u64,
     out: &mut TileBits,
 ) -> (Change, i64) {
-    life_rows::<true>(meta, cur, id, need, out)
+    if full {
+        life_rows::<true, true>(meta, cur, id, need, out)
+    } else {
+        life_rows::<true, false>(meta, cur, id, need, out)
+    }
 }
 
 /// Life's next state of the rows `need` of tile `id` into `out`, its next buffer (which holds
@@ -380,7 +407,7 @@ unsafe fn life_rows_avx512(
 /// rows and edge bits) repeats [`TileEngine::step_life_tile_rolling`]'s: shared through a
 /// struct, the compiler built the lanes' shifts from scalars and iwona took 80 ms, not 64.
 #[inline(always)]
-fn life_rows<const MASKS: bool>(
+fn life_rows<const MASKS: bool, const FULL: bool>(
     meta: &[Meta],
     cur: &[TileBits],
     id: u32,
@@ -390,23 +417,23 @@ fn life_rows<const MASKS: bool>(
     let m = &meta[id as usize];
     let rows_of = |t: u32| if t == NONE { &EMPTY } else { &cur[t as usize] };
     let west_bit_of = |t: u32| {
-        if t == NONE {
+        if FULL || t == NONE {
             63
         } else {
             meta[t as usize].vw - 1
         }
     };
-    let east_shift = m.vw - 1;
+    let east_shift = if FULL { 63 } else { m.vw - 1 };
     let (me, west, east) = (rows_of(id), rows_of(m.nbrs[W]), rows_of(m.nbrs[E]));
     let west_bit = west_bit_of(m.nbrs[W]);
-    let vh = m.vh as usize;
+    let vh = if FULL { TILE as usize } else { m.vh as usize };
     let edge = |[c, w, e]: [u32; 3], row: usize| {
         let c = rows_of(c)[row];
         let wb = rows_of(w)[row] >> west_bit_of(w) & 1;
         let (ones, twos, _) = sum_of_three(c, wb, rows_of(e)[row] & 1, east_shift);
         (ones, twos)
     };
-    let mask = if m.vw == 64 {
+    let mask = if FULL || m.vw == 64 {
         u64::MAX
     } else {
         (1u64 << m.vw) - 1
@@ -437,7 +464,8 @@ fn life_rows<const MASKS: bool>(
         // torus's last row feed only rows that are not kept.
         let last = x + LANES;
         let above_first = if x == 0 {
-            edge([m.nbrs[N], m.nbrs[NW], m.nbrs[NE]], m.vh_above as usize - 1)
+            let above = if FULL { TILE as u32 } else { m.vh_above };
+            edge([m.nbrs[N], m.nbrs[NW], m.nbrs[NE]], above as usize - 1)
         } else {
             row_sum_at(x - 1)
         };
@@ -548,6 +576,11 @@ impl TileEngine {
         let mut engine = Self {
             core: Core::new(EngineKind::Tiles, "tiles", rule),
             dense: kernel.births_from_nothing,
+            full: {
+                let (w, h) = universe.finite_sides();
+                let whole = |side: Option<u32>| side.is_none_or(|n| n % TILE as u32 == 0);
+                whole(w) && whole(h)
+            },
             kernel,
             other,
             seed,
@@ -557,6 +590,7 @@ impl TileEngine {
             bufs: [Vec::new(), Vec::new()],
             deltas: [Vec::new(), Vec::new()],
             active: [Vec::new(), Vec::new()],
+            marks: Vec::new(),
             free: Vec::new(),
             index,
             stamp: 0,
@@ -647,7 +681,6 @@ impl TileEngine {
             vh,
             vh_above: self.row_height(ty - 1),
             nbrs: [NONE; 8],
-            stamp: 0,
             live: true,
             fresh: false,
         };
@@ -659,6 +692,7 @@ impl TileEngine {
                 self.bufs[1][i] = [0; 64];
                 self.deltas[0][i] = Change::NONE;
                 self.deltas[1][i] = Change::NONE;
+                self.marks[i] = Mark::default();
                 id
             }
             None => {
@@ -667,6 +701,7 @@ impl TileEngine {
                 self.bufs[1].push([0; 64]);
                 self.deltas[0].push(Change::NONE);
                 self.deltas[1].push(Change::NONE);
+                self.marks.push(Mark::default());
                 (self.meta.len() - 1) as u32
             }
         };
@@ -813,9 +848,13 @@ impl TileEngine {
         let q = 1 - p;
         // Tiles whose delta at q described t - 1 versus t - 3: at t + 1 they hold t - 1 unless
         // computed below, and t + 1 equals t - 1 there.
-        for id in std::mem::take(&mut self.active[q]) {
+        // Cleared in place: the list keeps its room for the tiles `land` puts on it next.
+        let mut stale = std::mem::take(&mut self.active[q]);
+        for &id in &stale {
             self.deltas[q][id as usize] = Change::NONE;
         }
+        stale.clear();
+        self.active[q] = stale;
         self.stamp += 1;
         let stamp = self.stamp;
         let mut todo = std::mem::take(&mut self.todo);
@@ -838,34 +877,43 @@ impl TileEngine {
             let i = id as usize;
             let (tx, ty) = self.meta[i].pos;
             let spreads = !stochastic || self.bufs[p][i].iter().any(|&w| w != 0);
-            // The neighbours that read a changed cell of this tile: only those beside a
-            // changed edge, unless every tile is recomputed whole anyway.
+            // The neighbours that read a changed cell of this tile (only those beside a
+            // changed edge, unless every tile is recomputed whole anyway), and the rows of
+            // each that read one.
             let reach = if stochastic || self.dense {
-                u8::MAX
+                [u64::MAX; 8]
             } else {
                 self.reach(id, p)
             };
-            if spreads && reach != 0 {
-                for (k, (dx, dy)) in OFFSETS.into_iter().enumerate() {
-                    if reach >> k & 1 == 0 {
-                        continue;
-                    }
+            if spreads {
+                // The slots reached, a bit each: a loop over them alone (whether a slot is
+                // reached is the data's whim, a branch per slot mispredicted).
+                let mut slots = 0u32;
+                for (k, &rows) in reach.iter().enumerate() {
+                    slots |= ((rows != 0) as u32) << k;
+                }
+                while slots != 0 {
+                    let k = slots.trailing_zeros() as usize;
+                    slots &= slots - 1;
+                    let (dx, dy) = OFFSETS[k];
                     let known = self.meta[i].nbrs[k];
                     let n = if known != NONE {
                         known
                     } else {
                         self.tile_at(tx + dx, ty + dy)
                     };
-                    if n != NONE && self.meta[n as usize].stamp != stamp {
-                        self.meta[n as usize].stamp = stamp;
-                        todo.push(n);
+                    if n != NONE {
+                        self.mark(n, stamp, reach[k], &mut todo);
                     }
                 }
             }
-            if self.meta[i].stamp != stamp {
-                self.meta[i].stamp = stamp;
-                todo.push(id);
-            }
+            let own = if stochastic || self.dense {
+                u64::MAX
+            } else {
+                let any = self.deltas[p][i].any;
+                any | any << 1 | any >> 1
+            };
+            self.mark(id, stamp, own, &mut todo);
         }
         if !stochastic {
             self.active[p] = sources;
@@ -929,59 +977,50 @@ impl TileEngine {
         }
     }
 
-    /// The neighbours of tile `id` (a bit per slot of [`OFFSETS`]) that read a cell of it
-    /// that changed: the mirror of [`Self::needed`].
-    fn reach(&self, id: u32, p: usize) -> u8 {
+    /// For each slot of [`OFFSETS`], the rows of that neighbour of tile `id` that read a cell
+    /// of it that changed (none: the neighbour need not be computed for it). The mirror of
+    /// what a tile reads of its neighbours: the west tile's east column, the east tile's west
+    /// column, and the corners and edge rows of the tiles above and below.
+    fn reach(&self, id: u32, p: usize) -> [u64; 8] {
         let c = self.deltas[p][id as usize];
-        let top = 1u64;
-        let bottom = 1u64 << (self.meta[id as usize].vh - 1);
-        let mut reach = 0u8;
-        let mut wake = |slot: usize, on: bool| reach |= (on as u8) << slot;
-        wake(NW, c.west & top != 0);
-        wake(N, c.any & top != 0);
-        wake(NE, c.east & top != 0);
-        wake(W, c.west != 0);
-        wake(E, c.east != 0);
-        wake(SW, c.west & bottom != 0);
-        wake(S, c.any & bottom != 0);
-        wake(SE, c.east & bottom != 0);
+        let m = &self.meta[id as usize];
+        let spread = |rows: u64| rows | rows << 1 | rows >> 1;
+        // Row 0 of this tile is read by the bottom row of the tiles above.
+        let top = |changed: u64| (changed & 1) << (m.vh_above - 1);
+        let bottom = |changed: u64| changed >> (m.vh - 1) & 1;
+        let mut reach = [0u64; 8];
+        reach[NW] = top(c.west);
+        reach[N] = top(c.any);
+        reach[NE] = top(c.east);
+        reach[W] = spread(c.west);
+        reach[E] = spread(c.east);
+        reach[SW] = bottom(c.west);
+        reach[S] = bottom(c.any);
+        reach[SE] = bottom(c.east);
         reach
     }
 
-    /// The rows of tile `id` a deterministic step computes: every row of a dense torus's tiles,
-    /// else [`Self::needed`].
+    /// Puts tile `id` on this generation's list (once), needing the rows `rows` besides
+    /// those already asked of it.
     #[inline(always)]
-    fn rows_to_compute(&self, id: u32, p: usize) -> u64 {
+    fn mark(&mut self, id: u32, stamp: u64, rows: u64, todo: &mut Vec<u32>) {
+        let mark = &mut self.marks[id as usize];
+        if mark.stamp != stamp {
+            *mark = Mark { stamp, need: 0 };
+            todo.push(id);
+        }
+        mark.need |= rows;
+    }
+
+    /// The rows of tile `id` a deterministic step computes: every row of a dense torus's tiles,
+    /// else those its changed neighbours and its own changes asked of it ([`Self::mark`]).
+    #[inline(always)]
+    fn rows_to_compute(&self, id: u32, _p: usize) -> u64 {
         if self.dense {
             self.row_mask(id)
         } else {
-            self.needed(id, p)
+            self.marks[id as usize].need & self.row_mask(id)
         }
-    }
-
-    /// The rows of tile `id` that must be recomputed, as a mask.
-    fn needed(&self, id: u32, p: usize) -> u64 {
-        let m = &self.meta[id as usize];
-        let d = |n: u32| {
-            if n == NONE {
-                Change::NONE
-            } else {
-                self.deltas[p][n as usize]
-            }
-        };
-        // Only the cells next to this tile count: the west tile's east column, the east
-        // tile's west column, and the corners of the tiles above and below.
-        let side = d(id).any | d(m.nbrs[W]).east | d(m.nbrs[E]).west;
-        let mut need = side | side << 1 | side >> 1;
-        let above = d(m.nbrs[NW]).east | d(m.nbrs[N]).any | d(m.nbrs[NE]).west;
-        if above >> (m.vh_above - 1) & 1 == 1 {
-            need |= 1;
-        }
-        let below = d(m.nbrs[SW]).east | d(m.nbrs[S]).any | d(m.nbrs[SE]).west;
-        if below & 1 == 1 {
-            need |= 1 << (m.vh - 1);
-        }
-        need & self.row_mask(id)
     }
 
     /// Writes computed rows `lo..` of tile `id` into the next generation's buffer, noting
@@ -1079,23 +1118,35 @@ impl TileEngine {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,popcnt")]
     unsafe fn step_life_tiles_avx2(&mut self, todo: &[u32], p: usize) {
-        for &id in todo {
-            self.step_life_tile::<false>(id, p);
+        if self.full {
+            for &id in todo {
+                self.step_life_tile::<false, true>(id, p);
+            }
+        } else {
+            for &id in todo {
+                self.step_life_tile::<false, false>(id, p);
+            }
         }
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vpopcntdq,avx2,popcnt")]
     unsafe fn step_life_tiles_avx512(&mut self, todo: &[u32], p: usize) {
-        for &id in todo {
-            self.step_life_tile::<true>(id, p);
+        if self.full {
+            for &id in todo {
+                self.step_life_tile::<true, true>(id, p);
+            }
+        } else {
+            for &id in todo {
+                self.step_life_tile::<true, false>(id, p);
+            }
         }
     }
 
     /// Life's next state of the rows of tile `id` that need it, written straight into the next
     /// buffer with the change masks and the population ([`life_rows`]).
     #[inline(always)]
-    fn step_life_tile<const MASKS: bool>(&mut self, id: u32, p: usize) {
+    fn step_life_tile<const MASKS: bool, const FULL: bool>(&mut self, id: u32, p: usize) {
         let need = self.rows_to_compute(id, p);
         if need == 0 {
             return;
@@ -1104,7 +1155,7 @@ impl TileEngine {
         let [b0, b1] = &mut self.bufs;
         let (cur, next) = if p == 0 { (&*b0, b1) } else { (&*b1, b0) };
         let (changed, gained) =
-            life_rows::<MASKS>(&self.meta, cur, id, need, &mut next[id as usize]);
+            life_rows::<MASKS, FULL>(&self.meta, cur, id, need, &mut next[id as usize]);
         self.sums[q].population = self.sums[q].population.wrapping_add_signed(gained);
         self.land(id, changed);
     }
@@ -1118,7 +1169,7 @@ impl TileEngine {
             .filter(|&(_, need)| need != 0)
             .collect();
         let q = 1 - p;
-        let vectors = self.kernel.vectors;
+        let (vectors, full) = (self.kernel.vectors, self.full);
         let [b0, b1] = &mut self.bufs;
         let (cur, next) = if p == 0 { (&*b0, b1) } else { (&*b1, b0) };
         let meta = &self.meta;
@@ -1127,7 +1178,7 @@ impl TileEngine {
             .par_iter()
             .map(|&(id, need)| {
                 let out = next.tile(id);
-                let (changed, gained) = life_rows_on(vectors, meta, cur, id, need, out);
+                let (changed, gained) = life_rows_on(vectors, full, meta, cur, id, need, out);
                 (id, changed, gained)
             })
             .collect();
@@ -1669,8 +1720,8 @@ mod tests {
 
     /// The tile engine on each vector unit this CPU has (the baseline always among them)
     /// against the reference engine, cell by cell: Life's fused step and the kernel's counts and
-    /// circuits, on odd tori (partial last tiles), sparse soups (a few rows of a tile at a time)
-    /// and dense ones.
+    /// circuits, on odd tori (partial last tiles), tori of whole tiles (Life's step with its
+    /// sizes as constants), sparse soups (a few rows of a tile at a time) and dense ones.
     #[test]
     fn tiles_match_the_reference_on_every_vector_unit() {
         for v in Vectors::available() {
@@ -1683,6 +1734,8 @@ mod tests {
                     (70, 1, 0.5),
                     (1, 70, 0.5),
                     (191, 257, 0.1),
+                    (192, 128, 0.04),
+                    (256, 192, 0.3),
                 ] {
                     let mut g = Grid::new(w, h);
                     g.fill_random(density, (w * h) as u64);
@@ -1694,15 +1747,16 @@ mod tests {
 
     /// Life on many tiles at once (the list over [`PARALLEL_TILES`], computed on every core),
     /// on each vector unit, against the reference engine: an odd torus, so that the last row
-    /// and column of tiles are partial.
+    /// and column of tiles are partial, and one of whole tiles.
     #[test]
     fn life_on_every_core_matches_the_reference_on_every_vector_unit() {
-        let (w, h) = (1500, 1400);
         let rule = Rule::life();
-        let mut g = Grid::new(w, h);
-        g.fill_random(0.4, 7);
-        for v in Vectors::available() {
-            matches_reference(rule, &g, v, 5, PARALLEL_TILES);
+        for (w, h) in [(1500, 1400), (1536, 1472)] {
+            let mut g = Grid::new(w, h);
+            g.fill_random(0.4, 7);
+            for v in Vectors::available() {
+                matches_reference(rule, &g, v, 5, PARALLEL_TILES);
+            }
         }
     }
 
