@@ -701,6 +701,18 @@ impl Kernel {
                         0
                     };
             }
+            if self.life {
+                // Life fused, as the tile engine has it: each row's sum of three, then B3/S23
+                // from the three sums (the generic counts below made all four count planes
+                // and compared them with each value the rule cares about: a third more of
+                // HashLife's Life instructions).
+                let sum = |x: u64| row_sum(x << 1, x, x >> 1);
+                rows = std::array::from_fn(|q| {
+                    let (a, b, c) = (sum(up[q]), sum(rows[q]), sum(down[q]));
+                    life_next([a.0, b.0, c.0], [a.1, b.1, c.1], rows[q])
+                });
+                continue;
+            }
             if let Some(circuit) = &self.circuit {
                 let shifted = |x: &[u64; N], left: bool| -> [u64; N] {
                     std::array::from_fn(|q| if left { x[q] << 1 } else { x[q] >> 1 })
