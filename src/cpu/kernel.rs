@@ -454,23 +454,39 @@ impl Kernel {
             }
             m += 1;
         }
-        let [a, b, cc, d, ee, f, gg, h, i, result] = g;
-        let block = [
-            &a[..m],
-            &b[..m],
-            &cc[..m],
-            &d[..m],
-            &ee[..m],
-            &f[..m],
-            &gg[..m],
-            &h[..m],
-            &i[..m],
-        ];
-        circuit.eval_words(block, &mut result[..m], &mut planes.values);
+        let (inputs, result) = g.split_first_chunk_mut::<9>().expect("ten rows");
+        circuit.eval_rows64(inputs, &mut result[0], m, &mut planes.values);
         let mut bits = which;
-        for &v in &result[..m] {
+        for &v in &g[9][..m] {
             out[bits.trailing_zeros() as usize] = v;
             bits &= bits - 1;
+        }
+    }
+
+    /// A rule's circuit on the first `m` words of the nine inputs in [`Planes::gathered`],
+    /// into its tenth row (the tile engine gathers them straight from its tiles). Compiled a
+    /// second time for AVX2, picked at run time.
+    pub fn eval_gathered(&self, planes: &mut Planes, m: usize) {
+        match self.vectors {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Vectors::available` found AVX2 on this CPU.
+            Vectors::Avx2 | Vectors::Avx512 => unsafe { self.eval_gathered_avx2(planes, m) },
+            _ => self.eval_gathered_in(planes, m),
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn eval_gathered_avx2(&self, planes: &mut Planes, m: usize) {
+        self.eval_gathered_in(planes, m)
+    }
+
+    #[inline(always)]
+    fn eval_gathered_in(&self, planes: &mut Planes, m: usize) {
+        if let Some(circuit) = &self.circuit {
+            let g: &mut [[u64; 64]; 10] = &mut planes.gathered;
+            let (inputs, result) = g.split_first_chunk_mut::<9>().expect("ten rows");
+            circuit.eval_rows64(inputs, &mut result[0], m, &mut planes.values);
         }
     }
 
@@ -850,6 +866,14 @@ pub struct Planes {
     scratch: Scratch,
     /// [`Kernel::rows_where`]'s nine inputs of the rows it computes, and their results.
     gathered: Box<[[u64; 64]; 10]>,
+}
+
+impl Planes {
+    /// The nine inputs of the words [`Kernel::eval_gathered`] computes, in the order of a
+    /// circuit's index bits (SE, S, SW, E, centre, W, NE, N, NW), and its results in the tenth.
+    pub fn gathered(&mut self) -> &mut [[u64; 64]; 10] {
+        &mut self.gathered
+    }
 }
 
 /// [`Kernel::columns`]'s rows between its passes.

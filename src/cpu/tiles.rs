@@ -287,6 +287,17 @@ fn write_row(
     *slot = new;
 }
 
+/// The positions of the set bits of `bits`, lowest first.
+fn set_bits(mut bits: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            k
+        })
+    })
+}
+
 /// Rows a vector of Life's tile step takes (eight words: one AVX-512 register, two AVX2).
 const LANES: usize = 8;
 
@@ -945,9 +956,15 @@ impl TileEngine {
                 self.step_life_tiles(&todo, p);
             } else {
                 let mut scratch = self.scratch.take().unwrap_or_default();
-                for &id in &todo {
-                    if let Some((lo, n)) = self.compute(id, p, stochastic, key, &mut scratch) {
-                        self.apply(id, lo, &scratch.out[..n]);
+                if self.kernel.has_circuit() && !stochastic {
+                    for &id in &todo {
+                        self.step_circuit_tile(id, p, &mut scratch);
+                    }
+                } else {
+                    for &id in &todo {
+                        if let Some((lo, n)) = self.compute(id, p, stochastic, key, &mut scratch) {
+                            self.apply(id, lo, &scratch.out[..n]);
+                        }
                     }
                 }
                 self.scratch = Some(scratch);
@@ -1044,22 +1061,45 @@ impl TileEngine {
 
     #[inline(always)]
     fn apply_any(&mut self, id: u32, lo: usize, rows: &[u64]) {
+        self.apply_rows(id, (lo..).zip(rows.iter().copied()));
+    }
+
+    /// [`Self::apply`] for the rows of `need`, the k-th of them `results[k]`.
+    fn apply_scattered(&mut self, id: u32, need: u64, results: &[u64; 64]) {
+        match self.kernel.vectors {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Vectors::available` found POPCNT with AVX2 on this CPU.
+            Vectors::Avx2 | Vectors::Avx512 => unsafe {
+                self.apply_scattered_popcnt(id, need, results)
+            },
+            _ => self.apply_rows(id, set_bits(need).zip(results.iter().copied())),
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn apply_scattered_popcnt(&mut self, id: u32, need: u64, results: &[u64; 64]) {
+        self.apply_rows(id, set_bits(need).zip(results.iter().copied()))
+    }
+
+    /// Writes each (row, new word) into tile `id`'s next buffer, noting which changed.
+    #[inline(always)]
+    fn apply_rows(&mut self, id: u32, rows: impl Iterator<Item = (usize, u64)>) {
         let q = 1 - self.parity;
         let i = id as usize;
         let pos = self.meta[i].pos;
         let east_bit = self.meta[i].vw - 1;
         let mut changed = Change::NONE;
-        let buf = &mut self.bufs[q][i][lo..lo + rows.len()];
         if !self.track_hash {
             // The common case, the population alone: kept as one difference, no call per row.
+            let buf = &mut self.bufs[q][i];
             let mut gained = 0i64;
-            for (r, (slot, &new)) in (lo..).zip(buf.iter_mut().zip(rows)) {
-                write_row(slot, r, new, east_bit, &mut changed, &mut gained);
+            for (r, new) in rows {
+                write_row(&mut buf[r], r, new, east_bit, &mut changed, &mut gained);
             }
             self.sums[q].population = self.sums[q].population.wrapping_add_signed(gained);
         } else {
-            for (k, &new) in rows.iter().enumerate() {
-                let r = lo + k;
+            for (r, new) in rows {
                 let old = self.bufs[q][i][r];
                 if old != new {
                     changed.note(r, old, new, east_bit);
@@ -1257,26 +1297,57 @@ impl TileEngine {
         self.land(id, changed);
     }
 
-    /// The next state of the rows of tile `id` that need it, into `scratch.out`: returns the
-    /// first row and how many.
-    fn compute(
-        &self,
-        id: u32,
-        p: usize,
-        stochastic: bool,
-        key: u32,
-        s: &mut Scratch,
-    ) -> Option<(usize, usize)> {
-        let need = if stochastic {
-            self.row_mask(id)
-        } else {
-            self.rows_to_compute(id, p)
-        };
+    /// A rule's circuit on the rows of tile `id` that need it, into its next buffer: each
+    /// row's nine inputs gathered straight from the tiles, the circuit run on those words
+    /// alone, the results landed row by row. (Through [`Self::compute`] the span of rows was
+    /// shifted into scratch rows, the needed ones gathered from there, and the whole span
+    /// copied and landed: two thirds of the instructions on pondpuffer, the circuit one.)
+    fn step_circuit_tile(&mut self, id: u32, p: usize, s: &mut Scratch) {
+        let need = self.rows_to_compute(id, p);
         if need == 0 {
-            return None;
+            return;
         }
         let lo = need.trailing_zeros() as usize;
         let hi = 63 - need.leading_zeros() as usize;
+        self.load_rows(id, p, lo, hi, s);
+        // Input row k is tile row lo - 1 + k, so tile row r's inputs are rows r - lo .. r - lo
+        // + 2; in the order of the circuit's index bits: SE, S, SW, E, centre, W, NE, N, NW.
+        let (w, c, e) = (&s.w, &s.c, &s.e);
+        let g = s.planes.gathered();
+        for (j, r) in set_bits(need).enumerate() {
+            let k = r - lo;
+            let inputs = [
+                e[k + 2],
+                c[k + 2],
+                w[k + 2],
+                e[k + 1],
+                c[k + 1],
+                w[k + 1],
+                e[k],
+                c[k],
+                w[k],
+            ];
+            for (plane, v) in g.iter_mut().zip(inputs) {
+                plane[j] = v;
+            }
+        }
+        let n = need.count_ones() as usize;
+        self.kernel.eval_gathered(&mut s.planes, n);
+        let results = &mut s.planes.gathered()[9];
+        let vw = self.meta[id as usize].vw;
+        if vw < 64 {
+            let mask = (1u64 << vw) - 1;
+            for r in &mut results[..n] {
+                *r &= mask;
+            }
+        }
+        self.apply_scattered(id, need, results);
+    }
+
+    /// Rows `lo - 1 ..= hi + 1` of tile `id` (the first and last from the tiles above and
+    /// below where they lie beyond it) into `s`'s rows from 0, each shifted west (`s.w`), as
+    /// it is (`s.c`) and shifted east (`s.e`), its neighbours' edge cells shifted in.
+    fn load_rows(&self, id: u32, p: usize, lo: usize, hi: usize, s: &mut Scratch) {
         let n = hi - lo + 1;
         let m = &self.meta[id as usize];
         let buf = &self.bufs[p];
@@ -1315,6 +1386,31 @@ impl TileEngine {
             let edge = [rows_of(m.nbrs[S]), rows_of(sw), rows_of(m.nbrs[SE])];
             put_row(s, n + 1, edge, vw_of(sw) - 1, east_shift, 0);
         }
+    }
+
+    /// The next state of the rows of tile `id` that need it, into `scratch.out`: returns the
+    /// first row and how many.
+    fn compute(
+        &self,
+        id: u32,
+        p: usize,
+        stochastic: bool,
+        key: u32,
+        s: &mut Scratch,
+    ) -> Option<(usize, usize)> {
+        let need = if stochastic {
+            self.row_mask(id)
+        } else {
+            self.rows_to_compute(id, p)
+        };
+        if need == 0 {
+            return None;
+        }
+        let lo = need.trailing_zeros() as usize;
+        let hi = 63 - need.leading_zeros() as usize;
+        let n = hi - lo + 1;
+        self.load_rows(id, p, lo, hi, s);
+        let m = &self.meta[id as usize];
         let (w, c, e) = (&s.w[..n + 2], &s.c[..n + 2], &s.e[..n + 2]);
         let out = &mut s.out[..n];
         if stochastic {

@@ -191,6 +191,50 @@ impl Circuit {
         }
     }
 
+    /// [`Circuit::eval_words`] on the first `m` (at most 64) words of nine 64-word inputs, into
+    /// `out`'s first `m`. The inputs have room past `m`, so each chunk is copied whole, a
+    /// fixed-size copy the compiler unrolls (a copy of `m` words was a call to `memmove`, nine
+    /// a chunk). Every chunk starts at a multiple of 16 (a chunk of 8 or 4 is the last), so
+    /// none reaches past word 64.
+    #[inline(always)]
+    pub fn eval_rows64(
+        &self,
+        block: &[[u64; 64]; 9],
+        out: &mut [u64; 64],
+        m: usize,
+        values: &mut Vec<[u64; 16]>,
+    ) {
+        values.resize(self.scratch_len(), [0; 16]);
+        let mut start = 0;
+        while start < m.min(64) {
+            start += match m - start {
+                9.. => self.chunk64::<16>(block, start, out, values),
+                5..=8 => self.chunk64::<8>(block, start, out, values),
+                _ => self.chunk64::<4>(block, start, out, values),
+            };
+        }
+    }
+
+    /// `N` words of [`Circuit::eval_rows64`] from word `start`; returns `N`.
+    #[inline(always)]
+    fn chunk64<const N: usize>(
+        &self,
+        block: &[[u64; 64]; 9],
+        start: usize,
+        out: &mut [u64; 64],
+        values: &mut [[u64; 16]],
+    ) -> usize {
+        let (values, _) = values.as_flattened_mut().as_chunks_mut::<N>();
+        for (v, b) in values[2..FIRST_NODE].iter_mut().zip(block) {
+            *v = b[start..start + N]
+                .try_into()
+                .expect("a chunk within 64 words");
+        }
+        let r = self.run::<N>(values);
+        out[start..start + N].copy_from_slice(&r);
+        N
+    }
+
     /// Up to `N` words of [`Circuit::eval_words`] from word `start`, the missing ones taken as
     /// empty; returns `N`.
     #[inline(always)]
