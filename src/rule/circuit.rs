@@ -31,6 +31,9 @@ pub struct Circuit {
     /// the constants at 0 and 1, the block's nine cells at 2 to 10 (index bit b at b + 2), node
     /// i at i + 11. No table of pointers to the inputs is read, and no index is checked.
     program: Vec<[u16; 3]>,
+    /// `program` cut into runs of lines that test the same cell (the nodes are in order of
+    /// level): that cell's value index and the end of its run. The run reads the cell once.
+    levels: Vec<(u16, u16)>,
 }
 
 /// Where `program`'s nodes start in its array of values.
@@ -85,6 +88,7 @@ impl Circuit {
             nodes: Vec::new(),
             root: 0,
             program: Vec::new(),
+            levels: Vec::new(),
         };
         let mut unique = FxHashMap::default();
         circuit.root = circuit.build(rule, &order, 0, 0, &mut unique);
@@ -96,6 +100,12 @@ impl Circuit {
             .map(|&(cell, lo, hi)| [cell as u16 + 2, value(lo), value(hi)])
             .collect();
         circuit.program.push([0, value(circuit.root), 0]);
+        for (i, line) in circuit.program.iter().enumerate() {
+            match circuit.levels.last_mut() {
+                Some((x, end)) if *x == line[0] => *end = i as u16 + 1,
+                _ => circuit.levels.push((line[0], i as u16 + 1)),
+            }
+        }
         // What makes `eval_n`'s unchecked reads sound: each line reads only values before its own.
         assert!(
             circuit
@@ -280,24 +290,32 @@ impl Circuit {
         let values = &mut values[..self.program.len() + FIRST_NODE];
         values[0] = [0; N];
         values[1] = [u64::MAX; N];
-        // The last line's `lo ^ ((lo ^ 0) & 0)` copies the root to the last value.
-        for (i, &[x, lo, hi]) in self.program.iter().enumerate() {
-            // SAFETY: `with_order` numbers every operand below its own node's index (children
-            // before parents, the root before the last line), and `values` was cut to hold
-            // them all.
-            let (l, h, x) = unsafe {
-                (
-                    *values.get_unchecked(lo as usize),
-                    *values.get_unchecked(hi as usize),
-                    *values.get_unchecked(x as usize),
-                )
-            };
-            let mut v = [0u64; N];
-            for k in 0..N {
-                v[k] = l[k] ^ ((l[k] ^ h[k]) & x[k]);
+        // The last line's `lo ^ ((lo ^ 0) & 0)` copies the root to the last value. Each level's
+        // cell is read once for all its nodes: a node is then two reads, a select and a
+        // store, where reading the cell too made the loads the bottleneck.
+        let mut i = 0;
+        for &(x, end) in &self.levels {
+            // SAFETY: a level's cell is an input or a constant (index below FIRST_NODE).
+            let x = unsafe { *values.get_unchecked(x as usize) };
+            while i < end as usize {
+                // SAFETY: `with_order` numbers every operand below its own node's index
+                // (children before parents, the root before the last line), `levels` ends at
+                // the program's end, and `values` was cut to hold them all.
+                let (l, h) = unsafe {
+                    let [_, lo, hi] = *self.program.get_unchecked(i);
+                    (
+                        *values.get_unchecked(lo as usize),
+                        *values.get_unchecked(hi as usize),
+                    )
+                };
+                let mut v = [0u64; N];
+                for k in 0..N {
+                    v[k] = l[k] ^ ((l[k] ^ h[k]) & x[k]);
+                }
+                // SAFETY: as above: i + FIRST_NODE < values.len().
+                unsafe { *values.get_unchecked_mut(i + FIRST_NODE) = v };
+                i += 1;
             }
-            // SAFETY: as above: i + FIRST_NODE < values.len().
-            unsafe { *values.get_unchecked_mut(i + FIRST_NODE) = v };
         }
         values[values.len() - 1]
     }
