@@ -483,6 +483,10 @@ impl Kernel {
 
     #[inline(always)]
     fn eval_gathered_in(&self, planes: &mut Planes, m: usize) {
+        debug_assert!(
+            self.circuit.is_some(),
+            "eval_gathered needs a rule's circuit"
+        );
         if let Some(circuit) = &self.circuit {
             let g: &mut [[u64; 64]; 10] = &mut planes.gathered;
             let (inputs, result) = g.split_first_chunk_mut::<9>().expect("ten rows");

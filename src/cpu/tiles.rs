@@ -391,8 +391,8 @@ impl TileEngine {
         }
     }
 
-    /// Bytes a tile takes.
-    pub const TILE_BYTES: u64 = 2 * 512 + 16 + 64;
+    /// Bytes a tile takes: its two buffers, its two change masks, its record and its mark.
+    pub const TILE_BYTES: u64 = 2 * 512 + 2 * 24 + 64 + 16;
 
     /// Bytes the index of `universe` takes before any tile exists.
     pub fn index_bytes(universe: Universe) -> u64 {
@@ -794,11 +794,16 @@ impl TileEngine {
     /// The rows of tile `id` a deterministic step computes: every row of a dense torus's tiles,
     /// else those its changed neighbours and its own changes asked of it ([`Self::mark`]).
     #[inline(always)]
-    fn rows_to_compute(&self, id: u32, _p: usize) -> u64 {
+    fn rows_to_compute(&self, id: u32) -> u64 {
         if self.dense {
             self.row_mask(id)
         } else {
-            self.marks[id as usize].need & self.row_mask(id)
+            let mark = self.marks[id as usize];
+            debug_assert_eq!(
+                mark.stamp, self.stamp,
+                "tile {id} is not on this generation's list"
+            );
+            mark.need & self.row_mask(id)
         }
     }
 
@@ -949,7 +954,7 @@ impl TileEngine {
     /// buffer with the change masks and the population ([`life_rows`]).
     #[inline(always)]
     fn step_life_tile<const MASKS: bool, const FULL: bool>(&mut self, id: u32, p: usize) {
-        let need = self.rows_to_compute(id, p);
+        let need = self.rows_to_compute(id);
         if need == 0 {
             return;
         }
@@ -967,7 +972,7 @@ impl TileEngine {
     fn step_life_tiles_parallel(&mut self, todo: &[u32], p: usize) {
         let needs: Vec<(u32, u64)> = todo
             .iter()
-            .map(|&id| (id, self.rows_to_compute(id, p)))
+            .map(|&id| (id, self.rows_to_compute(id)))
             .filter(|&(_, need)| need != 0)
             .collect();
         let q = 1 - p;
@@ -979,7 +984,9 @@ impl TileEngine {
         let landed: Vec<(u32, Change, i64)> = needs
             .par_iter()
             .map(|&(id, need)| {
-                let out = next.tile(id);
+                // SAFETY: each id is on a generation's list once (its mark's stamp), so no
+                // two tasks are given the same tile.
+                let out = unsafe { next.tile(id) };
                 let (changed, gained) = life_rows_on(vectors, full, meta, cur, id, need, out);
                 (id, changed, gained)
             })
@@ -996,7 +1003,7 @@ impl TileEngine {
     /// rows a tile needs.
     #[inline(always)]
     fn step_life_tile_rolling(&mut self, id: u32, p: usize) {
-        let need = self.rows_to_compute(id, p);
+        let need = self.rows_to_compute(id);
         if need == 0 {
             return;
         }
@@ -1061,11 +1068,12 @@ impl TileEngine {
 
     /// A rule's circuit on the rows of tile `id` that need it, into its next buffer: each
     /// row's nine inputs gathered straight from the tiles, the circuit run on those words
-    /// alone, the results landed row by row. (Through [`Self::compute`] the span of rows was
-    /// shifted into scratch rows, the needed ones gathered from there, and the whole span
-    /// copied and landed: two thirds of the instructions on pondpuffer, the circuit one.)
+    /// alone, the results landed row by row. ([`Self::compute`], which the stochastic rules and
+    /// the many-tile path on every core take, copies the whole span from the next buffer and
+    /// lands it all: on pondpuffer, that and the gathering were two thirds of the
+    /// instructions, the circuit one.)
     fn step_circuit_tile(&mut self, id: u32, p: usize, s: &mut Scratch) {
-        let need = self.rows_to_compute(id, p);
+        let need = self.rows_to_compute(id);
         if need == 0 {
             return;
         }
@@ -1163,7 +1171,7 @@ impl TileEngine {
         let need = if stochastic {
             self.row_mask(id)
         } else {
-            self.rows_to_compute(id, p)
+            self.rows_to_compute(id)
         };
         if need == 0 {
             return None;

@@ -202,7 +202,9 @@ impl Circuit {
     }
 
     /// [`Circuit::eval_words`] on the first `m` (at most 64) words of nine 64-word inputs, into
-    /// `out`'s first `m`. The inputs have room past `m`, so each chunk is copied whole, a
+    /// `out`'s first `m`; the last chunk also overwrites up to 15 words of `out` past `m` with
+    /// the results of whatever the inputs hold there. The inputs have room past `m`, so each
+    /// chunk is copied whole, a
     /// fixed-size copy the compiler unrolls (a copy of `m` words was a call to `memmove`, nine
     /// a chunk). Every chunk starts at a multiple of 16 (a chunk of 8 or 4 is the last), so
     /// none reaches past word 64.

@@ -58,13 +58,15 @@ impl<'a> NextBuffers<'a> {
         NextBuffers(next.as_mut_ptr(), next.len(), PhantomData)
     }
 
-    /// Tile `id`'s buffer. Each id is on a generation's list once (its stamp), so no two threads
-    /// are given the same one.
+    /// Tile `id`'s buffer.
+    ///
+    /// # Safety
+    /// No other reference to tile `id`'s buffer may live while this one does: the caller
+    /// asks for each id once.
     #[allow(clippy::mut_from_ref)]
-    pub(super) fn tile(&self, id: u32) -> &mut TileBits {
+    pub(super) unsafe fn tile(&self, id: u32) -> &mut TileBits {
         assert!((id as usize) < self.1, "tile {id} of {}", self.1);
-        // SAFETY: in bounds (checked above), and no other reference to this tile exists while
-        // the threads run (one task per id).
+        // SAFETY: in bounds (checked above), and unaliased (the caller's promise).
         unsafe { &mut *self.0.add(id as usize) }
     }
 }
