@@ -8,11 +8,13 @@
 # Usage: benches/golly_families.sh [path/to/lifelab] [non-totalistic|generations|rule-files|ltl|jvn]
 # rule-files takes Golly's Loops and Self-Rep patterns but von Neumann's, which jvn takes
 # (against Golly's JvN algorithm); GENS=10000 is the issue's first figure. ltl takes Golly's Larger-than-Life folder
-# (SKIP=R500 leaves out the files whose names match, for a quick run).
+# (SKIP=R500 leaves out the files whose names match, for a quick run). TIMEOUT (seconds, 600)
+# bounds each run: a run cut off is shown as "> TIMEOUT s" and left out of the median.
 set -euo pipefail
 LIFELAB=${1:-target/release/lifelab}
 GENS=${GENS:-1000}
 REPS=${REPS:-5}
+TIMEOUT=${TIMEOUT:-600}
 P=/usr/share/golly/Patterns
 command -v bgolly >/dev/null || { echo "bgolly is not installed (apt-get install golly)"; exit 1; }
 case "${2:-non-totalistic}" in
@@ -39,21 +41,34 @@ for f in "${files[@]}"; do
     start=0
     case "$f" in *.mc|*.mc.gz) start=$(zcat -f "$f" | grep -m1 '^#G ' | cut -d' ' -f2 || true) ;; esac
     until=$(echo "${start:-0} + $GENS" | bc)
-    gt=(); lt=()
+    gt=(); lt=(); gcut=0; lcut=0
     for _ in $(seq "$REPS"); do
-        t0=$EPOCHREALTIME; bgolly -a "$algo" -s /usr/share/golly/Rules/ -m "$until" "$f" > "$tmp/g"; t1=$EPOCHREALTIME
+        rc=0
+        t0=$EPOCHREALTIME; timeout "$TIMEOUT" bgolly -a "$algo" -s /usr/share/golly/Rules/ -m "$until" "$f" > "$tmp/g" || rc=$?; t1=$EPOCHREALTIME
+        [ "$rc" = 124 ] && gcut=1
         gp=$(tail -1 "$tmp/g" | sed 's/.*: //; s/,//g')
         gt+=("$(echo "$t1 - $t0" | bc)")
-        t0=$EPOCHREALTIME; "$LIFELAB" run --pattern "$f" --gens "$GENS" --json > "$tmp/l" 2>/dev/null; t1=$EPOCHREALTIME
+        rc=0
+        t0=$EPOCHREALTIME; timeout "$TIMEOUT" "$LIFELAB" run --pattern "$f" --gens "$GENS" --json > "$tmp/l" 2>/dev/null || rc=$?; t1=$EPOCHREALTIME
+        [ "$rc" = 124 ] && lcut=1
         out=$(cat "$tmp/l")
         lt+=("$(echo "$t1 - $t0" | bc)")
     done
     lp=$(echo "$out" | sed 's/.*"population":\([0-9]*\).*/\1/')
     engine=$(echo "$out" | sed 's/.*"engine":"\([a-z-]*\)".*/\1/')
     g=$(median "${gt[@]}"); l=$(median "${lt[@]}")
-    r=$(echo "scale=2; $g / $l" | bc)
-    ratios+=("$r")
+    gs=$(printf '%.3f s' "$g"); ls=$(printf '%.3f s' "$l")
+    [ "$gcut" = 1 ] && gs="> $TIMEOUT s" && gp="(cut off)"
+    [ "$lcut" = 1 ] && ls="> $TIMEOUT s" && lp="(cut off)" && engine="(cut off)"
+    if [ "$gcut" = 0 ] && [ "$lcut" = 0 ]; then
+        r=$(echo "scale=2; $g / $l" | bc)
+        ratios+=("$r")
+    else
+        r="—"
+    fi
     same=$([ "$gp" = "$lp" ] && echo "$lp" || echo "DIFFER: Golly $gp, lifelab $lp")
-    printf '| %s | %.3f s | %.3f s | %s | %s× | %s |\n' "${f#$P/}" "$g" "$l" "$engine" "$r" "$same"
+    [ "$gcut" = 1 ] && same="lifelab $lp, Golly cut off"
+    [ "$lcut" = 1 ] && same="Golly $gp, lifelab cut off"
+    printf '| %s | %s | %s | %s | %s× | %s |\n' "${f#$P/}" "$gs" "$ls" "$engine" "$r" "$same"
 done
 printf '\nmedian ratio (Golly time / lifelab time): %s×\n' "$(printf '%s\n' "${ratios[@]}" | sort -n | sed -n "$(( (${#ratios[@]} + 1) / 2 ))p")"
