@@ -426,9 +426,7 @@ impl Kernel {
         self.gathered(w, c, e, out, which, planes)
     }
 
-    /// The circuit on the rows of `which` alone: each one's nine inputs (the rows above, at and
-    /// below it, shifted west, centred and shifted east) copied side by side, the results put
-    /// back in their rows.
+    /// The circuit on the rows of `which` alone, the results put back in their rows of `out`.
     #[inline(always)]
     fn gathered(
         &self,
@@ -439,8 +437,60 @@ impl Kernel {
         which: u64,
         planes: &mut Planes,
     ) {
+        let mut bits = which;
+        for &v in self.circuit_rows_in(w, c, e, which, planes).iter() {
+            out[bits.trailing_zeros() as usize] = v;
+            bits &= bits - 1;
+        }
+    }
+
+    /// A rule's circuit on the output rows `k` of `which` alone (as in [`Kernel::rows`], input
+    /// row k is the row above output row k): each one's nine inputs (the rows above, at and
+    /// below it, shifted west, centred and shifted east) copied side by side, and the circuit
+    /// run on those words. Their results, lowest row first; nothing for a counted rule.
+    /// Compiled a second time for AVX2, picked at run time.
+    pub fn circuit_rows<'p>(
+        &self,
+        w: &[u64],
+        c: &[u64],
+        e: &[u64],
+        which: u64,
+        planes: &'p mut Planes,
+    ) -> &'p mut [u64] {
+        match self.vectors {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Vectors::available` found AVX2 on this CPU.
+            Vectors::Avx2 | Vectors::Avx512 => unsafe {
+                self.circuit_rows_avx2(w, c, e, which, planes)
+            },
+            _ => self.circuit_rows_in(w, c, e, which, planes),
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn circuit_rows_avx2<'p>(
+        &self,
+        w: &[u64],
+        c: &[u64],
+        e: &[u64],
+        which: u64,
+        planes: &'p mut Planes,
+    ) -> &'p mut [u64] {
+        self.circuit_rows_in(w, c, e, which, planes)
+    }
+
+    #[inline(always)]
+    fn circuit_rows_in<'p>(
+        &self,
+        w: &[u64],
+        c: &[u64],
+        e: &[u64],
+        which: u64,
+        planes: &'p mut Planes,
+    ) -> &'p mut [u64] {
         let Some(circuit) = &self.circuit else {
-            return;
+            return &mut [];
         };
         let g: &mut [[u64; 64]; 10] = &mut planes.gathered;
         let block = block_of(w, c, e);
@@ -456,42 +506,7 @@ impl Kernel {
         }
         let (inputs, result) = g.split_first_chunk_mut::<9>().expect("ten rows");
         circuit.eval_rows64(inputs, &mut result[0], m, &mut planes.values);
-        let mut bits = which;
-        for &v in &g[9][..m] {
-            out[bits.trailing_zeros() as usize] = v;
-            bits &= bits - 1;
-        }
-    }
-
-    /// A rule's circuit on the first `m` words of the nine inputs in [`Planes::gathered`],
-    /// into its tenth row (the tile engine gathers them straight from its tiles). Compiled a
-    /// second time for AVX2, picked at run time.
-    pub fn eval_gathered(&self, planes: &mut Planes, m: usize) {
-        match self.vectors {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Vectors::available` found AVX2 on this CPU.
-            Vectors::Avx2 | Vectors::Avx512 => unsafe { self.eval_gathered_avx2(planes, m) },
-            _ => self.eval_gathered_in(planes, m),
-        }
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn eval_gathered_avx2(&self, planes: &mut Planes, m: usize) {
-        self.eval_gathered_in(planes, m)
-    }
-
-    #[inline(always)]
-    fn eval_gathered_in(&self, planes: &mut Planes, m: usize) {
-        debug_assert!(
-            self.circuit.is_some(),
-            "eval_gathered needs a rule's circuit"
-        );
-        if let Some(circuit) = &self.circuit {
-            let g: &mut [[u64; 64]; 10] = &mut planes.gathered;
-            let (inputs, result) = g.split_first_chunk_mut::<9>().expect("ten rows");
-            circuit.eval_rows64(inputs, &mut result[0], m, &mut planes.values);
-        }
+        &mut result[0][..m]
     }
 
     #[inline(always)]
@@ -870,14 +885,6 @@ pub struct Planes {
     scratch: Scratch,
     /// [`Kernel::rows_where`]'s nine inputs of the rows it computes, and their results.
     gathered: Box<[[u64; 64]; 10]>,
-}
-
-impl Planes {
-    /// The nine inputs of the words [`Kernel::eval_gathered`] computes, in the order of a
-    /// circuit's index bits (SE, S, SW, E, centre, W, NE, N, NW), and its results in the tenth.
-    pub fn gathered(&mut self) -> &mut [[u64; 64]; 10] {
-        &mut self.gathered
-    }
 }
 
 /// [`Kernel::columns`]'s rows between its passes.

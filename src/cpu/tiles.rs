@@ -832,7 +832,7 @@ impl TileEngine {
     }
 
     /// [`Self::apply`] for the rows of `need`, the k-th of them `results[k]`.
-    fn apply_scattered(&mut self, id: u32, need: u64, results: &[u64; 64]) {
+    fn apply_scattered(&mut self, id: u32, need: u64, results: &[u64]) {
         match self.kernel.vectors {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Vectors::available` found POPCNT with AVX2 on this CPU.
@@ -845,7 +845,7 @@ impl TileEngine {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
-    unsafe fn apply_scattered_popcnt(&mut self, id: u32, need: u64, results: &[u64; 64]) {
+    unsafe fn apply_scattered_popcnt(&mut self, id: u32, need: u64, results: &[u64]) {
         self.apply_rows(id, set_bits(need).zip(results.iter().copied()))
     }
 
@@ -925,27 +925,26 @@ impl TileEngine {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,popcnt")]
     unsafe fn step_life_tiles_avx2(&mut self, todo: &[u32], p: usize) {
-        if self.full {
-            for &id in todo {
-                self.step_life_tile::<false, true>(id, p);
-            }
-        } else {
-            for &id in todo {
-                self.step_life_tile::<false, false>(id, p);
-            }
-        }
+        self.step_life_tiles_sized::<false>(todo, p)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vpopcntdq,avx2,popcnt")]
     unsafe fn step_life_tiles_avx512(&mut self, todo: &[u32], p: usize) {
+        self.step_life_tiles_sized::<true>(todo, p)
+    }
+
+    /// [`Self::step_life_tile`] for each tile of `todo`, the tile's sides constants where every
+    /// tile is whole.
+    #[inline(always)]
+    fn step_life_tiles_sized<const MASKS: bool>(&mut self, todo: &[u32], p: usize) {
         if self.full {
             for &id in todo {
-                self.step_life_tile::<true, true>(id, p);
+                self.step_life_tile::<MASKS, true>(id, p);
             }
         } else {
             for &id in todo {
-                self.step_life_tile::<true, false>(id, p);
+                self.step_life_tile::<MASKS, false>(id, p);
             }
         }
     }
@@ -1066,9 +1065,9 @@ impl TileEngine {
         self.land(id, changed);
     }
 
-    /// A rule's circuit on the rows of tile `id` that need it, into its next buffer: each
-    /// row's nine inputs gathered straight from the tiles, the circuit run on those words
-    /// alone, the results landed row by row. ([`Self::compute`], which the stochastic rules and
+    /// A rule's circuit on the rows of tile `id` that need it, into its next buffer: the span
+    /// of rows loaded, the circuit run on the needed rows alone ([`Kernel::circuit_rows`]),
+    /// the results landed row by row. ([`Self::compute`], which the stochastic rules and
     /// the many-tile path on every core take, copies the whole span from the next buffer and
     /// lands it all: on pondpuffer, that and the gathering were two thirds of the
     /// instructions, the circuit one.)
@@ -1080,34 +1079,13 @@ impl TileEngine {
         let lo = need.trailing_zeros() as usize;
         let hi = 63 - need.leading_zeros() as usize;
         self.load_rows(id, p, lo, hi, s);
-        // Input row k is tile row lo - 1 + k, so tile row r's inputs are rows r - lo .. r - lo
-        // + 2; in the order of the circuit's index bits: SE, S, SW, E, centre, W, NE, N, NW.
-        let (w, c, e) = (&s.w, &s.c, &s.e);
-        let g = s.planes.gathered();
-        for (j, r) in set_bits(need).enumerate() {
-            let k = r - lo;
-            let inputs = [
-                e[k + 2],
-                c[k + 2],
-                w[k + 2],
-                e[k + 1],
-                c[k + 1],
-                w[k + 1],
-                e[k],
-                c[k],
-                w[k],
-            ];
-            for (plane, v) in g.iter_mut().zip(inputs) {
-                plane[j] = v;
-            }
-        }
-        let n = need.count_ones() as usize;
-        self.kernel.eval_gathered(&mut s.planes, n);
-        let results = &mut s.planes.gathered()[9];
+        let n = hi - lo + 1;
+        let (w, c, e) = (&s.w[..n + 2], &s.c[..n + 2], &s.e[..n + 2]);
+        let results = self.kernel.circuit_rows(w, c, e, need >> lo, &mut s.planes);
         let vw = self.meta[id as usize].vw;
         if vw < 64 {
             let mask = (1u64 << vw) - 1;
-            for r in &mut results[..n] {
+            for r in results.iter_mut() {
                 *r &= mask;
             }
         }

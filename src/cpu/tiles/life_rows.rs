@@ -88,8 +88,24 @@ pub(super) fn life_rows_on(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
         Vectors::Avx2 => unsafe { life_rows_avx2(full, meta, cur, id, need, out) },
-        _ if full => life_rows::<false, true>(meta, cur, id, need, out),
-        _ => life_rows::<false, false>(meta, cur, id, need, out),
+        _ => life_rows_sized::<false>(full, meta, cur, id, need, out),
+    }
+}
+
+/// [`life_rows`] with the tile's sides constants where every tile is whole (`full`).
+#[inline(always)]
+fn life_rows_sized<const MASKS: bool>(
+    full: bool,
+    meta: &[Meta],
+    cur: &[TileBits],
+    id: u32,
+    need: u64,
+    out: &mut TileBits,
+) -> (Change, i64) {
+    if full {
+        life_rows::<MASKS, true>(meta, cur, id, need, out)
+    } else {
+        life_rows::<MASKS, false>(meta, cur, id, need, out)
     }
 }
 
@@ -103,11 +119,7 @@ unsafe fn life_rows_avx2(
     need: u64,
     out: &mut TileBits,
 ) -> (Change, i64) {
-    if full {
-        life_rows::<false, true>(meta, cur, id, need, out)
-    } else {
-        life_rows::<false, false>(meta, cur, id, need, out)
-    }
+    life_rows_sized::<false>(full, meta, cur, id, need, out)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -120,11 +132,7 @@ unsafe fn life_rows_avx512(
     need: u64,
     out: &mut TileBits,
 ) -> (Change, i64) {
-    if full {
-        life_rows::<true, true>(meta, cur, id, need, out)
-    } else {
-        life_rows::<true, false>(meta, cur, id, need, out)
-    }
+    life_rows_sized::<true>(full, meta, cur, id, need, out)
 }
 
 /// Life's next state of the rows `need` of tile `id` into `out`, its next buffer (which holds
