@@ -9,7 +9,7 @@
 //! reflections, or every permutation of its neighbours.
 //!
 //! The tree is built a cell at a time in the tree's order: a node stands for the set of
-//! transitions that still match, kept as bits, so equal sets share one node.
+//! transitions that still match, so equal sets share one node.
 
 // Fx, not SipHash: the keys are our own, and compiling a table is part of every start.
 use rustc_hash::FxHashMap as HashMap;
@@ -118,12 +118,61 @@ fn remaps(shape: Shape, symmetry: &str) -> Vec<Vec<usize>> {
     }
 }
 
+/// The most cells a transition reads (Moore's nine).
+const MAX_INPUTS: usize = 9;
+
 /// One transition after its bound variables are expanded: a set of states per position (in
-/// the table's order) and the output.
+/// the table's order, by number in [`Sets`]; the unused tail is 0) and the output. Fixed-size,
+/// so that a table of thousands of transitions is read without an allocation for each entry.
+#[derive(Clone, Copy)]
 struct Transition {
-    inputs: Vec<Vec<u8>>,
+    inputs: [u32; MAX_INPUTS],
     output: u8,
     line: usize,
+}
+
+/// Every distinct set of states the table names, by number. Set `s` below `n_states` is the
+/// state `s` alone, so that a single state needs no lookup and is known by its number.
+struct Sets {
+    list: Vec<Vec<u8>>,
+    index: HashMap<Vec<u8>, u32>,
+}
+
+impl Sets {
+    fn new(states: u16) -> Self {
+        Self {
+            list: (0..states).map(|s| vec![s as u8]).collect(),
+            index: HashMap::default(),
+        }
+    }
+
+    /// The number of this set of states (in any order, repeats allowed).
+    fn id(&mut self, states: &[u8]) -> u32 {
+        let mut set = states.to_vec();
+        set.sort_unstable();
+        set.dedup();
+        if let [s] = set[..] {
+            return s as u32;
+        }
+        if let Some(&id) = self.index.get(&set) {
+            return id;
+        }
+        let id = self.list.len() as u32;
+        self.list.push(set.clone());
+        self.index.insert(set, id);
+        id
+    }
+
+    fn get(&self, id: u32) -> &[u8] {
+        &self.list[id as usize]
+    }
+}
+
+/// A variable: its states as written (a bound variable takes them in this order) and the set
+/// they make.
+struct Variable {
+    states: Vec<u8>,
+    set: u32,
 }
 
 /// A token of a line and its 1-based column.
@@ -152,7 +201,8 @@ pub fn parse(text: &str, first_line: usize, file: &str) -> Result<RuleTree, File
     let mut states: Option<u16> = None;
     let mut shape: Option<Shape> = None;
     let mut symmetry: Option<String> = None;
-    let mut variables: HashMap<String, Vec<u8>> = HashMap::default();
+    let mut variables: HashMap<String, Variable> = HashMap::default();
+    let mut sets: Option<Sets> = None;
     let mut transitions: Vec<Transition> = Vec::new();
     let mut last_line = first_line;
     for (i, raw) in text.lines().enumerate() {
@@ -230,6 +280,7 @@ pub fn parse(text: &str, first_line: usize, file: &str) -> Result<RuleTree, File
                 ));
             };
             let _ = symmetry;
+            let sets = sets.get_or_insert_with(|| Sets::new(states));
             if lower.starts_with("var ") || lower.starts_with("var\t") {
                 let parts = tokens(line, &['=', ' ', '{', ',', '}', '\t']);
                 let Some(&(name, _)) = parts.get(1) else {
@@ -264,7 +315,11 @@ pub fn parse(text: &str, first_line: usize, file: &str) -> Result<RuleTree, File
                             .map_err(|m| err(n, lead + c, m))?,
                     );
                 }
-                variables.insert(name.to_string(), set);
+                let variable = Variable {
+                    set: sets.id(&set),
+                    states: set,
+                };
+                variables.insert(name.to_string(), variable);
             } else {
                 read_transition(line, n, lead, states, shape, &variables, &mut transitions)
                     .map_err(|(c, m)| err(n, c, m))?;
@@ -278,22 +333,40 @@ pub fn parse(text: &str, first_line: usize, file: &str) -> Result<RuleTree, File
             "the table needs n_states, neighborhood and symmetries".into(),
         ));
     };
+    let sets = sets.unwrap_or_else(|| Sets::new(states));
     let expanded = expand(&transitions, shape, &symmetry);
-    check_contradictions(&expanded, file)?;
-    compile(&expanded, states, shape).map_err(|m| err(first_line, 1, m))
+    check_contradictions(&expanded, states, shape, file)?;
+    compile(&expanded, &sets, states, shape).map_err(|m| err(first_line, 1, m))
 }
 
 /// A state number, or the states of a variable defined above.
 fn state_or_variable(
     t: &str,
-    variables: &HashMap<String, Vec<u8>>,
+    variables: &HashMap<String, Variable>,
     states: u16,
 ) -> Result<Vec<u8>, String> {
     if let Some(v) = variables.get(t) {
-        return Ok(v.clone());
+        return Ok(v.states.clone());
     }
+    state(t, states).map(|s| vec![s])
+}
+
+/// A state number, or the set of a variable defined above, as its number in [`Sets`].
+fn state_or_variable_set(
+    t: &str,
+    variables: &HashMap<String, Variable>,
+    states: u16,
+) -> Result<u32, String> {
+    match variables.get(t) {
+        Some(v) => Ok(v.set),
+        None => state(t, states).map(u32::from),
+    }
+}
+
+/// A state number below `states`.
+fn state(t: &str, states: u16) -> Result<u8, String> {
     match t.parse::<u32>() {
-        Ok(s) if s < states as u32 => Ok(vec![s as u8]),
+        Ok(s) if s < states as u32 => Ok(s as u8),
         Ok(s) => Err(format!("state {s} is out of range (n_states is {states})")),
         Err(_) => Err(format!(
             "'{t}' is neither a state nor a variable defined above"
@@ -308,7 +381,7 @@ fn read_transition(
     lead: usize,
     states: u16,
     shape: Shape,
-    variables: &HashMap<String, Vec<u8>>,
+    variables: &HashMap<String, Variable>,
     out: &mut Vec<Transition>,
 ) -> Result<(), (usize, String)> {
     let inputs = inputs_of(shape);
@@ -334,8 +407,12 @@ fn read_transition(
             };
             entries.push(d as u8);
         }
+        let mut set = [0; MAX_INPUTS];
+        for (k, &s) in entries[..inputs].iter().enumerate() {
+            set[k] = s as u32;
+        }
         out.push(Transition {
-            inputs: entries[..inputs].iter().map(|&s| vec![s]).collect(),
+            inputs: set,
             output: entries[inputs],
             line: n,
         });
@@ -365,18 +442,18 @@ fn read_transition(
     }
     let mut choice = vec![0usize; bound.len()];
     loop {
-        let mut set = Vec::with_capacity(inputs);
-        for &(t, c) in &entries[..inputs] {
-            set.push(match bound.iter().position(|b| *b == t) {
-                Some(k) => vec![variables[t][choice[k]]],
-                None => state_or_variable(t, variables, states).map_err(|m| (lead + c, m))?,
-            });
+        let mut set = [0; MAX_INPUTS];
+        for (k, &(t, c)) in entries[..inputs].iter().enumerate() {
+            set[k] = match bound.iter().position(|b| *b == t) {
+                Some(b) => variables[t].states[choice[b]] as u32,
+                None => state_or_variable_set(t, variables, states).map_err(|m| (lead + c, m))?,
+            };
         }
         let (t, c) = entries[inputs];
         let output = match bound.iter().position(|b| *b == t) {
-            Some(k) => variables[t][choice[k]],
+            Some(k) => variables[t].states[choice[k]],
             None => match variables.get(t) {
-                Some(v) if v.len() == 1 => v[0],
+                Some(v) if v.states.len() == 1 => v.states[0],
                 Some(_) => {
                     return Err((
                         lead + c,
@@ -385,7 +462,7 @@ fn read_transition(
                         ),
                     ));
                 }
-                None => state_or_variable(t, variables, states).map_err(|m| (lead + c, m))?[0],
+                None => state(t, states).map_err(|m| (lead + c, m))?,
             },
         };
         out.push(Transition {
@@ -397,7 +474,7 @@ fn read_transition(
         let mut k = 0;
         while k < bound.len() {
             choice[k] += 1;
-            if choice[k] < variables[bound[k]].len() {
+            if choice[k] < variables[bound[k]].states.len() {
                 break;
             }
             choice[k] = 0;
@@ -409,41 +486,31 @@ fn read_transition(
     }
 }
 
-/// A transition after the symmetry's images are made: its positions borrow the written
-/// transition's sets of states, so that an image costs one small vector, not one per position.
-struct Image<'a> {
-    inputs: Vec<&'a [u8]>,
-    output: u8,
-    line: usize,
-}
-
-/// Every transition with its images under the table's symmetry, in order.
-fn expand<'a>(transitions: &'a [Transition], shape: Shape, symmetry: &str) -> Vec<Image<'a>> {
-    let mut out = Vec::new();
+/// Every transition with its images under the table's symmetry, in order (an image is a
+/// transition too).
+fn expand(transitions: &[Transition], shape: Shape, symmetry: &str) -> Vec<Transition> {
+    let n = inputs_of(shape);
+    let mut out = Vec::with_capacity(transitions.len());
     let maps = (symmetry != "permute").then(|| remaps(shape, symmetry));
     for t in transitions {
-        let image = |inputs| Image {
-            inputs,
-            output: t.output,
-            line: t.line,
-        };
         match &maps {
             None => {
-                let mut rest: Vec<&[u8]> = t.inputs[1..].iter().map(|v| &v[..]).collect();
-                rest.sort();
+                let mut image = *t;
+                image.inputs[1..n].sort_unstable();
                 loop {
-                    let mut inputs = Vec::with_capacity(t.inputs.len());
-                    inputs.push(&t.inputs[0][..]);
-                    inputs.extend_from_slice(&rest);
-                    out.push(image(inputs));
-                    if !next_permutation(&mut rest) {
+                    out.push(image);
+                    if !next_permutation(&mut image.inputs[1..n]) {
                         break;
                     }
                 }
             }
             Some(maps) => {
                 for map in maps {
-                    out.push(image(map.iter().map(|&j| &t.inputs[j][..]).collect()));
+                    let mut image = *t;
+                    for (i, &j) in map.iter().enumerate() {
+                        image.inputs[i] = t.inputs[j];
+                    }
+                    out.push(image);
                 }
             }
         }
@@ -472,19 +539,20 @@ fn next_permutation<T: Ord>(v: &mut [T]) -> bool {
 
 /// Two transitions of single states for the same cells that give different outputs, written
 /// on different lines: the second can never apply, which is a mistake in the table.
-fn check_contradictions(transitions: &[Image], file: &str) -> Result<(), FileError> {
-    // A key of at most nine cells (Moore's), kept in place rather than allocated.
-    let mut seen: HashMap<[u8; 9], (u8, usize)> = HashMap::default();
+fn check_contradictions(
+    transitions: &[Transition],
+    states: u16,
+    shape: Shape,
+    file: &str,
+) -> Result<(), FileError> {
+    let n = inputs_of(shape);
+    let mut seen: HashMap<[u32; MAX_INPUTS], (u8, usize)> = HashMap::default();
     for t in transitions {
-        if t.inputs.len() > 9 || t.inputs.iter().any(|s| s.len() != 1) {
+        // A set below `states` is a single state.
+        if t.inputs[..n].iter().any(|&s| s >= states as u32) {
             continue;
         }
-        let mut key = [0u8; 9];
-        for (k, s) in key.iter_mut().zip(&t.inputs) {
-            *k = s[0];
-        }
-        let key = key;
-        match seen.get(&key) {
+        match seen.get(&t.inputs) {
             Some(&(output, line)) if output != t.output && line != t.line => {
                 return Err(FileError::new(
                     file,
@@ -493,13 +561,13 @@ fn check_contradictions(transitions: &[Image], file: &str) -> Result<(), FileErr
                     format!(
                         "this transition gives {} for the cells {:?}, which line {line} already sends to {output}: the two contradict each other",
                         t.output,
-                        &key[..t.inputs.len()]
+                        &t.inputs[..n]
                     ),
                 ));
             }
             Some(_) => {}
             None => {
-                seen.insert(key, (t.output, t.line));
+                seen.insert(t.inputs, (t.output, t.line));
             }
         }
     }
@@ -508,75 +576,142 @@ fn check_contradictions(transitions: &[Image], file: &str) -> Result<(), FileErr
 
 /// The table as a reduced tree: a node is the set of transitions that still match after the
 /// cells above it, so equal sets are one node.
-fn compile(transitions: &[Image], states: u16, shape: Shape) -> Result<RuleTree, String> {
-    let words = transitions.len().div_ceil(64).max(1);
+///
+/// Below a cell, a transition is only what it still asks of the cells after it and what it
+/// gives: its suffix. Transitions with equal suffixes are one suffix, and of a list of them
+/// only the first can match, so a node is a list of distinct suffixes in table order. That is
+/// what keeps a table with many images small to compile (the permutations of a `permute`
+/// table share their suffixes after a few cells): the sets of whole transitions that still
+/// match are far more than the nodes they reduce to.
+fn compile(
+    transitions: &[Transition],
+    sets: &Sets,
+    states: u16,
+    shape: Shape,
+) -> Result<RuleTree, String> {
     let order = tree_from_table(shape);
-    // lut[k][s]: the transitions whose entry for the tree's k-th cell holds state s.
-    let mut lut = vec![vec![vec![0u64; words]; states as usize]; order.len()];
-    for (i, t) in transitions.iter().enumerate() {
-        for (k, &j) in order.iter().enumerate() {
-            for &s in t.inputs[j] {
-                lut[k][s as usize][i / 64] |= 1 << (i % 64);
-            }
+    let depths = order.len();
+    // suffix_of[d][i]: transition i's suffix below d cells; suffixes[d][k]: the states that
+    // suffix k takes at the tree's d-th cell and the suffix it goes on to (the output at the
+    // last cell).
+    let mut suffixes: Vec<Vec<(&[u8], u32)>> = vec![Vec::new(); depths];
+    let mut suffix_of: Vec<Vec<u32>> = vec![Vec::new(); depths];
+    for d in (0..depths).rev() {
+        let mut index: HashMap<(u32, u32), u32> = HashMap::default();
+        let mut of = Vec::with_capacity(transitions.len());
+        for (i, t) in transitions.iter().enumerate() {
+            let next = if d + 1 == depths {
+                t.output as u32
+            } else {
+                suffix_of[d + 1][i]
+            };
+            let set = t.inputs[order[d]];
+            let id = *index.entry((set, next)).or_insert_with(|| {
+                suffixes[d].push((sets.get(set), next));
+                suffixes[d].len() as u32 - 1
+            });
+            of.push(id);
+        }
+        suffix_of[d] = of;
+    }
+    let mut root = Vec::new();
+    let mut seen = vec![false; suffixes[0].len()];
+    for &k in &suffix_of[0] {
+        if !std::mem::replace(&mut seen[k as usize], true) {
+            root.push(k);
         }
     }
-    let outputs: Vec<u8> = transitions.iter().map(|t| t.output).collect();
     let mut c = Compiler {
-        lut,
-        outputs,
         states,
         builder: TreeBuilder::new(states),
-        memo: vec![HashMap::default(); order.len()],
+        memo: vec![HashMap::default(); depths],
+        unmatched: vec![None; depths],
+        scratch: vec![vec![Vec::new(); states as usize]; depths],
+        stamps: suffixes.iter().map(|s| vec![0; s.len()]).collect(),
+        stamp: 0,
+        suffixes,
     };
-    let all: Vec<u64> = (0..words)
-        .map(|w| {
-            let bits = transitions.len().saturating_sub(w * 64).min(64);
-            if bits == 64 {
-                u64::MAX
-            } else {
-                (1u64 << bits) - 1
-            }
-        })
-        .collect();
-    let root = c.build(0, &all)?;
+    let root = c.build(0, &root)?;
     Ok(c.builder.finish(shape, root))
 }
 
-struct Compiler {
-    lut: Vec<Vec<Vec<u64>>>,
-    outputs: Vec<u8>,
+struct Compiler<'a> {
     states: u16,
+    suffixes: Vec<Vec<(&'a [u8], u32)>>,
     builder: TreeBuilder,
-    memo: Vec<HashMap<Vec<u64>, u32>>,
+    /// For each depth, the node of each list of suffixes built there.
+    memo: Vec<HashMap<Box<[u32]>, u32>>,
+    /// For each depth, the node where no transition matches any more.
+    unmatched: Vec<Option<u32>>,
+    /// For each depth, the children's lists of the node being built there, kept between nodes.
+    scratch: Vec<Vec<Vec<u32>>>,
+    /// For each depth and suffix, the last child list it was put in (`stamp` numbers the
+    /// lists), so that a suffix is in a child once, at its first place.
+    stamps: Vec<Vec<u32>>,
+    stamp: u32,
 }
 
-impl Compiler {
-    fn build(&mut self, depth: usize, matching: &[u64]) -> Result<u32, String> {
-        if let Some(&base) = self.memo[depth].get(matching) {
+impl Compiler<'_> {
+    fn build(&mut self, depth: usize, matching: &[u32]) -> Result<u32, String> {
+        // Most of a many-state table's children match nothing: that node, once per depth.
+        let known = match matching {
+            [] => self.unmatched[depth],
+            _ => self.memo[depth].get(matching).copied(),
+        };
+        if let Some(base) = known {
             return Ok(base);
         }
-        let last = depth + 1 == self.lut.len();
-        let mut entries = Vec::with_capacity(self.states as usize);
-        let mut next = vec![0u64; if last { 0 } else { matching.len() }];
-        for s in 0..self.states as usize {
-            let lut = &self.lut[depth][s];
-            entries.push(if last {
-                // The first transition that matches, or the cell as it is: found without
-                // writing the set out (compiling a table is part of every start).
-                let first = matching.iter().zip(lut).position(|(&m, &l)| m & l != 0);
-                match first {
-                    Some(w) => {
-                        let bit = (matching[w] & lut[w]).trailing_zeros() as usize;
-                        self.outputs[w * 64 + bit] as u32
+        let states = self.states as usize;
+        let mut entries;
+        if depth + 1 == self.suffixes.len() {
+            // The first suffix that matches each state of the last cell gives its output;
+            // with none the cell stays as it is.
+            const UNSET: u32 = u32::MAX;
+            entries = vec![UNSET; states];
+            let mut left = states;
+            for &k in matching {
+                let (set, output) = self.suffixes[depth][k as usize];
+                for &s in set {
+                    if entries[s as usize] == UNSET {
+                        entries[s as usize] = output;
+                        left -= 1;
                     }
-                    None => s as u32,
                 }
-            } else {
-                for (n, (&m, &l)) in next.iter_mut().zip(matching.iter().zip(lut)) {
-                    *n = m & l;
+                if left == 0 {
+                    break;
                 }
-                self.build(depth + 1, &next)?
-            });
+            }
+            for (s, e) in entries.iter_mut().enumerate() {
+                if *e == UNSET {
+                    *e = s as u32;
+                }
+            }
+        } else {
+            let mut children = std::mem::take(&mut self.scratch[depth]);
+            children.iter_mut().for_each(Vec::clear);
+            for &k in matching {
+                let (set, next) = self.suffixes[depth][k as usize];
+                for &s in set {
+                    children[s as usize].push(next);
+                }
+            }
+            // Two suffixes here can go on to the same one below; in a child only its first
+            // place counts, since a later copy never decides.
+            let stamps = &mut self.stamps[depth + 1];
+            for child in children.iter_mut().filter(|c| c.len() > 1) {
+                if self.stamp == u32::MAX {
+                    stamps.fill(0);
+                    self.stamp = 0;
+                }
+                self.stamp += 1;
+                let stamp = self.stamp;
+                child.retain(|&k| std::mem::replace(&mut stamps[k as usize], stamp) != stamp);
+            }
+            entries = Vec::with_capacity(states);
+            for child in &children {
+                entries.push(self.build(depth + 1, child)?);
+            }
+            self.scratch[depth] = children;
         }
         let base = self.builder.node(entries);
         if self.builder.len() > MAX_NODES {
@@ -584,7 +719,12 @@ impl Compiler {
                 "the table compiles to more than {MAX_NODES} tree nodes, more than lifelab takes"
             ));
         }
-        self.memo[depth].insert(matching.to_vec(), base);
+        match matching {
+            [] => self.unmatched[depth] = Some(base),
+            _ => {
+                self.memo[depth].insert(matching.into(), base);
+            }
+        }
         Ok(base)
     }
 }
