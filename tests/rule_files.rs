@@ -180,6 +180,39 @@ fn malformed_rule_files_are_refused_with_file_line_and_column() {
     );
 }
 
+/// A rule file's rule of two states is still not one the two-state engines compute: the
+/// refusal says so, and names the engines that run it (it once said "it has two states, and
+/// Banks-I has 2").
+#[test]
+fn a_two_state_rule_file_on_a_two_state_engine_is_refused_for_what_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("TwoStates.rule"),
+        "@RULE TwoStates\n@TABLE\nn_states:2\nneighborhood:vonNeumann\nsymmetries:none\n0,1,0,0,0,1\n",
+    )
+    .unwrap();
+    let pattern = dir.path().join("p.rle");
+    std::fs::write(&pattern, "x = 1, y = 1, rule = TwoStates\no!\n").unwrap();
+    for engine in ["hashlife", "tiles"] {
+        let e = json_error(&[
+            "run",
+            "--json",
+            "--gens",
+            "1",
+            "--engine",
+            engine,
+            "--pattern",
+            pattern.to_str().unwrap(),
+        ]);
+        assert!(
+            e.contains("TwoStates is a rule file's rule")
+                && e.contains("rule-tree")
+                && !e.contains("has two states"),
+            "{engine}: {e}"
+        );
+    }
+}
+
 /// Random multi-state soups on odd tori, stepped side by side on the reference and the
 /// rule-tree engine, compared state for state every generation.
 fn engines_agree(rule: Rule, seed: u64) {

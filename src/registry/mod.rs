@@ -386,16 +386,17 @@ fn two_states(r: &Request) -> Result<(), String> {
             r.rule, l.range
         ));
     }
-    if r.rule.states() > 2 || r.rule.loaded().is_some() {
+    if r.rule.loaded().is_some() {
+        // A rule file's rule may have two states (Banks-I): its table is what it lacks.
         Err(format!(
-            "it has two states, and {} has {} (the {} engine runs it)",
+            "it runs rules given by their notation, not by a rule file's table or tree, and {} is a rule file's rule (the rule-tree and rule-hashlife engines run it)",
+            r.rule
+        ))
+    } else if r.rule.states() > 2 {
+        Err(format!(
+            "it has two states, and {} has {} (the generations engine runs it)",
             r.rule,
-            r.rule.states(),
-            if r.rule.loaded().is_some() {
-                "rule-tree"
-            } else {
-                "generations"
-            }
+            r.rule.states()
         ))
     } else {
         Ok(())
