@@ -79,11 +79,14 @@ impl Trial {
     /// 68 ms tile by tile; pondpuffer-spaceship made 0.81 and oscillators 2.0, and ran 21 ms
     /// and 15 ms tile by tile against 47 ms and 17 ms. (Oscillators to 10^4 takes HashLife
     /// 37 ms and the tile engine 138 ms: its first stretches do not show how much it will
-    /// repeat.)
+    /// repeat.) A stretch of 16 chose as 64 did on all three of Golly's patterns that come to
+    /// the trial (horiship-guns 1576 nodes for 1618 tiles; pondpuffer 4201 for 1652,
+    /// oscillators 5161 for 680; the twelfth session), and horiship-guns to 1000 went from
+    /// 12.2 to 9.6 ms: where HashLife wins, the tile engine's stretch is the trial's waste.
     pub const BLOCK_RULE: Trial = Trial {
         tiles: "tiles",
         hashlife: "hashlife",
-        probe: 64,
+        probe: 16,
         nodes_per_tile: (4, 3),
     };
 
