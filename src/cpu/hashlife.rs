@@ -127,7 +127,7 @@ pub(super) fn prefetch_slot(slots: &[u64], i: usize) {
 }
 
 /// An empty table of `size` slots.
-fn table(size: usize) -> Vec<u64> {
+pub(super) fn table(size: usize) -> Vec<u64> {
     let mut t = crate::memory::vec_in_huge_pages(size);
     t.resize(size, EMPTY_SLOT);
     t

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::hashlife::{EMPTY_SLOT, prefetch_slot, slot_of};
+use super::hashlife::{EMPTY_SLOT, prefetch_slot, slot_of, table};
 use crate::engine::{
     Bounds, CellRect, Census, Core, Engine, EngineError, EngineKind, EngineResult, Put, Sampled,
     Universe, Work, cells_by_state, census_of_tiles, check_states, put_by_cell, states_by_cell,
@@ -107,7 +107,9 @@ impl NodeIndex {
     fn insert(&mut self, nodes: &[Node], slot: usize, hash: u64, id: u32) {
         if slot == usize::MAX || (self.len + 1) * 2 > self.slots.len() {
             let size = (self.slots.len() * 2).max(1 << 12);
-            self.slots = vec![EMPTY_SLOT; size];
+            // In huge pages, as the two-state HashLife's: a lookup is a read at random, and
+            // with 4 KiB pages most of them missed the TLB as well as the cache.
+            self.slots = table(size);
             self.len = 0;
             // Every node, the new one included (it is in `nodes` already).
             for (k, n) in nodes.iter().enumerate() {
@@ -229,6 +231,11 @@ impl RuleHashLifeEngine {
             })
         };
         let id = self.nodes.len() as u32;
+        if self.nodes.len() == self.nodes.capacity() {
+            // Doubling, the pages past the first 2 MiB huge ones (as the table's).
+            self.nodes.reserve(self.nodes.len().max(1 << 12));
+            crate::memory::advise_huge_pages(&self.nodes);
+        }
         self.nodes.push(Node {
             kids,
             level,
