@@ -102,7 +102,10 @@ pub fn ui(ui: &mut egui::Ui, s: &Status) {
             ui.label(egui::RichText::new("unsaved edits").color(egui::Color32::LIGHT_RED));
         }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            ui.label(egui::RichText::new(&s.adapter).weak());
+            // In the room the line leaves: a long engine reason once had the adapter's name
+            // drawn over the frame time.
+            ui.add(egui::Label::new(egui::RichText::new(&s.adapter).weak()).truncate())
+                .on_hover_text(&s.adapter);
         });
     });
 }
