@@ -154,6 +154,18 @@ fn malformed_rule_files_are_refused_with_file_line_and_column() {
             "no @TABLE or @TREE",
             (1, 1),
         ),
+        // A header after a variable would change what the lines above it meant (state 2 was
+        // once read as the variable's set, and state 3 panicked).
+        (
+            "@RULE A\n@TABLE\nn_states:2\nneighborhood:vonNeumann\nsymmetries:none\nvar a={0,1}\nn_states:4\n3,0,0,0,0,1\n",
+            "n_states comes after a variable or transition",
+            (7, 1),
+        ),
+        (
+            "@RULE A\n@TABLE\nn_states:2\nneighborhood:vonNeumann\nsymmetries:none\n0,1,0,0,0,1\nneighborhood:Moore\n",
+            "neighborhood comes after a variable or transition",
+            (7, 1),
+        ),
     ];
     for (text, words, (line, column)) in cases {
         let e = loader::load_text(text, "bad.rule").expect_err(text);

@@ -216,6 +216,21 @@ pub fn parse(text: &str, first_line: usize, file: &str) -> Result<RuleTree, File
             continue;
         }
         let lower = line.to_ascii_lowercase();
+        let header = ["n_states:", "neighborhood:", "symmetries:"]
+            .into_iter()
+            .find(|h| lower.starts_with(h));
+        if let (Some(h), Some(_)) = (header, &sets) {
+            // The lines above were read with the header as it was: a change now would make
+            // them mean something else.
+            return Err(err(
+                n,
+                lead + 1,
+                format!(
+                    "{} comes after a variable or transition; n_states, neighborhood and symmetries must all come before the first",
+                    &h[..h.len() - 1]
+                ),
+            ));
+        }
         if let Some(rest) = lower.strip_prefix("n_states:") {
             let v: u32 = rest.trim().parse().map_err(|_| {
                 err(
@@ -271,15 +286,13 @@ pub fn parse(text: &str, first_line: usize, file: &str) -> Result<RuleTree, File
             }
             symmetry = Some(value.to_string());
         } else {
-            let (Some(states), Some(shape), Some(symmetry)) = (states, shape, symmetry.as_deref())
-            else {
+            let (Some(states), Some(shape), Some(_)) = (states, shape, &symmetry) else {
                 return Err(err(
                     n,
                     lead + 1,
                     "n_states, neighborhood and symmetries must all come before the first variable or transition".into(),
                 ));
             };
-            let _ = symmetry;
             let sets = sets.get_or_insert_with(|| Sets::new(states));
             if lower.starts_with("var ") || lower.starts_with("var\t") {
                 let parts = tokens(line, &['=', ' ', '{', ',', '}', '\t']);
@@ -579,7 +592,8 @@ fn check_contradictions(
 ///
 /// Below a cell, a transition is only what it still asks of the cells after it and what it
 /// gives: its suffix. Transitions with equal suffixes are one suffix, and of a list of them
-/// only the first can match, so a node is a list of distinct suffixes in table order. That is
+/// only the first can match, so a node is a list of distinct suffixes in table order (never
+/// sorted: the first that matches decides). That is
 /// what keeps a table with many images small to compile (the permutations of a `permute`
 /// table share their suffixes after a few cells): the sets of whole transitions that still
 /// match are far more than the nodes they reduce to.
@@ -697,12 +711,14 @@ impl Compiler<'_> {
             }
             // Two suffixes here can go on to the same one below; in a child only its first
             // place counts, since a later copy never decides.
+            // The count is shared by every depth, so all of them start again when it would
+            // wrap (a call numbers at most one list per state).
+            if self.stamp > u32::MAX - states as u32 {
+                self.stamps.iter_mut().for_each(|s| s.fill(0));
+                self.stamp = 0;
+            }
             let stamps = &mut self.stamps[depth + 1];
             for child in children.iter_mut().filter(|c| c.len() > 1) {
-                if self.stamp == u32::MAX {
-                    stamps.fill(0);
-                    self.stamp = 0;
-                }
                 self.stamp += 1;
                 let stamp = self.stamp;
                 child.retain(|&k| std::mem::replace(&mut stamps[k as usize], stamp) != stamp);
