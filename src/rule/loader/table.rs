@@ -593,10 +593,9 @@ fn check_contradictions(
 /// Below a cell, a transition is only what it still asks of the cells after it and what it
 /// gives: its suffix. Transitions with equal suffixes are one suffix, and of a list of them
 /// only the first can match, so a node is a list of distinct suffixes in table order (never
-/// sorted: the first that matches decides). That is
-/// what keeps a table with many images small to compile (the permutations of a `permute`
-/// table share their suffixes after a few cells): the sets of whole transitions that still
-/// match are far more than the nodes they reduce to.
+/// sorted: the first that matches decides). That is what keeps a table with many images small
+/// to compile (the permutations of a `permute` table share their suffixes after a few cells):
+/// the sets of whole transitions that still match are far more than the nodes they reduce to.
 fn compile(
     transitions: &[Transition],
     sets: &Sets,
@@ -605,8 +604,8 @@ fn compile(
 ) -> Result<RuleTree, String> {
     let order = tree_from_table(shape);
     let depths = order.len();
-    // suffix_of[d][i]: transition i's suffix below d cells; suffixes[d][k]: the states that
-    // suffix k takes at the tree's d-th cell and the suffix it goes on to (the output at the
+    // suffix_of[d][i]: transition i's suffix from the tree's d-th cell on; suffixes[d][k]: the
+    // states that suffix k takes at that cell and the suffix it goes on to (the output at the
     // last cell).
     let mut suffixes: Vec<Vec<(&[u8], u32)>> = vec![Vec::new(); depths];
     let mut suffix_of: Vec<Vec<u32>> = vec![Vec::new(); depths];
