@@ -228,9 +228,23 @@ fn a_two_state_rule_file_on_a_two_state_engine_is_refused_for_what_it_is() {
 /// Random multi-state soups on odd tori, stepped side by side on the reference and the
 /// rule-tree engine, compared state for state every generation.
 fn engines_agree(rule: Rule, seed: u64) {
-    for (w, h) in [(67, 45), (130, 70)] {
+    // Odd tori read their tiles' rings cell by cell; a torus of whole tiles and Golly's
+    // bounded plane (whose tiles line up, partial or not) read them from the neighbours, and
+    // there only the cells next to a move walk the tree.
+    let bounded = Universe::Bounded {
+        width: 100,
+        height: 70,
+        edges: lifelab::geometry::Edges::Plane,
+    };
+    for universe in [
+        Universe::torus(67, 45),
+        Universe::torus(130, 70),
+        Universe::torus(128, 64),
+        bounded,
+    ] {
+        let (w, h) = universe.size().unwrap();
         let tiles = common::state_soup((0, 0), (w, h), rule.states(), 3, seed);
-        let request = lifelab::registry::Request::new(rule, Universe::torus(w, h));
+        let request = lifelab::registry::Request::new(rule, universe);
         let (mut oracle, _) = lifelab::registry::create("reference", &request).unwrap();
         let (mut fast, _) = lifelab::registry::create("rule-tree", &request).unwrap();
         oracle.import(&tiles).unwrap();
@@ -249,6 +263,54 @@ fn engines_agree(rule: Rule, seed: u64) {
 /// A Generations rule runs on the rule-tree engine as its tree (where nothing else takes it:
 /// Golly's tubes and strips), state for state as on the reference engine: Moore, hexagonal and
 /// von Neumann rules, a non-totalistic one, many states.
+/// Soups from crowded to sparse that die out in places, on Golly's bounded plane of sides that
+/// are not multiples of 64, whose partial tiles still line up with their neighbours: the
+/// engine reads their rings from the neighbours' cells. Each generation against the reference.
+#[test]
+fn the_rule_tree_engine_matches_the_reference_on_soups_that_die_out() {
+    let universe = Universe::Bounded {
+        width: 192,
+        height: 128,
+        edges: lifelab::geometry::Edges::Plane,
+    };
+    // Life as a table: a live cell that dies leaves a hole its neighbours see (a Generations
+    // rule's decaying cells count as neither alive nor empty, so their end is not seen).
+    let mut life = String::from(
+        "@RULE LifeTable\n@TABLE\nn_states:2\nneighborhood:Moore\nsymmetries:permute\n0,1,1,1,0,0,0,0,0,1\n",
+    );
+    for n in [0, 1, 4, 5, 6, 7, 8] {
+        let cells: Vec<&str> = (0..8).map(|k| if k < n { "1" } else { "0" }).collect();
+        life.push_str(&format!("1,{},0\n", cells.join(",")));
+    }
+    let life = Rule {
+        kind: lifelab::rule::RuleKind::Loaded(loader::load_text(&life, "LifeTable").unwrap()),
+        torus: None,
+        bounded: None,
+        tube: None,
+    };
+    let generations = ["23/3/3", "345/3/6", "B2/S/C3"].map(|t| t.parse::<Rule>().unwrap());
+    for (i, rule) in std::iter::once(life).chain(generations).enumerate() {
+        // From crowded to a few cells a tile, most of which die at once.
+        for (seed, one_in) in [9, 40, 150, 400, 1000].into_iter().enumerate() {
+            let seed = 40 * i as u64 + seed as u64;
+            let tiles = common::state_soup((0, 0), (192, 128), rule.states(), one_in, seed);
+            let request = lifelab::registry::Request::new(rule, universe);
+            let (mut oracle, _) = lifelab::registry::create("reference", &request).unwrap();
+            let (mut fast, _) = lifelab::registry::create("rule-tree", &request).unwrap();
+            oracle.import(&tiles).unwrap();
+            fast.import(&tiles).unwrap();
+            for g in 1..=64 {
+                oracle.step(1).unwrap();
+                fast.step(1).unwrap();
+                assert!(
+                    oracle.export().unwrap() == fast.export().unwrap(),
+                    "rule {rule}, seed {seed}: the rule-tree engine differs from the reference at generation {g}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn the_rule_tree_engine_matches_the_reference_on_generations_rules() {
     for (i, text) in [

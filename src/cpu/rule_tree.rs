@@ -193,7 +193,7 @@ impl RuleTreeEngine {
         self.changed.insert(t);
     }
 
-    /// Tile `t` and its neighbours, which line up with it where every tile is whole.
+    /// Tile `t` and its neighbours, where they line up with it ([`Self::tiles_line_up`]).
     fn block(&self, t: (i64, i64)) -> Block<'_> {
         let mut block = [None; 9];
         for (k, b) in block.iter_mut().enumerate() {
@@ -206,8 +206,8 @@ impl RuleTreeEngine {
     }
 
     /// The padded input of tile `t`: its cells and a ring of its neighbours' (wrapped on a
-    /// torus, dead beyond a bounded plane's edge). `block` is its block where every tile is
-    /// whole.
+    /// torus, dead beyond a bounded plane's edge). `block` is its block where the tiles line
+    /// up.
     fn gather(&self, t: (i64, i64), block: Option<&Block>, pad: &mut [u8; P * P]) {
         pad.fill(0);
         let own = match block {
@@ -269,9 +269,13 @@ impl RuleTreeEngine {
         }
     }
 
-    /// Whether every tile is whole: each finite side a multiple of 64.
-    fn whole_tiles(&self) -> bool {
-        let (w, h) = self.universe.finite_sides();
+    /// Whether every tile's neighbours line up with it: each side that wraps a multiple of 64.
+    /// A side that does not wrap always lines up, whole tiles or not: beyond a bounded plane's
+    /// edge there are no tiles, and a partial tile's cells past the edge stay dead. (Golly's
+    /// WireWorld circuits are on bounded planes of 400x200 and 200x200: their rings were read
+    /// a cell at a time, a hash lookup each.)
+    fn tiles_line_up(&self) -> bool {
+        let (w, h) = self.universe.wrapped_sides();
         w.is_none_or(|w| w % 64 == 0) && h.is_none_or(|h| h % 64 == 0)
     }
 
@@ -301,7 +305,7 @@ impl RuleTreeEngine {
         let offsets = &self.offsets;
         let empty = tree.next(&vec![0; offsets.len()]);
         let this = &*self;
-        let whole = self.whole_tiles();
+        let whole = self.tiles_line_up();
         let work = |pad: &mut Box<[u8; P * P]>, &t: &(i64, i64)| {
             let (cols, rows) = this.valid(t);
             // A cell whose 3x3 block is all dead comes out as a dead block does: only
