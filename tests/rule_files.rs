@@ -244,19 +244,31 @@ fn engines_agree(rule: Rule, seed: u64) {
     ] {
         let (w, h) = universe.size().unwrap();
         let tiles = common::state_soup((0, 0), (w, h), rule.states(), 3, seed);
-        let request = lifelab::registry::Request::new(rule, universe);
-        let (mut oracle, _) = lifelab::registry::create("reference", &request).unwrap();
-        let (mut fast, _) = lifelab::registry::create("rule-tree", &request).unwrap();
-        oracle.import(&tiles).unwrap();
-        fast.import(&tiles).unwrap();
-        for g in 1..=24 {
-            oracle.step(1).unwrap();
-            fast.step(1).unwrap();
-            assert!(
-                oracle.export().unwrap() == fast.export().unwrap(),
-                "rule {rule} on {w}x{h}: the rule-tree engine differs from the reference at generation {g}"
-            );
-        }
+        stepped_alike(rule, universe, &tiles, 24, &format!("on {w}x{h}"));
+    }
+}
+
+/// The reference and the rule-tree engine from `tiles`, compared state for state every
+/// generation for `gens`.
+fn stepped_alike(
+    rule: Rule,
+    universe: Universe,
+    tiles: &lifelab::tiles::TileMap,
+    gens: u64,
+    what: &str,
+) {
+    let request = lifelab::registry::Request::new(rule, universe);
+    let (mut oracle, _) = lifelab::registry::create("reference", &request).unwrap();
+    let (mut fast, _) = lifelab::registry::create("rule-tree", &request).unwrap();
+    oracle.import(tiles).unwrap();
+    fast.import(tiles).unwrap();
+    for g in 1..=gens {
+        oracle.step(1).unwrap();
+        fast.step(1).unwrap();
+        assert!(
+            oracle.export().unwrap() == fast.export().unwrap(),
+            "rule {rule} {what}: the rule-tree engine differs from the reference at generation {g}"
+        );
     }
 }
 
@@ -294,19 +306,7 @@ fn the_rule_tree_engine_matches_the_reference_on_soups_that_die_out() {
         for (seed, one_in) in [9, 40, 150, 400, 1000].into_iter().enumerate() {
             let seed = 40 * i as u64 + seed as u64;
             let tiles = common::state_soup((0, 0), (192, 128), rule.states(), one_in, seed);
-            let request = lifelab::registry::Request::new(rule, universe);
-            let (mut oracle, _) = lifelab::registry::create("reference", &request).unwrap();
-            let (mut fast, _) = lifelab::registry::create("rule-tree", &request).unwrap();
-            oracle.import(&tiles).unwrap();
-            fast.import(&tiles).unwrap();
-            for g in 1..=64 {
-                oracle.step(1).unwrap();
-                fast.step(1).unwrap();
-                assert!(
-                    oracle.export().unwrap() == fast.export().unwrap(),
-                    "rule {rule}, seed {seed}: the rule-tree engine differs from the reference at generation {g}"
-                );
-            }
+            stepped_alike(rule, universe, &tiles, 64, &format!("from soup {seed}"));
         }
     }
 }
