@@ -73,6 +73,8 @@ struct Store {
     /// above, so that most probes that miss never read the node. The id is stored plus one, so
     /// that an empty slot is 0.
     table: Vec<u64>,
+    /// 64 less log2 of the table's size: a key's home is its hash shifted right by this.
+    shift: u32,
     live: usize,
     /// The most nodes the store may hold (`--memory`).
     max_nodes: usize,
@@ -141,7 +143,8 @@ impl Store {
             nodes: crate::memory::vec_in_huge_pages((1 << 20).min(max_nodes)),
             free: Vec::new(),
             // Small, so that a small pattern starts at once; it doubles as it fills.
-            table: table(1 << 12),
+            table: Vec::new(),
+            shift: 64,
             live: 0,
             // Ids are 32 bits, and the table stores id + 1.
             max_nodes,
@@ -151,6 +154,7 @@ impl Store {
             collections: 0,
             made: 0,
         };
+        s.set_table(table(1 << 12));
         let leaf = s.intern_unchecked([0; 4], LEAF, 0);
         s.empty = vec![NONE; LEAF as usize];
         s.empty.push(leaf);
@@ -167,7 +171,7 @@ impl Store {
     fn probe_hashed(&self, c: [Id; 4], level: u8, h: u64) -> Result<Id, usize> {
         let tag = h >> 32;
         let mask = self.table.len() - 1;
-        let mut i = h as usize & mask;
+        let mut i = self.home(h);
         loop {
             let slot = self.table[i];
             if slot == EMPTY_SLOT {
@@ -190,15 +194,26 @@ impl Store {
     #[inline(always)]
     fn prefetch(&self, c: [Id; 4], level: u8) -> u64 {
         let h = hash4(c, level);
-        prefetch_slot(&self.table, h as usize & (self.table.len() - 1));
+        prefetch_slot(&self.table, self.home(h));
         h
+    }
+
+    /// The slot where a key of hash `h` is looked for first: the hash's top bits, which the
+    /// slot keeps (its tag is the top 32), so that the table grows without reading a node.
+    #[inline(always)]
+    fn home(&self, h: u64) -> usize {
+        (h >> self.shift) as usize
     }
 
     fn insert_slot(&mut self, id: Id) {
         let n = self.nodes[id as usize];
-        let h = hash4(n.children, n.level);
+        self.place(hash4(n.children, n.level), id);
+    }
+
+    /// Node `id`, whose hash is `h`, in the first empty slot from its home.
+    fn place(&mut self, h: u64, id: Id) {
         let mask = self.table.len() - 1;
-        let mut i = h as usize & mask;
+        let mut i = self.home(h);
         while self.table[i] != EMPTY_SLOT {
             i = (i + 1) & mask;
         }
@@ -241,20 +256,58 @@ impl Store {
         };
         self.live += 1;
         self.made += 1;
+        let h = hash4(c, level);
         if self.live * 4 > self.table.len() * 3 {
-            self.rebuild_table(self.table.len() * 2);
+            // The slots move, the new node's not yet among them; it goes in after.
+            self.grow_table();
+            self.place(h, id);
         } else {
-            self.table[slot] = slot_of(hash4(c, level), id);
+            self.table[slot] = slot_of(h, id);
         }
         id
     }
 
     fn rebuild_table(&mut self, size: usize) {
-        self.table = table(size.next_power_of_two());
+        self.set_table(table(size.next_power_of_two()));
         for id in 0..self.nodes.len() {
             if self.nodes[id].level != 0 {
                 self.insert_slot(id as Id);
             }
+        }
+    }
+
+    fn set_table(&mut self, t: Vec<u64>) {
+        // Tags are 32 bits: a home needs no more of them (a table of 2^32 slots is 32 GiB).
+        let bits = t.len().trailing_zeros().min(32);
+        self.shift = 64 - bits;
+        self.table = t;
+    }
+
+    /// The table at twice its size, each slot moved by its tag alone. A slot's home in the
+    /// new table is twice its old home or one more, so the old table is read in order and the
+    /// new one written nearly in order, where rehashing every node (the first build of
+    /// broken-lines' nodes: a twelfth of its run) read each node and wrote a slot at random.
+    fn grow_table(&mut self) {
+        let old = std::mem::take(&mut self.table);
+        if old.len() >= 1 << 32 {
+            return self.rebuild_table(old.len() * 2);
+        }
+        self.set_table(table(old.len() * 2));
+        let mask = self.table.len() - 1;
+        let shift = self.shift - 32;
+        // A run of slots that wraps past the end began before the end: the slots at the start
+        // that belong to the end are moved after the rest, so that each finds its home's run
+        // already placed before it.
+        let wrapped = old.iter().take_while(|&&s| s != EMPTY_SLOT).count();
+        for &slot in old[wrapped..].iter().chain(&old[..wrapped]) {
+            if slot == EMPTY_SLOT {
+                continue;
+            }
+            let mut i = ((slot >> 32) >> shift) as usize;
+            while self.table[i] != EMPTY_SLOT {
+                i = (i + 1) & mask;
+            }
+            self.table[i] = slot;
         }
     }
 
@@ -1694,6 +1747,45 @@ impl Engine for HashLifeEngine {
 mod tests {
     use super::*;
     use crate::cpu::FastEngine;
+
+    /// The table grown by its slots' tags alone (`Store::grow_table`) still finds every node:
+    /// a lookup that missed would only make a duplicate, which no population shows. Distinct
+    /// leaves and nodes over them, enough for the table to double seven times, then each
+    /// looked up again, and interned again without a node more.
+    #[test]
+    fn every_node_is_found_after_the_table_grows() {
+        let mut s = Store::new(1 << 24, 1 << 24);
+        let start = s.table.len();
+        let leaves: Vec<Id> = (0..200_000u64)
+            .map(|k| {
+                let bits = k.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+                s.intern_unchecked([bits as u32, (bits >> 32) as u32, 0, 0], LEAF, 1)
+            })
+            .collect();
+        let inner: Vec<(Id, [Id; 4])> = leaves
+            .windows(4)
+            .step_by(3)
+            .map(|w| {
+                let c = [w[0], w[1], w[2], w[3]];
+                (s.intern_unchecked(c, LEAF + 1, 4), c)
+            })
+            .collect();
+        assert!(
+            s.table.len() >= start << 7,
+            "the table grew to {}",
+            s.table.len()
+        );
+        let made = s.made;
+        for (k, &id) in leaves.iter().enumerate() {
+            let c = s.node(id).children;
+            assert_eq!(s.probe(c, LEAF), Ok(id), "leaf {k}");
+        }
+        for &(id, c) in &inner {
+            assert_eq!(s.probe(c, LEAF + 1), Ok(id));
+            assert_eq!(s.intern_unchecked(c, LEAF + 1, 4), id);
+        }
+        assert_eq!(s.made, made);
+    }
 
     fn torus_matches(rule: &str, side: u32, gens: &[u64]) {
         let rule: Rule = rule.parse().unwrap();

@@ -54,10 +54,30 @@ impl Change {
     }
 }
 
+/// Two copies of a kernel method's body, compiled for AVX2 and for AVX-512 (`$avx2` and
+/// `$avx512`), each picked at run time where `Vectors::available` found the units.
+macro_rules! vector_copies {
+    (
+        $avx2:ident, $avx512:ident $(<$lt:lifetime>)? ($s:ident, $($arg:ident: $ty:ty),* $(,)?)
+        $(-> $ret:ty)? $body:block
+    ) => {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        unsafe fn $avx2 $(<$lt>)? (&$s, $($arg: $ty),*) $(-> $ret)? $body
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx512f,avx512vl,avx2")]
+        unsafe fn $avx512 $(<$lt>)? (&$s, $($arg: $ty),*) $(-> $ret)? $body
+    };
+}
+
 /// The vector units a kernel's loops run on, each a copy of the same code compiled for them
 /// and picked at run time. Life's tiles take AVX-512 (eight rows a register: iwona 86 ms on
-/// AVX2, 77 ms); the kernel's own loops take AVX2 for both, as AVX-512 measured no faster
-/// there (a circuit's nodes go through memory either way: oscillators.rle 24 ms and 26 ms).
+/// AVX2, 77 ms). A rule's circuit takes it too, where a node is then one `vpternlog` on
+/// eight words: on an Intel Xeon (Emerald Rapids), pondpuffer-spaceship on the tile engine
+/// 40.9 ms on AVX2 and 36.1 ms, oscillators 29.3 and 27.0; on an AMD EPYC (Zen 4, which
+/// splits a 512-bit operation in two) it had measured no faster, 20.2 and 21.4 ms. The
+/// counting kernels take AVX2 for both (oscillators.rle 24 ms and 26 ms on AVX-512).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Vectors {
     /// The target's baseline (SSE2 on x86-64, NEON on AArch64).
@@ -365,23 +385,28 @@ impl Kernel {
     pub fn rows(&self, w: &[u64], c: &[u64], e: &[u64], out: &mut [u64], planes: &mut Planes) {
         match self.vectors {
             #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Vectors::available` found AVX-512 on this CPU.
+            Vectors::Avx512 if self.circuit.is_some() => unsafe {
+                self.rows_avx512(w, c, e, out, planes)
+            },
+            #[cfg(target_arch = "x86_64")]
             // SAFETY: `Vectors::available` found AVX2 on this CPU.
             Vectors::Avx2 | Vectors::Avx512 => unsafe { self.rows_avx2(w, c, e, out, planes) },
             _ => self.rows_in(w, c, e, out, &mut planes.planes, &mut planes.values),
         }
     }
 
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn rows_avx2(
-        &self,
-        w: &[u64],
-        c: &[u64],
-        e: &[u64],
-        out: &mut [u64],
-        planes: &mut Planes,
-    ) {
-        self.rows_in(w, c, e, out, &mut planes.planes, &mut planes.values)
+    vector_copies! {
+        rows_avx2, rows_avx512(
+            self,
+            w: &[u64],
+            c: &[u64],
+            e: &[u64],
+            out: &mut [u64],
+            planes: &mut Planes,
+        ) {
+            self.rows_in(w, c, e, out, &mut planes.planes, &mut planes.values)
+        }
     }
 
     /// [`Kernel::rows`] for the rows `k` of `out` whose bit `which >> k & 1` is set, where
@@ -404,6 +429,11 @@ impl Kernel {
         }
         match self.vectors {
             #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Vectors::available` found AVX-512 on this CPU.
+            Vectors::Avx512 if self.circuit.is_some() => unsafe {
+                self.gathered_avx512(w, c, e, out, which & all, planes)
+            },
+            #[cfg(target_arch = "x86_64")]
             // SAFETY: `Vectors::available` found AVX2 on this CPU.
             Vectors::Avx2 | Vectors::Avx512 => unsafe {
                 self.gathered_avx2(w, c, e, out, which & all, planes)
@@ -412,18 +442,18 @@ impl Kernel {
         }
     }
 
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn gathered_avx2(
-        &self,
-        w: &[u64],
-        c: &[u64],
-        e: &[u64],
-        out: &mut [u64],
-        which: u64,
-        planes: &mut Planes,
-    ) {
-        self.gathered(w, c, e, out, which, planes)
+    vector_copies! {
+        gathered_avx2, gathered_avx512(
+            self,
+            w: &[u64],
+            c: &[u64],
+            e: &[u64],
+            out: &mut [u64],
+            which: u64,
+            planes: &mut Planes,
+        ) {
+            self.gathered(w, c, e, out, which, planes)
+        }
     }
 
     /// The circuit on the rows of `which` alone, the results put back in their rows of `out`.
@@ -459,6 +489,11 @@ impl Kernel {
     ) -> &'p mut [u64] {
         match self.vectors {
             #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Vectors::available` found AVX-512 on this CPU.
+            Vectors::Avx512 if self.circuit.is_some() => unsafe {
+                self.circuit_rows_avx512(w, c, e, which, planes)
+            },
+            #[cfg(target_arch = "x86_64")]
             // SAFETY: `Vectors::available` found AVX2 on this CPU.
             Vectors::Avx2 | Vectors::Avx512 => unsafe {
                 self.circuit_rows_avx2(w, c, e, which, planes)
@@ -467,17 +502,17 @@ impl Kernel {
         }
     }
 
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn circuit_rows_avx2<'p>(
-        &self,
-        w: &[u64],
-        c: &[u64],
-        e: &[u64],
-        which: u64,
-        planes: &'p mut Planes,
-    ) -> &'p mut [u64] {
-        self.circuit_rows_in(w, c, e, which, planes)
+    vector_copies! {
+        circuit_rows_avx2, circuit_rows_avx512<'p>(
+            self,
+            w: &[u64],
+            c: &[u64],
+            e: &[u64],
+            which: u64,
+            planes: &'p mut Planes,
+        ) -> &'p mut [u64] {
+            self.circuit_rows_in(w, c, e, which, planes)
+        }
     }
 
     #[inline(always)]
@@ -585,6 +620,11 @@ impl Kernel {
     ) -> Run {
         match self.vectors {
             #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Vectors::available` found AVX-512 on this CPU.
+            Vectors::Avx512 if self.circuit.is_some() => unsafe {
+                self.columns_avx512(west, centre, east, cells, planes)
+            },
+            #[cfg(target_arch = "x86_64")]
             // SAFETY: `Vectors::available` found AVX2 on this CPU.
             Vectors::Avx2 | Vectors::Avx512 => unsafe {
                 self.columns_avx2(west, centre, east, cells, planes)
@@ -593,17 +633,17 @@ impl Kernel {
         }
     }
 
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn columns_avx2(
-        &self,
-        west: &[u64],
-        centre: &[u64],
-        east: &[u64],
-        cells: &mut [u64],
-        planes: &mut Planes,
-    ) -> Run {
-        self.columns_any(west, centre, east, cells, planes)
+    vector_copies! {
+        columns_avx2, columns_avx512(
+            self,
+            west: &[u64],
+            centre: &[u64],
+            east: &[u64],
+            cells: &mut [u64],
+            planes: &mut Planes,
+        ) -> Run {
+            self.columns_any(west, centre, east, cells, planes)
+        }
     }
 
     #[inline(always)]
@@ -666,16 +706,25 @@ impl Kernel {
     pub fn packed32(&self, rows: [u64; 16], gens: u32) -> [u64; 16] {
         match self.vectors {
             #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Vectors::available` found AVX-512 on this CPU.
+            Vectors::Avx512 if self.circuit.is_some() => unsafe {
+                self.packed32_avx512(rows, gens)
+            },
+            #[cfg(target_arch = "x86_64")]
             // SAFETY: `Vectors::available` found AVX2 on this CPU.
             Vectors::Avx2 | Vectors::Avx512 => unsafe { self.packed32_avx2(rows, gens) },
             _ => self.packed_any::<32>(rows, gens),
         }
     }
 
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn packed32_avx2(&self, rows: [u64; 16], gens: u32) -> [u64; 16] {
-        self.packed_any::<32>(rows, gens)
+    vector_copies! {
+        packed32_avx2, packed32_avx512(
+            self,
+            rows: [u64; 16],
+            gens: u32,
+        ) -> [u64; 16] {
+            self.packed_any::<32>(rows, gens)
+        }
     }
 
     /// [`Kernel::packed32`] for four blocks of 16 rows of 16 cells, four rows to a word (row
@@ -685,16 +734,25 @@ impl Kernel {
     pub fn packed16(&self, rows: [u64; 16], gens: u32) -> [u64; 16] {
         match self.vectors {
             #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Vectors::available` found AVX-512 on this CPU.
+            Vectors::Avx512 if self.circuit.is_some() => unsafe {
+                self.packed16_avx512(rows, gens)
+            },
+            #[cfg(target_arch = "x86_64")]
             // SAFETY: `Vectors::available` found AVX2 on this CPU.
             Vectors::Avx2 | Vectors::Avx512 => unsafe { self.packed16_avx2(rows, gens) },
             _ => self.packed_any::<16>(rows, gens),
         }
     }
 
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn packed16_avx2(&self, rows: [u64; 16], gens: u32) -> [u64; 16] {
-        self.packed_any::<16>(rows, gens)
+    vector_copies! {
+        packed16_avx2, packed16_avx512(
+            self,
+            rows: [u64; 16],
+            gens: u32,
+        ) -> [u64; 16] {
+            self.packed_any::<16>(rows, gens)
+        }
     }
 
     /// 16 words of rows `W` cells wide (64 / W rows a word).

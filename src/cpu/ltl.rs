@@ -64,9 +64,10 @@ pub struct LtlEngine {
     /// `None` outside: not known (after an edit).
     boxes: Option<(Option<Box2>, Option<Box2>)>,
     population: u64,
-    /// By count (the middle included): whether a dead cell is born, a live one survives.
-    born: Vec<bool>,
-    survives: Vec<bool>,
+    /// The next state of a cell in state 0 or 1, at `count << 1 | state` (the count with the
+    /// middle): a live cell that does not survive dies, or starts to decay with more than two
+    /// states. Its length is a power of two, so that an index masked into it is never checked.
+    next01: Vec<u8>,
     /// The last generation's live cells and sums, their buffers kept for the next.
     sums: Sums,
 }
@@ -427,12 +428,7 @@ impl LtlEngine {
             cells: vec![0; w * h],
             boxes: Some((None, None)),
             population: 0,
-            born: (0..=l.neighbours() as u32 + 1)
-                .map(|n| l.next(0, n) == 1)
-                .collect(),
-            survives: (0..=l.neighbours() as u32 + 1)
-                .map(|n| l.next(1, n) == 1)
-                .collect(),
+            next01: next01(&l),
             sums: Sums::default(),
         })
     }
@@ -633,6 +629,7 @@ impl LtlEngine {
         grid.resize(ew * eh, 0);
         let (w, h, wraps) = (self.w as i64, self.h as i64, self.wraps());
         let cells = &self.cells;
+        let two_states = self.rule.states == 2;
         let parallel = ew * eh >= PARALLEL_CELLS;
         // Each row's first and last live column comes with it.
         let extents = rows_mut(&mut grid, ew, parallel, |j, row| {
@@ -658,29 +655,29 @@ impl LtlEngine {
                 } else {
                     (x, (w - x).min(ew as i64 - i))
                 };
-                for (v, &c) in row[i as usize..(i + len) as usize]
-                    .iter_mut()
-                    .zip(&src[bx as usize..(bx + len) as usize])
-                {
-                    *v = (c == 1) as u8;
+                let (to, from) = (
+                    &mut row[i as usize..(i + len) as usize],
+                    &src[bx as usize..(bx + len) as usize],
+                );
+                if two_states {
+                    // The board's cells are the live ones already.
+                    to.copy_from_slice(from);
+                } else {
+                    for (v, &c) in to.iter_mut().zip(from) {
+                        *v = (c == 1) as u8;
+                    }
                 }
                 i += len;
             }
-            extent(row).live
+            live_extent(row)
         });
-        // By count and state 0 or 1: the next state (a live cell that does not survive dies,
-        // or starts to decay with more than two states).
-        let decay = if self.rule.states == 2 { 0 } else { 2 };
-        let two: Vec<u8> = self
-            .born
-            .iter()
-            .zip(&self.survives)
-            .flat_map(|(&b, &s)| [b as u8, if s { 1 } else { decay }])
-            .collect();
+        let two = &self.next01[..];
+        let mask = two.len() - 1;
         let states = self.rule.states;
         let next = |cell: u8, n: u32| -> u8 {
             if cell <= 1 {
-                two[(n as usize) << 1 | cell as usize]
+                // SAFETY: as in the two-state closure below.
+                unsafe { *two.get_unchecked(((n as usize) << 1 | cell as usize) & mask) }
             } else if (cell as u16) + 1 < states {
                 cell + 1
             } else {
@@ -716,7 +713,9 @@ impl LtlEngine {
             let parts = if states == 2 {
                 // Without the branch on decaying states.
                 moore.run(band, &|cell: u8, n: u32| {
-                    two[(n as usize) << 1 | cell as usize]
+                    // SAFETY: `two`'s length is a power of two (`next01`), so the index,
+                    // masked by its length less one, lies within it.
+                    unsafe { *two.get_unchecked(((n as usize) << 1 | cell as usize) & mask) }
                 })
             } else {
                 moore.run(band, &next)
@@ -880,7 +879,7 @@ impl MooreBand<'_> {
                 *c += v as u32;
             }
         }
-        let cols = &self.extents[first..];
+        let reach = window_unions(&self.extents[first..], rows.len() / w, d);
         let (mut lb, mut ab, mut pop) = (None, None, 0);
         for (t, row) in rows.chunks_mut(w).enumerate() {
             if t > 0 {
@@ -894,13 +893,7 @@ impl MooreBand<'_> {
             let span = &mut row[ox0..ox0 + n];
             // Output column k's window is col[k..k + d]: only the windows that reach a non-zero
             // column count have a count; elsewhere a cell sees 0 (most of a sparse board).
-            let reach = cols[t..t + d].iter().flatten().fold(
-                None,
-                |acc: Option<(usize, usize)>, &(a, b)| {
-                    Some(acc.map_or((a, b), |(x, y)| (x.min(a), y.max(b))))
-                },
-            );
-            let (lo, hi) = match reach {
+            let (lo, hi) = match reach[t] {
                 Some((lo, hi)) => (lo.saturating_sub(2 * r), hi.min(n - 1) + 1),
                 None => (0, 0),
             };
@@ -921,10 +914,14 @@ impl MooreBand<'_> {
                 idle(&mut span[..lo]);
                 let mut count: u32 = col[lo..lo + d].iter().sum();
                 span[lo] = next(span[lo], count);
-                let (adds, subs) = (&col[lo + d..], &col[lo..]);
-                for ((cell, &a), &s) in span[lo + 1..hi].iter_mut().zip(adds).zip(subs) {
-                    count = count + a - s;
-                    *cell = next(*cell, count);
+                // Slices of one length, so that the loop checks no index.
+                let cells = &mut span[lo + 1..hi];
+                let len = cells.len();
+                let (adds, subs) = (&col[lo + d..lo + d + len], &col[lo..lo + len]);
+                for k in 0..len {
+                    // What enters less what leaves, off the chain of counts: one add a cell.
+                    count = count.wrapping_add(adds[k].wrapping_sub(subs[k]));
+                    cells[k] = next(cells[k], count);
                 }
                 idle(&mut span[hi..]);
             } else {
@@ -939,6 +936,51 @@ impl MooreBand<'_> {
     }
 }
 
+/// The union of the extents `extents[t..t + d]` for each `t < rows`, in time that does not
+/// grow with `d` (van Herk and Gil-Werman): within blocks of `d`, the unions from each block's
+/// start and to its end; a window is a suffix of one block and a prefix of the next.
+fn window_unions(
+    extents: &[Option<(usize, usize)>],
+    rows: usize,
+    d: usize,
+) -> Vec<Option<(usize, usize)>> {
+    const NONE: (usize, usize) = (usize::MAX, 0);
+    let join = |a: (usize, usize), b: (usize, usize)| (a.0.min(b.0), a.1.max(b.1));
+    let e: Vec<(usize, usize)> = extents[..rows + d - 1]
+        .iter()
+        .map(|x| x.unwrap_or(NONE))
+        .collect();
+    let mut from_start = e.clone();
+    let mut to_end = e.clone();
+    for (f, t) in from_start.chunks_mut(d).zip(to_end.chunks_mut(d)) {
+        for i in 1..f.len() {
+            f[i] = join(f[i - 1], f[i]);
+        }
+        for i in (0..t.len() - 1).rev() {
+            t[i] = join(t[i], t[i + 1]);
+        }
+    }
+    to_end[..rows]
+        .iter()
+        .zip(&from_start[d - 1..])
+        .map(|(&a, &b)| {
+            let (lo, hi) = join(a, b);
+            (lo <= hi).then_some((lo, hi))
+        })
+        .collect()
+}
+
+/// [`LtlEngine::next01`]'s table.
+fn next01(l: &LtlRule) -> Vec<u8> {
+    let top = l.neighbours() as usize + 1;
+    let mut t = vec![0u8; (2 * (top + 1)).next_power_of_two()];
+    for n in 0..=top {
+        t[n << 1] = l.next(0, n as u32);
+        t[n << 1 | 1] = l.next(1, n as u32);
+    }
+    t
+}
+
 /// The live and non-dead boxes of one board row, and its population.
 fn scan_row(row: &[u8], y: i64) -> (Option<Box2>, Option<Box2>, u64) {
     let e = extent(row);
@@ -951,6 +993,25 @@ fn scan_row(row: &[u8], y: i64) -> (Option<Box2>, Option<Box2>, u64) {
         })
     };
     (span(e.live), span(e.any), e.population)
+}
+
+/// The first and last cell of a row of 0s and 1s that is 1, searched from each end a word at a
+/// time: the middle of the row is never read.
+fn live_extent(row: &[u8]) -> Option<(usize, usize)> {
+    let word = |w: &[u8]| u64::from_le_bytes(w.try_into().expect("8 bytes"));
+    let (words, tail) = row.split_at(row.len() / 8 * 8);
+    let first = match words.chunks_exact(8).position(|w| word(w) != 0) {
+        Some(k) => k * 8 + word(&words[k * 8..k * 8 + 8]).trailing_zeros() as usize / 8,
+        None => words.len() + tail.iter().position(|&c| c != 0)?,
+    };
+    let last = match tail.iter().rposition(|&c| c != 0) {
+        Some(i) => words.len() + i,
+        None => {
+            let k = words.chunks_exact(8).rposition(|w| word(w) != 0)?;
+            k * 8 + 7 - word(&words[k * 8..k * 8 + 8]).leading_zeros() as usize / 8
+        }
+    };
+    Some((first, last))
 }
 
 /// Where a row's non-dead and live (state 1) cells lie, and how many are non-dead.
@@ -1188,6 +1249,37 @@ mod tests {
                 assert_eq!(e.any, span(&|c| c != 0), "{row:?}");
                 assert_eq!(e.live, span(&|c| c == 1), "{row:?}");
                 assert_eq!(e.population, row.iter().filter(|&&c| c != 0).count() as u64);
+                // The input rows hold 0s and 1s, searched from both ends.
+                let live: Vec<u8> = row.iter().map(|&c| (c == 1) as u8).collect();
+                assert_eq!(live_extent(&live), span(&|c| c == 1), "{live:?}");
+            }
+        }
+    }
+
+    /// Each window's union against the union of its extents one by one, for windows of 1 to
+    /// 9 rows over lists with rows of no live cell among them.
+    #[test]
+    fn window_unions_equal_the_union_of_each_window() {
+        let mut rng = crate::hash::SplitMix64(9);
+        for d in 1..=9 {
+            for rows in 1..=30 {
+                let extents: Vec<Option<(usize, usize)>> = (0..rows + d - 1)
+                    .map(|_| {
+                        let v = rng.next_u64();
+                        let (a, b) = ((v >> 8) as usize % 100, (v >> 24) as usize % 100);
+                        (!v.is_multiple_of(3)).then_some((a.min(b), a.max(b)))
+                    })
+                    .collect();
+                let got = window_unions(&extents, rows, d);
+                for (t, g) in got.iter().enumerate() {
+                    let want = extents[t..t + d].iter().flatten().fold(
+                        None,
+                        |acc: Option<(usize, usize)>, &(a, b)| {
+                            Some(acc.map_or((a, b), |(x, y)| (x.min(a), y.max(b))))
+                        },
+                    );
+                    assert_eq!(*g, want, "rows {rows}, window {d}, row {t}");
+                }
             }
         }
     }
