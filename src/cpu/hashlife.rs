@@ -259,8 +259,9 @@ impl Store {
         let h = hash4(c, level);
         if self.live * 4 > self.table.len() * 3 {
             // The slots move, the new node's not yet among them; it goes in after.
-            self.grow_table();
-            self.place(h, id);
+            if !self.grow_table() {
+                self.place(h, id);
+            }
         } else {
             self.table[slot] = slot_of(h, id);
         }
@@ -287,10 +288,13 @@ impl Store {
     /// new table is twice its old home or one more, so the old table is read in order and the
     /// new one written nearly in order, where rehashing every node (the first build of
     /// broken-lines' nodes: a twelfth of its run) read each node and wrote a slot at random.
-    fn grow_table(&mut self) {
+    /// Returns whether it rebuilt the table from the nodes instead (past 2^32 slots, where a
+    /// tag no longer holds a home), the newest node among them.
+    fn grow_table(&mut self) -> bool {
         let old = std::mem::take(&mut self.table);
         if old.len() >= 1 << 32 {
-            return self.rebuild_table(old.len() * 2);
+            self.rebuild_table(old.len() * 2);
+            return true;
         }
         self.set_table(table(old.len() * 2));
         let mask = self.table.len() - 1;
@@ -309,6 +313,7 @@ impl Store {
             }
             self.table[i] = slot;
         }
+        false
     }
 
     fn node(&self, id: Id) -> &Node {

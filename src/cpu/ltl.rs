@@ -713,6 +713,7 @@ impl LtlEngine {
             let parts = if states == 2 {
                 // Without the branch on decaying states.
                 moore.run(band, &|cell: u8, n: u32| {
+                    debug_assert!((n as usize) << 1 < two.len(), "a count past the table");
                     // SAFETY: `two`'s length is a power of two (`next01`), so the index,
                     // masked by its length less one, lies within it.
                     unsafe { *two.get_unchecked(((n as usize) << 1 | cell as usize) & mask) }
