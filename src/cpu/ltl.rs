@@ -951,8 +951,8 @@ fn window_unions(
         .iter()
         .map(|x| x.unwrap_or(NONE))
         .collect();
-    let mut from_start = e.clone();
     let mut to_end = e.clone();
+    let mut from_start = e;
     for (f, t) in from_start.chunks_mut(d).zip(to_end.chunks_mut(d)) {
         for i in 1..f.len() {
             f[i] = join(f[i - 1], f[i]);
