@@ -269,6 +269,50 @@ fn the_generations_engine_matches_the_reference_on_odd_tori_and_bounded_planes()
     }
 }
 
+/// A small soup on a board much larger than it: the engine computes only the rows and words
+/// round the cells, and must follow them as they grow across a word's edge, across the torus's
+/// seam (the soup starts astride the corner) and to a bounded plane's edge. Every generation
+/// against the reference engine.
+#[test]
+fn the_generations_engine_follows_a_small_pattern_across_words_and_the_seam() {
+    for (k, rule) in ["345/3/6", "3458/37/4", "12/2-a/3", "23/3/3H"]
+        .iter()
+        .enumerate()
+    {
+        let states = Rule::parse(rule).unwrap().states();
+        let (w, h) = (203u32, 150u32);
+        for (universe, at) in [
+            (Universe::torus(w, h), (190, 140)),
+            (
+                Universe::Bounded {
+                    width: w,
+                    height: h,
+                    edges: lifelab::geometry::Edges::Plane,
+                },
+                (120, 60),
+            ),
+        ] {
+            let cells: Vec<(i64, i64, u8)> = state_soup(24, 17, states, 7 + k as u64)
+                .into_iter()
+                .map(|(x, y, s)| ((x + at.0) % w as i64, (y + at.1) % h as i64, s))
+                .collect();
+            let mut reference = engine_with("reference", rule, universe, &cells);
+            let mut fast = engine_with("generations", rule, universe, &cells);
+            for _ in 0..120 {
+                reference.step(1).unwrap();
+                fast.step(1).unwrap();
+                assert_eq!(
+                    states_of(reference.as_mut(), w as i64, h as i64),
+                    states_of(fast.as_mut(), w as i64, h as i64),
+                    "{rule} on {} at generation {}",
+                    universe.describe(),
+                    reference.generation()
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn on_the_plane_the_generations_engine_and_hashlife_match_the_reference() {
     // A soup in the middle of a torus big enough that nothing reaches its edge is the plane.

@@ -37,11 +37,44 @@ pub struct GenerationsEngine {
     rows: usize,
     /// Valid bits of a row's last word (the torus width's remainder; 64 on the plane).
     last_bits: u32,
-    /// Rows `lo..=hi` hold every cell that is not dead (`None`: not known, after an edit);
-    /// a generation computes only those and one more on each side.
-    span: Option<(usize, usize)>,
+    /// Where every cell that is not dead lies (`None`: not known, after an edit); a
+    /// generation computes only there and one more row and word on each side.
+    span: Option<Span>,
     /// `planes[j][row * words + word]`: bit j of each cell's state.
     planes: Vec<Vec<u64>>,
+    /// A generation's scratch, kept between generations (allocating and clearing it every
+    /// generation was a tenth of a small pattern's time on a board of 500x500).
+    scratch: Option<Scratch>,
+}
+
+/// The rows `lo..=hi` and the words of a row `lo..=hi` that hold every cell that is not dead.
+#[derive(Clone, Copy)]
+struct Span {
+    rows: (usize, usize),
+    words: (usize, usize),
+}
+
+/// The rows (or words of a row) a generation computes: those of the span and one more on each
+/// side, or all of them when the span touches a torus's seam, or is not known.
+fn with_margin(span: Option<(usize, usize)>, size: usize, torus: bool) -> (usize, usize) {
+    match span {
+        Some((lo, hi)) if !(torus && (lo == 0 || hi + 1 == size)) => {
+            (lo.saturating_sub(1), (hi + 1).min(size - 1))
+        }
+        _ => (0, size - 1),
+    }
+}
+
+/// The live cells (row-major), the two-state outcome (column-major), which stretches of 64
+/// rows of a column are busy, and the kernel's input where the columns run one by one. Only
+/// the rows a generation can change hold meaning, and the rows on either side of them, which
+/// are kept clear.
+#[derive(Default)]
+struct Scratch {
+    live: Vec<u64>,
+    next: Vec<u64>,
+    busy: Vec<bool>,
+    column: Column,
 }
 
 /// The neighbour words of one column of rows, the kernel's input.
@@ -117,6 +150,7 @@ impl GenerationsEngine {
             rows,
             last_bits,
             span: None,
+            scratch: None,
         })
     }
 
@@ -247,25 +281,38 @@ impl GenerationsEngine {
         // The live cells, and which stretches of 64 rows of a column hold one in them or in
         // their margin rows: the others see no births (but under B0) and are not computed.
         let chunks = rows.div_ceil(64);
-        // The rows that can change: the span and its margins (all of them when the span
-        // touches a torus's seam, or after an edit).
-        let (r0, r1) = match self.span {
-            Some((lo, hi)) if !(torus && (lo == 0 || hi + 1 == rows)) => {
-                (lo.saturating_sub(1), (hi + 1).min(rows - 1))
-            }
-            _ => (0, rows - 1),
-        };
+        // The rows and words that can change.
         let b0 = self.rule.table.births_from_nothing();
-        let (r0, r1) = if b0 { (0, rows - 1) } else { (r0, r1) };
-        let mut live = vec![0u64; words * rows];
-        let mut busy = vec![false; words * chunks];
+        let span = self.span.filter(|_| !b0);
+        let (r0, r1) = with_margin(span.map(|s| s.rows), rows, torus);
+        let (k0, k1) = with_margin(span.map(|s| s.words), words, torus);
+        let mut scratch = self.scratch.take().unwrap_or_default();
+        if scratch.live.len() != words * rows {
+            scratch.live = vec![0; words * rows];
+            scratch.next = vec![0; words * rows];
+        }
+        scratch.busy.clear();
+        scratch.busy.resize(words * chunks, false);
+        let Scratch {
+            live,
+            next,
+            busy,
+            column: serial,
+        } = &mut scratch;
+        // The rows beside the span are read as the margins of its first and last: nothing
+        // lives there (on a torus they are the rows across the seam).
+        for r in [(r0 + rows - 1) % rows, (r1 + 1) % rows] {
+            if !(r0..=r1).contains(&r) {
+                live[r * words..(r + 1) * words].fill(0);
+            }
+        }
         for r in r0..=r1 {
             for k in 0..words {
                 let l = self.live_word(r * words + k);
+                live[r * words + k] = l;
                 if l == 0 {
                     continue;
                 }
-                live[r * words + k] = l;
                 let (c, at) = (r / 64, k * chunks);
                 busy[at + c] = true;
                 if r % 64 == 0 && c > 0 {
@@ -280,19 +327,23 @@ impl GenerationsEngine {
                 }
             }
         }
-        // The two-state rule's outcome for every cell, column by column (column-major).
-        let mut next = vec![0u64; words * rows];
+        // The two-state rule's outcome for every cell of rows r0..=r1, column by column
+        // (column-major).
         let this = &*self;
-        let (live, busy) = (&live, &busy);
-        let column = |k: usize, out: &mut [u64], s: &mut Column| this.column(live, busy, k, out, s);
+        let (live, busy) = (&*live, &*busy);
+        let column = |k: usize, out: &mut [u64], s: &mut Column| {
+            this.column(live, busy, (r0, r1), k, out, s)
+        };
+        let computed = k1 - k0 + 1;
         if words * rows >= PARALLEL_WORDS {
             next.par_chunks_mut(rows)
                 .enumerate()
+                .skip(k0)
+                .take(computed)
                 .for_each_init(Column::default, |s, (k, out)| column(k, out, s));
         } else {
-            let mut s = Column::default();
-            for (k, out) in next.chunks_mut(rows).enumerate() {
-                column(k, out, &mut s);
+            for (k, out) in next.chunks_mut(rows).enumerate().skip(k0).take(computed) {
+                column(k, out, serial);
             }
         }
         let states = self.rule.states as u32;
@@ -301,10 +352,11 @@ impl GenerationsEngine {
             64 => u64::MAX,
             b => (1u64 << b) - 1,
         };
-        let mut span: Option<(usize, usize)> = None;
+        let mut span: Option<Span> = None;
         for r in r0..=r1 {
-            let mut any = false;
-            for k in 0..words {
+            // The first and last word of the row that is not dead.
+            let mut any: Option<(usize, usize)> = None;
+            for k in k0..=k1 {
                 let i = r * words + k;
                 let n = next[k * rows + r];
                 let occupied = self.occupied_word(i);
@@ -336,6 +388,7 @@ impl GenerationsEngine {
                 if k == words - 1 {
                     keep &= mask_last;
                 }
+                let mut occupied = 0;
                 for (j, p) in self.planes.iter_mut().enumerate() {
                     let extra = match j {
                         0 => born_or_kept,
@@ -343,20 +396,45 @@ impl GenerationsEngine {
                         _ => 0,
                     };
                     p[i] = (q[j] & keep) | (extra & if k == words - 1 { mask_last } else { !0 });
-                    any |= p[i] != 0;
+                    occupied |= p[i];
+                }
+                if occupied != 0 {
+                    any = Some(any.map_or((k, k), |(lo, _)| (lo, k)));
                 }
             }
-            if any {
-                span = Some(span.map_or((r, r), |(lo, _)| (lo, r)));
+            if let Some((lo, hi)) = any {
+                span = Some(match span {
+                    None => Span {
+                        rows: (r, r),
+                        words: (lo, hi),
+                    },
+                    Some(s) => Span {
+                        rows: (s.rows.0, r),
+                        words: (s.words.0.min(lo), s.words.1.max(hi)),
+                    },
+                });
             }
         }
-        // An empty world's span is an empty row range.
-        self.span = Some(span.unwrap_or((0, 0)));
+        // An empty world's span is a row and a word.
+        self.span = Some(span.unwrap_or(Span {
+            rows: (0, 0),
+            words: (0, 0),
+        }));
+        self.scratch = Some(scratch);
         self.core.generation += 1;
     }
 
-    /// The two-state outcome of column `k`'s rows into `out`, 64 rows per kernel call.
-    fn column(&self, live: &[u64], busy: &[bool], k: usize, out: &mut [u64], s: &mut Column) {
+    /// The two-state outcome of column `k`'s rows `r0..=r1` (`span`) into `out`, up to 64 rows
+    /// per kernel call; its other rows are left as they are.
+    fn column(
+        &self,
+        live: &[u64],
+        busy: &[bool],
+        span: (usize, usize),
+        k: usize,
+        out: &mut [u64],
+        s: &mut Column,
+    ) {
         let (words, rows) = (self.words, self.rows);
         let torus = self.universe.torus_size().is_some();
         let last = words - 1;
@@ -388,12 +466,16 @@ impl GenerationsEngine {
                 && (k == 0 && !torus || !busy_at(if k == 0 { last } else { k - 1 }, c))
                 && (k == last && !torus || !busy_at(if k == last { 0 } else { k + 1 }, c))
         };
-        let mut start = 0;
-        while start < rows {
-            let n = (rows - start).min(64);
-            if quiet(start) {
+        // Stretches of 64 rows, cut to the span: a pattern a few dozen rows high that crosses a
+        // multiple of 64 was computed twice over.
+        let (r0, r1) = span;
+        let mut chunk = r0 / 64 * 64;
+        while chunk <= r1 {
+            let (start, end) = (chunk.max(r0), (chunk + 63).min(r1));
+            let n = end - start + 1;
+            if quiet(chunk) {
                 out[start..start + n].fill(0);
-                start += n;
+                chunk += 64;
                 continue;
             }
             for j in 0..n + 2 {
@@ -421,7 +503,7 @@ impl GenerationsEngine {
                 &mut s.planes,
             );
             out[start..start + n].copy_from_slice(&s.out[..n]);
-            start += n;
+            chunk += 64;
         }
     }
 
