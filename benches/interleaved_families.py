@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Golly's patterns of a rule family, bgolly and two lifelab binaries interleaved job by job.
 
-Usage: benches/interleaved_families.py rule-files|non-totalistic GENS FIRST LAST
+Usage: benches/interleaved_families.py rule-files|non-totalistic|generations GENS FIRST LAST
 
-For each file, bgolly (RuleLoader with Golly's rules folder, or QuickLife), FIRST and LAST
+For each file, bgolly (RuleLoader with Golly's rules folder, Generations, or QuickLife), FIRST and LAST
 (`run --pattern F --gens GENS --json`) run in turn, 11 times where Golly takes under 50 ms and 3
 times otherwise; the medians of the whole processes are printed as a Markdown table with both
 ratios (Golly's time over lifelab's) and the populations, which must agree. On a noisy machine
@@ -24,6 +24,9 @@ if family == "rule-files":
         f for f in glob.glob(P + "/Self-Rep/*/*") if "/JvN/" not in f and not f.endswith(".zip")
     )
     golly = ["bgolly", "-a", "RuleLoader", "-s", "/usr/share/golly/Rules/", "-m", gens]
+elif family == "generations":
+    files = sorted(glob.glob(P + "/Generations/*"))
+    golly = ["bgolly", "-a", "Generations", "-m", gens]
 else:
     files = sorted(glob.glob(P + "/Non-Totalistic/*.rle")) + sorted(
         glob.glob(P + "/Non-Totalistic/JustFriends/*.rle")
