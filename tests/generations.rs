@@ -269,6 +269,30 @@ fn the_generations_engine_matches_the_reference_on_odd_tori_and_bounded_planes()
     }
 }
 
+/// The generations engine against the reference from `cells`, every cell of the board compared
+/// after each of `steps`.
+fn matches_the_reference_step_by_step(
+    rule: &str,
+    universe: Universe,
+    cells: &[(i64, i64, u8)],
+    steps: &[u64],
+) {
+    let (w, h) = universe.size().expect("a board");
+    let mut reference = engine_with("reference", rule, universe, cells);
+    let mut fast = engine_with("generations", rule, universe, cells);
+    for &step in steps {
+        reference.step(step).unwrap();
+        fast.step(step).unwrap();
+        assert_eq!(
+            states_of(reference.as_mut(), w as i64, h as i64),
+            states_of(fast.as_mut(), w as i64, h as i64),
+            "{rule} on {} at generation {}",
+            universe.describe(),
+            reference.generation()
+        );
+    }
+}
+
 /// A small soup on a board much larger than it: the engine computes only the rows and words
 /// round the cells, and must follow them as they grow across a word's edge, across the torus's
 /// seam (the soup starts astride the corner) and to a bounded plane's edge. Every generation
@@ -296,19 +320,7 @@ fn the_generations_engine_follows_a_small_pattern_across_words_and_the_seam() {
                 .into_iter()
                 .map(|(x, y, s)| ((x + at.0) % w as i64, (y + at.1) % h as i64, s))
                 .collect();
-            let mut reference = engine_with("reference", rule, universe, &cells);
-            let mut fast = engine_with("generations", rule, universe, &cells);
-            for _ in 0..120 {
-                reference.step(1).unwrap();
-                fast.step(1).unwrap();
-                assert_eq!(
-                    states_of(reference.as_mut(), w as i64, h as i64),
-                    states_of(fast.as_mut(), w as i64, h as i64),
-                    "{rule} on {} at generation {}",
-                    universe.describe(),
-                    reference.generation()
-                );
-            }
+            matches_the_reference_step_by_step(rule, universe, &cells, &[1; 120]);
         }
     }
 }
@@ -448,19 +460,7 @@ fn sparse_cells_across_stretches_of_rows_match_the_reference() {
                         cells.push(((bx + x) % w as i64, (by + y) % h as i64, s));
                     }
                 }
-                let mut reference = engine_with("reference", rule, universe, &cells);
-                let mut fast = engine_with("generations", rule, universe, &cells);
-                for _ in 0..6 {
-                    reference.step(5).unwrap();
-                    fast.step(5).unwrap();
-                    assert_eq!(
-                        states_of(reference.as_mut(), w as i64, h as i64),
-                        states_of(fast.as_mut(), w as i64, h as i64),
-                        "{rule} on {} at generation {}",
-                        universe.describe(),
-                        reference.generation()
-                    );
-                }
+                matches_the_reference_step_by_step(rule, universe, &cells, &[5; 6]);
             }
         }
     }
