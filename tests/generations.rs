@@ -294,9 +294,9 @@ fn matches_the_reference_step_by_step(
 }
 
 /// A small soup on a board much larger than it: the engine computes only the rows and words
-/// round the cells, and must follow them as they grow across a word's edge, across the torus's
-/// seam (the soup starts astride the corner) and to a bounded plane's edge. Every generation
-/// against the reference engine.
+/// round the cells, and must follow them as they grow across a word's edge and a stretch of 64
+/// rows, up to the torus's seam and across it (one soup starts astride the corner, two a row
+/// from an edge), and on a bounded plane. Every generation against the reference engine.
 #[test]
 fn the_generations_engine_follows_a_small_pattern_across_words_and_the_seam() {
     for (k, rule) in ["345/3/6", "3458/37/4", "12/2-a/3", "23/3/3H"]
@@ -307,6 +307,10 @@ fn the_generations_engine_follows_a_small_pattern_across_words_and_the_seam() {
         let (w, h) = (203u32, 150u32);
         for (universe, at) in [
             (Universe::torus(w, h), (190, 140)),
+            // One row and one word from the seam (its margins are the rows and the word
+            // across it), and one row from the bottom.
+            (Universe::torus(w, h), (65, 1)),
+            (Universe::torus(w, h), (100, 132)),
             (
                 Universe::Bounded {
                     width: w,

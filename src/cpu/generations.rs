@@ -54,6 +54,14 @@ struct Span {
     words: (usize, usize),
 }
 
+impl Span {
+    /// The span of a world where every cell is dead: empty ranges.
+    const NOTHING: Span = Span {
+        rows: (1, 0),
+        words: (1, 0),
+    };
+}
+
 /// The rows (or words of a row) a generation computes: those of the span and one more on each
 /// side, or all of them when the span touches a torus's seam, or is not known.
 fn with_margin(span: Option<(usize, usize)>, size: usize, torus: bool) -> (usize, usize) {
@@ -284,6 +292,11 @@ impl GenerationsEngine {
         // The rows and words that can change.
         let b0 = self.rule.table.births_from_nothing();
         let span = self.span.filter(|_| !b0);
+        if span.is_some_and(|s| s.rows.0 > s.rows.1) {
+            // Every cell is dead, and stays so.
+            self.core.generation += 1;
+            return;
+        }
         let (r0, r1) = with_margin(span.map(|s| s.rows), rows, torus);
         let (k0, k1) = with_margin(span.map(|s| s.words), words, torus);
         let mut scratch = self.scratch.take().unwrap_or_default();
@@ -299,8 +312,11 @@ impl GenerationsEngine {
             busy,
             column: serial,
         } = &mut scratch;
-        // The rows beside the span are read as the margins of its first and last: nothing
-        // lives there (on a torus they are the rows across the seam).
+        // The rows beside the computed ones are read as the margins of its first and last
+        // (on a torus, the rows across the seam): nothing lives there. Their scratch is clear
+        // already when every rule has a dying state (a row's cells were dying or dead a
+        // generation before they left the span, and its last write found none alive); it is
+        // cleared here so that nothing rests on that.
         for r in [(r0 + rows - 1) % rows, (r1 + 1) % rows] {
             if !(r0..=r1).contains(&r) {
                 live[r * words..(r + 1) * words].fill(0);
@@ -415,11 +431,7 @@ impl GenerationsEngine {
                 });
             }
         }
-        // An empty world's span is a row and a word.
-        self.span = Some(span.unwrap_or(Span {
-            rows: (0, 0),
-            words: (0, 0),
-        }));
+        self.span = Some(span.unwrap_or(Span::NOTHING));
         self.scratch = Some(scratch);
         self.core.generation += 1;
     }
@@ -466,8 +478,8 @@ impl GenerationsEngine {
                 && (k == 0 && !torus || !busy_at(if k == 0 { last } else { k - 1 }, c))
                 && (k == last && !torus || !busy_at(if k == last { 0 } else { k + 1 }, c))
         };
-        // Stretches of 64 rows, cut to the span: a pattern a few dozen rows high that crosses a
-        // multiple of 64 was computed twice over.
+        // Stretches of 64 rows, cut to the span, so that a pattern a few dozen rows high that
+        // crosses a multiple of 64 is not computed over two whole stretches.
         let (r0, r1) = span;
         let mut chunk = r0 / 64 * 64;
         while chunk <= r1 {

@@ -643,16 +643,20 @@ fn builtin() -> Vec<EngineSpec> {
                 let gens = r.workload.generations.max(1) as f64;
                 // It computes the box round the cells, a few planes deep: on the plane a box
                 // that grows by a quarter, on a torus or bounded plane the rows and words that
-                // hold a cell, with a margin. There the box is taken as a square that grows a
-                // row a side every 16 generations on average, 64 cells wide at least (Golly's
-                // Banner to 1000 on 800x800 grows from 23x18 to 796x99: 0.04 s, where the
-                // whole torus would have been 0.32 s).
+                // hold a cell, with a margin (all of them under B0). There the box is taken as
+                // a square, its side the start's and 64 cells more, growing a row a side every
+                // 16 generations on average (Golly's Banner to 1000 on 800x800 grows from 23x18
+                // to 796x99: 0.04 s, where the whole torus would have been 0.32 s).
                 let area = r
                     .universe
                     .cells()
                     .map_or(r.workload.span.max(4096) as f64 * 4.0, |c| {
                         let side = (r.workload.span as f64).sqrt() + 64.0 + gens / 8.0;
-                        (side * side).min(c as f64)
+                        if r.rule.births_from_nothing() {
+                            c as f64
+                        } else {
+                            (side * side).min(c as f64)
+                        }
                     });
                 // Measured on Brian's Brain (BENCHMARKS.md): 2.05e9 cell updates/s on 2048²
                 // with 2 cores, 2.1e9 on 4096² with 16; it does not grow with the cores.
