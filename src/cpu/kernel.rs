@@ -71,6 +71,23 @@ macro_rules! vector_copies {
     };
 }
 
+/// Calls the copy of a kernel loop (made by `vector_copies!`) for the vector unit the kernel
+/// runs on: the AVX-512 copy for a rule's circuit only, the AVX2 one otherwise, or `$base`
+/// on a CPU without either.
+macro_rules! pick_copy {
+    ($s:ident, $avx2:ident, $avx512:ident($($arg:expr),* $(,)?), $base:expr) => {
+        match $s.vectors {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Vectors::available` found AVX-512 on this CPU.
+            Vectors::Avx512 if $s.circuit.is_some() => unsafe { $s.$avx512($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Vectors::available` found AVX2 on this CPU.
+            Vectors::Avx2 | Vectors::Avx512 => unsafe { $s.$avx2($($arg),*) },
+            _ => $base,
+        }
+    };
+}
+
 /// The vector units a kernel's loops run on, each a copy of the same code compiled for them
 /// and picked at run time. Life's tiles take AVX-512 (eight rows a register: iwona 86 ms on
 /// AVX2, 77 ms). A rule's circuit takes it too, where a node is then one `vpternlog` on
@@ -383,17 +400,12 @@ impl Kernel {
     /// Compiled a second time for AVX2, picked at run time.
     #[inline]
     pub fn rows(&self, w: &[u64], c: &[u64], e: &[u64], out: &mut [u64], planes: &mut Planes) {
-        match self.vectors {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Vectors::available` found AVX-512 on this CPU.
-            Vectors::Avx512 if self.circuit.is_some() => unsafe {
-                self.rows_avx512(w, c, e, out, planes)
-            },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Vectors::available` found AVX2 on this CPU.
-            Vectors::Avx2 | Vectors::Avx512 => unsafe { self.rows_avx2(w, c, e, out, planes) },
-            _ => self.rows_in(w, c, e, out, &mut planes.planes, &mut planes.values),
-        }
+        pick_copy!(
+            self,
+            rows_avx2,
+            rows_avx512(w, c, e, out, planes),
+            self.rows_in(w, c, e, out, &mut planes.planes, &mut planes.values)
+        )
     }
 
     vector_copies! {
@@ -427,19 +439,12 @@ impl Kernel {
         if self.circuit.is_none() || which & all == all {
             return self.rows(w, c, e, out, planes);
         }
-        match self.vectors {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Vectors::available` found AVX-512 on this CPU.
-            Vectors::Avx512 if self.circuit.is_some() => unsafe {
-                self.gathered_avx512(w, c, e, out, which & all, planes)
-            },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Vectors::available` found AVX2 on this CPU.
-            Vectors::Avx2 | Vectors::Avx512 => unsafe {
-                self.gathered_avx2(w, c, e, out, which & all, planes)
-            },
-            _ => self.gathered(w, c, e, out, which & all, planes),
-        }
+        pick_copy!(
+            self,
+            gathered_avx2,
+            gathered_avx512(w, c, e, out, which & all, planes),
+            self.gathered(w, c, e, out, which & all, planes)
+        )
     }
 
     vector_copies! {
@@ -487,19 +492,12 @@ impl Kernel {
         which: u64,
         planes: &'p mut Planes,
     ) -> &'p mut [u64] {
-        match self.vectors {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Vectors::available` found AVX-512 on this CPU.
-            Vectors::Avx512 if self.circuit.is_some() => unsafe {
-                self.circuit_rows_avx512(w, c, e, which, planes)
-            },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Vectors::available` found AVX2 on this CPU.
-            Vectors::Avx2 | Vectors::Avx512 => unsafe {
-                self.circuit_rows_avx2(w, c, e, which, planes)
-            },
-            _ => self.circuit_rows_in(w, c, e, which, planes),
-        }
+        pick_copy!(
+            self,
+            circuit_rows_avx2,
+            circuit_rows_avx512(w, c, e, which, planes),
+            self.circuit_rows_in(w, c, e, which, planes)
+        )
     }
 
     vector_copies! {
@@ -618,19 +616,12 @@ impl Kernel {
         cells: &mut [u64],
         planes: &mut Planes,
     ) -> Run {
-        match self.vectors {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Vectors::available` found AVX-512 on this CPU.
-            Vectors::Avx512 if self.circuit.is_some() => unsafe {
-                self.columns_avx512(west, centre, east, cells, planes)
-            },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Vectors::available` found AVX2 on this CPU.
-            Vectors::Avx2 | Vectors::Avx512 => unsafe {
-                self.columns_avx2(west, centre, east, cells, planes)
-            },
-            _ => self.columns_any(west, centre, east, cells, planes),
-        }
+        pick_copy!(
+            self,
+            columns_avx2,
+            columns_avx512(west, centre, east, cells, planes),
+            self.columns_any(west, centre, east, cells, planes)
+        )
     }
 
     vector_copies! {
@@ -704,17 +695,12 @@ impl Kernel {
     /// whole-array steps so that it vectorises, and compiled a second time for AVX2, picked at
     /// run time.
     pub fn packed32(&self, rows: [u64; 16], gens: u32) -> [u64; 16] {
-        match self.vectors {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Vectors::available` found AVX-512 on this CPU.
-            Vectors::Avx512 if self.circuit.is_some() => unsafe {
-                self.packed32_avx512(rows, gens)
-            },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Vectors::available` found AVX2 on this CPU.
-            Vectors::Avx2 | Vectors::Avx512 => unsafe { self.packed32_avx2(rows, gens) },
-            _ => self.packed_any::<32>(rows, gens),
-        }
+        pick_copy!(
+            self,
+            packed32_avx2,
+            packed32_avx512(rows, gens),
+            self.packed_any::<32>(rows, gens)
+        )
     }
 
     vector_copies! {
@@ -732,17 +718,12 @@ impl Kernel {
     /// columns g..16-g of each are right. Garbage from the block beside crosses only rows that
     /// would be garbage anyway.
     pub fn packed16(&self, rows: [u64; 16], gens: u32) -> [u64; 16] {
-        match self.vectors {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Vectors::available` found AVX-512 on this CPU.
-            Vectors::Avx512 if self.circuit.is_some() => unsafe {
-                self.packed16_avx512(rows, gens)
-            },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Vectors::available` found AVX2 on this CPU.
-            Vectors::Avx2 | Vectors::Avx512 => unsafe { self.packed16_avx2(rows, gens) },
-            _ => self.packed_any::<16>(rows, gens),
-        }
+        pick_copy!(
+            self,
+            packed16_avx2,
+            packed16_avx512(rows, gens),
+            self.packed_any::<16>(rows, gens)
+        )
     }
 
     vector_copies! {
