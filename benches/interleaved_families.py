@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Golly's patterns of a rule family, bgolly and two lifelab binaries interleaved job by job.
 
-Usage: benches/interleaved_families.py rule-files|non-totalistic|generations GENS FIRST LAST
+Usage: benches/interleaved_families.py rule-files|non-totalistic|generations|ltl GENS FIRST LAST
 
-For each file, bgolly (RuleLoader with Golly's rules folder, Generations, or QuickLife), FIRST and LAST
-(`run --pattern F --gens GENS --json`) run in turn, 11 times where Golly takes under 50 ms and 3
+For each file, bgolly (RuleLoader with Golly's rules folder, Generations, Larger than Life or
+QuickLife), FIRST and LAST (`run --pattern F --gens GENS --json`) run in turn, 11 times where Golly takes under 50 ms and 3
 times otherwise; the medians of the whole processes are printed as a Markdown table with both
 ratios (Golly's time over lifelab's) and the populations, which must agree. On a noisy machine
 this is the way to compare two binaries: a run of each script per binary puts minutes between
@@ -24,6 +24,9 @@ if family == "rule-files":
         f for f in glob.glob(P + "/Self-Rep/*/*") if "/JvN/" not in f and not f.endswith(".zip")
     )
     golly = ["bgolly", "-a", "RuleLoader", "-s", "/usr/share/golly/Rules/", "-m", gens]
+elif family == "ltl":
+    files = sorted(glob.glob(P + "/Larger-than-Life/*"))
+    golly = ["bgolly", "-a", "Larger than Life", "-m", gens]
 elif family == "generations":
     files = sorted(glob.glob(P + "/Generations/*"))
     golly = ["bgolly", "-a", "Generations", "-m", gens]

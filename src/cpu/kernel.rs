@@ -11,7 +11,9 @@
 //! shift in place.
 
 use crate::hash;
-use crate::rule::{Circuit, CountTable, LifeRule, MapRule, Neighbourhood, Outcome, Rule, RuleKind};
+use crate::rule::{
+    Circuit, CountTable, LifeRule, MapRule, Neighbourhood, Outcome, Rule, RuleKind, Values,
+};
 
 /// Rows the kernel computes in one call at most (its count planes hold 64).
 pub const RUN: usize = 64;
@@ -332,7 +334,7 @@ impl Kernel {
                     .collect()
             })
             .collect();
-        let mut values = Vec::new();
+        let mut values = Values::new();
         let mut out = vec![vec![0u64; 1024]; 4];
         for (k, out) in out.iter_mut().enumerate() {
             // Output cell (1 + k % 2, 1 + k / 2); the circuit's index bits are its block's
@@ -479,40 +481,84 @@ impl Kernel {
         }
     }
 
-    /// A rule's circuit on the output rows `k` of `which` alone (as in [`Kernel::rows`], input
-    /// row k is the row above output row k): each one's nine inputs (the rows above, at and
-    /// below it, shifted west, centred and shifted east) copied side by side, and the circuit
-    /// run on those words. Their results, lowest row first; nothing for a counted rule.
-    /// Compiled a second time for AVX2, picked at run time.
-    pub fn circuit_rows<'p>(
-        &self,
-        w: &[u64],
-        c: &[u64],
-        e: &[u64],
-        which: u64,
-        planes: &'p mut Planes,
-    ) -> &'p mut [u64] {
+    /// Appends to `batch` the nine inputs of the output rows `k` of `which` (as in
+    /// [`Kernel::rows`], input row k is the row above output row k; the inputs are the rows
+    /// above, at and below it, shifted west, centred and shifted east): a tile's rows wait there
+    /// with other tiles' for one run of the circuit, [`Kernel::run_batch`]. Returns false, appending nothing, when they do not
+    /// fit; the batch must be run first.
+    pub fn gather(&self, w: &[u64], c: &[u64], e: &[u64], which: u64, batch: &mut Batch) -> bool {
+        let rows = which.count_ones() as usize;
+        if batch.len + rows > BATCH {
+            return false;
+        }
+        // Output row k reads input rows k..=k + 2, which `w`, `c` and `e` must hold.
+        let top = 64 - which.leading_zeros() as usize;
+        assert!(
+            top + 2 <= w.len().min(c.len()).min(e.len()),
+            "rows past the inputs"
+        );
+        let [se, s, sw, east, centre, west, ne, n, nw, _] = &mut batch.inputs.0;
+        let mut m = batch.len;
+        let mut bits = which;
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            // SAFETY: k + 2 < top + 2 <= each input's length (asserted above), and m stays
+            // below batch.len + rows <= BATCH, each output's length (checked above).
+            unsafe {
+                let (a, b, d) = (k, k + 1, k + 2);
+                *se.get_unchecked_mut(m) = *e.get_unchecked(d);
+                *s.get_unchecked_mut(m) = *c.get_unchecked(d);
+                *sw.get_unchecked_mut(m) = *w.get_unchecked(d);
+                *east.get_unchecked_mut(m) = *e.get_unchecked(b);
+                *centre.get_unchecked_mut(m) = *c.get_unchecked(b);
+                *west.get_unchecked_mut(m) = *w.get_unchecked(b);
+                *ne.get_unchecked_mut(m) = *e.get_unchecked(a);
+                *n.get_unchecked_mut(m) = *c.get_unchecked(a);
+                *nw.get_unchecked_mut(m) = *w.get_unchecked(a);
+            }
+            m += 1;
+        }
+        batch.len = m;
+        true
+    }
+
+    /// The next state of every row gathered in `batch`, in the order gathered; the batch is
+    /// then empty. Nothing for a counted rule. Compiled a second time for AVX2, picked at run
+    /// time.
+    pub fn run_batch<'b>(&self, batch: &'b mut Batch) -> &'b mut [u64] {
         pick_copy!(
             self,
-            circuit_rows_avx2,
-            circuit_rows_avx512(w, c, e, which, planes),
-            self.circuit_rows_in(w, c, e, which, planes)
+            run_batch_avx2,
+            run_batch_avx512(batch),
+            self.run_batch_in(batch)
         )
     }
 
     vector_copies! {
-        circuit_rows_avx2, circuit_rows_avx512<'p>(
-            self,
-            w: &[u64],
-            c: &[u64],
-            e: &[u64],
-            which: u64,
-            planes: &'p mut Planes,
-        ) -> &'p mut [u64] {
-            self.circuit_rows_in(w, c, e, which, planes)
+        run_batch_avx2, run_batch_avx512<'b>(self, batch: &'b mut Batch) -> &'b mut [u64] {
+            self.run_batch_in(batch)
         }
     }
 
+    #[inline(always)]
+    fn run_batch_in<'b>(&self, batch: &'b mut Batch) -> &'b mut [u64] {
+        let m = std::mem::take(&mut batch.len);
+        let Some(circuit) = &self.circuit else {
+            return &mut [];
+        };
+        let (inputs, result) = batch
+            .inputs
+            .0
+            .split_first_chunk_mut::<9>()
+            .expect("ten rows");
+        circuit.eval_rows(inputs, &mut result[0], m, &mut batch.values);
+        &mut result[0][..m]
+    }
+
+    /// A rule's circuit on the output rows `k` of `which` alone, their nine inputs copied side
+    /// by side ([`Kernel::gather`]'s, for one tile). Their results, lowest row first; nothing
+    /// for a counted rule.
     #[inline(always)]
     fn circuit_rows_in<'p>(
         &self,
@@ -525,7 +571,7 @@ impl Kernel {
         let Some(circuit) = &self.circuit else {
             return &mut [];
         };
-        let g: &mut [[u64; 64]; 10] = &mut planes.gathered;
+        let g: &mut [[u64; 64]; 10] = &mut planes.gathered.0;
         let block = block_of(w, c, e);
         let mut m = 0;
         let mut bits = which;
@@ -538,7 +584,7 @@ impl Kernel {
             m += 1;
         }
         let (inputs, result) = g.split_first_chunk_mut::<9>().expect("ten rows");
-        circuit.eval_rows64(inputs, &mut result[0], m, &mut planes.values);
+        circuit.eval_rows(inputs, &mut result[0], m, &mut planes.values);
         &mut result[0][..m]
     }
 
@@ -550,7 +596,7 @@ impl Kernel {
         e: &[u64],
         out: &mut [u64],
         planes: &mut [[u64; 64]; 4],
-        values: &mut Vec<[u64; 16]>,
+        values: &mut Values,
     ) {
         let n = out.len();
         if let Some(circuit) = &self.circuit {
@@ -758,11 +804,10 @@ impl Kernel {
         thread_local! {
             // A circuit's scratch, kept between HashLife's many blocks; taken out and put
             // back, so that the evaluation stays in this function, compiled for AVX2.
-            static VALUES: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
+            static VALUES: std::cell::Cell<Values> = const { std::cell::Cell::new(Values::new()) };
         }
         let mut values = VALUES.take();
         let scratch = self.circuit.as_ref().map_or(0, |c| c.scratch_len());
-        values.resize(scratch * N, 0);
         for _ in 0..gens {
             let mut up = [0u64; N];
             let mut down = [0u64; N];
@@ -802,18 +847,14 @@ impl Kernel {
                 };
                 let block = [&se, &down, &sw, &e, &rows, &w, &ne, &up, &nw];
                 rows = match (quiet(0..=H), quiet(H - 1..=N - 1)) {
-                    (false, false) => {
-                        let (v, _) = values.as_chunks_mut::<N>();
-                        circuit.eval_n(block, v)
-                    }
+                    (false, false) => circuit.eval_n(block, values.chunks::<N>(scratch)),
                     (true, true) => [0; N],
                     (top_quiet, _) => {
                         let h = if top_quiet { H } else { 0 };
                         let part = block.map(|b| -> [u64; H] {
                             b[h..h + H].try_into().expect("half the words")
                         });
-                        let (v, _) = values.as_chunks_mut::<H>();
-                        let out = circuit.eval_n(part.each_ref(), v);
+                        let out = circuit.eval_n(part.each_ref(), values.chunks::<H>(scratch));
                         let mut next = [0u64; N];
                         next[h..h + H].copy_from_slice(&out);
                         next
@@ -920,11 +961,40 @@ impl Run {
 /// its passes, reused between calls.
 pub struct Planes {
     pub planes: [[u64; 64]; 4],
-    values: Vec<[u64; 16]>,
+    values: Values,
     scratch: Scratch,
     /// [`Kernel::rows_where`]'s nine inputs of the rows it computes, and their results.
-    gathered: Box<[[u64; 64]; 10]>,
+    gathered: Box<Aligned<[[u64; 64]; 10]>>,
 }
+
+/// How many rows a [`Batch`] holds: the circuit's values, the batch's inputs and its results
+/// (about 12, 9 and 1 KiB) stay within the first-level cache beside the tiles.
+const BATCH: usize = 128;
+const _: () = assert!(BATCH >= 64, "a tile's 64 rows fit an empty batch");
+
+/// Rows of many tiles waiting for one run of a rule's circuit ([`Kernel::gather`]): its runs
+/// are then as long as they can be, where a tile's few rows alone made short ones.
+pub struct Batch {
+    /// The nine inputs of each row gathered, and the results.
+    inputs: Box<Aligned<[[u64; BATCH]; 10]>>,
+    len: usize,
+    values: Values,
+}
+
+impl Default for Batch {
+    fn default() -> Self {
+        Batch {
+            inputs: Box::new(Aligned([[0; BATCH]; 10])),
+            len: 0,
+            values: Values::new(),
+        }
+    }
+}
+
+/// Rows on cache lines' boundaries, as the circuit's values are (see [`Values`]): its chunks
+/// are copied from here.
+#[repr(align(64))]
+struct Aligned<T>(T);
 
 /// [`Kernel::columns`]'s rows between its passes.
 struct Scratch {
@@ -937,13 +1007,13 @@ impl Default for Planes {
     fn default() -> Self {
         Planes {
             planes: [[0; 64]; 4],
-            values: Vec::new(),
+            values: Values::new(),
             scratch: Scratch {
                 a: [0; RUN + 2],
                 b: [0; RUN + 2],
                 out: [0; RUN],
             },
-            gathered: Box::new([[0; 64]; 10]),
+            gathered: Box::new(Aligned([[0; 64]; 10])),
         }
     }
 }

@@ -557,13 +557,15 @@ impl LtlEngine {
         if let Some(b) = self.boxes {
             return b;
         }
-        let w = self.w;
-        let rows: Vec<(Option<Box2>, Option<Box2>, u64)> = self
-            .cells
-            .par_chunks(w.max(1))
-            .enumerate()
-            .map(|(y, row)| scan_row(row, y as i64))
-            .collect();
+        let w = self.w.max(1);
+        let scan = |(y, row): (usize, &[u8])| scan_row(row, y as i64);
+        // A small board is scanned here: the first parallel pass starts rayon's pool, whose
+        // threads then spin beside a run that never needed them.
+        let rows: Vec<(Option<Box2>, Option<Box2>, u64)> = if self.cells.len() >= PARALLEL_CELLS {
+            self.cells.par_chunks(w).enumerate().map(scan).collect()
+        } else {
+            self.cells.chunks(w).enumerate().map(scan).collect()
+        };
         let (mut live, mut any, mut pop) = (None, None, 0);
         for (l, a, p) in rows {
             live = union(live, l);

@@ -39,6 +39,37 @@ pub struct Circuit {
 /// Where `program`'s nodes start in its array of values.
 const FIRST_NODE: usize = 11;
 
+/// A circuit's scratch values, kept by its caller between calls: each value of `N` words on a
+/// boundary of its own size, 16 words on a pair of cache lines. A `Vec<[u64; 16]>` is aligned
+/// to 16 bytes only, and every 64-byte load and store of a value then straddled two lines: the
+/// circuit ran at half its speed (B2-a/S12: 7.3 ns a row, 3.8 aligned).
+#[derive(Default)]
+pub struct Values(Vec<Lines>);
+
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Lines([u64; 16]);
+
+impl Values {
+    pub const fn new() -> Self {
+        Values(Vec::new())
+    }
+
+    /// Room for `len` values of `N` words.
+    pub fn chunks<const N: usize>(&mut self, len: usize) -> &mut [[u64; N]] {
+        let lines = (len * N).div_ceil(16);
+        if self.0.len() < lines {
+            self.0.resize(lines, Lines([0; 16]));
+        }
+        // SAFETY: `Lines` is `repr(C)` round one `[u64; 16]`, and its 128 bytes are a multiple of
+        // its alignment, so a slice of them is a slice of those arrays with nothing between.
+        let words: &mut [[u64; 16]] = unsafe {
+            std::slice::from_raw_parts_mut(self.0.as_mut_ptr().cast::<[u64; 16]>(), self.0.len())
+        };
+        &mut words.as_flattened_mut().as_chunks_mut::<N>().0[..len]
+    }
+}
+
 impl Circuit {
     /// The rule's circuit, built once per process: each engine (and each engine the session
     /// switches to) asks for it, and a search of orders costs a fraction of a millisecond.
@@ -183,64 +214,68 @@ impl Circuit {
     }
 
     /// The next state of `out.len()` words at once: `block[b][k]` is word k of index bit b.
-    /// Sixteen words at a time, node by node, so that a node is a few vector operations and
-    /// every value of a chunk stays in the first-level cache; the last few words go by eight or
-    /// four, since a tile often computes only the handful of rows round a spaceship. `values` is
-    /// scratch space, grown as needed.
+    /// Thirty-two words at a time, node by node, so that a node is a few vector operations and
+    /// every value of a chunk stays in the first-level cache; the last few words go by sixteen,
+    /// eight or four, since a tile often computes only the handful of rows round a spaceship
+    /// (see [`Circuit::eval_rows`] for what a chunk's length costs). `values` is scratch space,
+    /// grown as needed.
     #[inline(always)]
-    pub fn eval_words(&self, block: [&[u64]; 9], out: &mut [u64], values: &mut Vec<[u64; 16]>) {
-        values.resize(self.scratch_len(), [0; 16]);
+    pub fn eval_words(&self, block: [&[u64]; 9], out: &mut [u64], values: &mut Values) {
         let mut start = 0;
         while start < out.len() {
             let rest = &mut out[start..];
             start += match rest.len() {
-                9.. => self.eval_chunk::<16>(block, start, rest, values),
+                17.. => self.eval_chunk::<32>(block, start, rest, values),
+                9..=16 => self.eval_chunk::<16>(block, start, rest, values),
                 5..=8 => self.eval_chunk::<8>(block, start, rest, values),
                 _ => self.eval_chunk::<4>(block, start, rest, values),
             };
         }
     }
 
-    /// [`Circuit::eval_words`] on the first `m` (at most 64) words of nine 64-word inputs, into
-    /// `out`'s first `m`; the last chunk also overwrites up to 15 words of `out` past `m` with
-    /// the results of whatever the inputs hold there. The inputs have room past `m`, so each
-    /// chunk is copied whole, a
-    /// fixed-size copy the compiler unrolls (a copy of `m` words was a call to `memmove`, nine
-    /// a chunk). Every chunk starts at a multiple of 16 (a chunk of 8 or 4 is the last), so
-    /// none reaches past word 64.
+    /// [`Circuit::eval_words`] on the first `m` (at most `L`, a multiple of 32) words of nine
+    /// `L`-word inputs, into `out`'s first `m`; the last chunk also overwrites words of `out`
+    /// past `m` with the results of whatever the inputs hold there. The inputs have room past
+    /// `m`, so each chunk is copied whole, a fixed-size copy the compiler unrolls. The chunks are
+    /// as long as the words allow, up to 32: a run of the program costs about as much for 4
+    /// words as for 16, its levels waiting on each other (B2-a/S12 alone: 18 ns a word by
+    /// fours, 6 by sixteens, 4.6 by thirty-twos, 4 by sixty-fours; but a tile engine's 64-word
+    /// chunks pushed its tiles out of the first-level cache, and 32 ran faster). Every chunk but
+    /// the last starts at a multiple of 32, so none reaches past word `L`.
     #[inline(always)]
-    pub fn eval_rows64(
+    pub fn eval_rows<const L: usize>(
         &self,
-        block: &[[u64; 64]; 9],
-        out: &mut [u64; 64],
+        block: &[[u64; L]; 9],
+        out: &mut [u64; L],
         m: usize,
-        values: &mut Vec<[u64; 16]>,
+        values: &mut Values,
     ) {
-        values.resize(self.scratch_len(), [0; 16]);
+        const { assert!(L.is_multiple_of(32), "inputs a multiple of 32 words") };
         let mut start = 0;
-        while start < m.min(64) {
+        while start < m.min(L) {
             start += match m - start {
-                9.. => self.chunk64::<16>(block, start, out, values),
-                5..=8 => self.chunk64::<8>(block, start, out, values),
-                _ => self.chunk64::<4>(block, start, out, values),
+                17.. => self.chunk::<32, L>(block, start, out, values),
+                9..=16 => self.chunk::<16, L>(block, start, out, values),
+                5..=8 => self.chunk::<8, L>(block, start, out, values),
+                _ => self.chunk::<4, L>(block, start, out, values),
             };
         }
     }
 
-    /// `N` words of [`Circuit::eval_rows64`] from word `start`; returns `N`.
+    /// `N` words of [`Circuit::eval_rows`] from word `start`; returns `N`.
     #[inline(always)]
-    fn chunk64<const N: usize>(
+    fn chunk<const N: usize, const L: usize>(
         &self,
-        block: &[[u64; 64]; 9],
+        block: &[[u64; L]; 9],
         start: usize,
-        out: &mut [u64; 64],
-        values: &mut [[u64; 16]],
+        out: &mut [u64; L],
+        values: &mut Values,
     ) -> usize {
-        let (values, _) = values.as_flattened_mut().as_chunks_mut::<N>();
+        let values = values.chunks::<N>(self.scratch_len());
         for (v, b) in values[2..FIRST_NODE].iter_mut().zip(block) {
             *v = b[start..start + N]
                 .try_into()
-                .expect("a chunk within 64 words");
+                .expect("a chunk within the inputs");
         }
         let r = self.run::<N>(values);
         out[start..start + N].copy_from_slice(&r);
@@ -255,13 +290,12 @@ impl Circuit {
         block: [&[u64]; 9],
         start: usize,
         out: &mut [u64],
-        values: &mut [[u64; 16]],
+        values: &mut Values,
     ) -> usize {
         let m = out.len().min(N);
-        // The scratch of sixteen-word values serves as N-word ones (N divides 16). The inputs go
-        // straight to their places; the words past `m` keep what they held, and their results
-        // are dropped.
-        let (values, _) = values.as_flattened_mut().as_chunks_mut::<N>();
+        // The inputs go straight to their places; the words past `m` keep what they held, and
+        // their results are dropped.
+        let values = values.chunks::<N>(self.scratch_len());
         for (v, b) in values[2..FIRST_NODE].iter_mut().zip(&block) {
             v[..m].copy_from_slice(&b[start..start + m]);
         }
@@ -556,7 +590,7 @@ mod tests {
         let map = rule.block_rule().unwrap();
         let circuit = Circuit::new(&map);
         let mut rng = crate::hash::SplitMix64(7);
-        let mut values = Vec::new();
+        let mut values = Values::new();
         for len in 1..=40 {
             let bits: Vec<Vec<u64>> = (0..9)
                 .map(|_| (0..len).map(|_| rng.next_u64()).collect())

@@ -28,7 +28,7 @@ mod table;
 use crate::geometry::{Edges, Tube};
 use std::fmt;
 
-pub use circuit::Circuit;
+pub use circuit::{Circuit, Values};
 pub use formula::compile_formula;
 pub use generations::GenerationsRule;
 pub use loader::LoadedRule;
