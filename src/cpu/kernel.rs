@@ -484,8 +484,8 @@ impl Kernel {
     /// Appends to `batch` the nine inputs of the output rows `k` of `which` (as in
     /// [`Kernel::rows`], input row k is the row above output row k; the inputs are the rows
     /// above, at and below it, shifted west, centred and shifted east): a tile's rows wait there
-    /// with other tiles' for one run of the circuit, [`Kernel::run_batch`]. Returns false, appending nothing, when they do not
-    /// fit; the batch must be run first.
+    /// with other tiles' for one run of the circuit, [`Kernel::run_batch`]. Returns false,
+    /// appending nothing, when they do not fit; the batch must be run first.
     pub fn gather(&self, w: &[u64], c: &[u64], e: &[u64], which: u64, batch: &mut Batch) -> bool {
         let rows = which.count_ones() as usize;
         if batch.len + rows > BATCH {
@@ -968,7 +968,7 @@ pub struct Planes {
 }
 
 /// How many rows a [`Batch`] holds: the circuit's values, the batch's inputs and its results
-/// (about 12, 9 and 1 KiB) stay within the first-level cache beside the tiles.
+/// (for B2-a/S12 about 12, 9 and 1 KiB) stay within the first-level cache beside the tiles.
 const BATCH: usize = 128;
 const _: () = assert!(BATCH >= 64, "a tile's 64 rows fit an empty batch");
 

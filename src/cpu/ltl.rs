@@ -909,12 +909,8 @@ impl MooreBand<'_> {
         // A narrow band computes each row across the live columns of the whole chunk: the
         // windows' own extents (`window_unions`) cost a small bug more than the cells they
         // spare.
-        let reach = if ew > NARROW {
-            window_unions(&self.extents[first..], count, d)
-        } else {
-            Vec::new()
-        };
-        let all = if reach.is_empty() {
+        let reach = (ew > NARROW).then(|| window_unions(&self.extents[first..], count, d));
+        let all = if reach.is_none() {
             self.extents[first..first + count + d - 1]
                 .iter()
                 .flatten()
@@ -937,7 +933,7 @@ impl MooreBand<'_> {
             let span = &mut row[ox0..ox0 + n];
             // Output column k's window is col[k..k + d]: only the windows that reach a non-zero
             // column count have a count; elsewhere a cell sees 0 (most of a sparse board).
-            let window = if reach.is_empty() { all } else { reach[t] };
+            let window = reach.as_ref().map_or(all, |r| r[t]);
             let (lo, hi) = match window {
                 Some((lo, hi)) => (lo.saturating_sub(2 * r), hi.min(n - 1) + 1),
                 None => (0, 0),
@@ -1336,6 +1332,16 @@ mod tests {
                 // The input rows hold 0s and 1s, searched from both ends.
                 let live: Vec<u8> = row.iter().map(|&c| (c == 1) as u8).collect();
                 assert_eq!(live_extent(&live), span(&|c| c == 1), "{live:?}");
+                // A two-state row: its live cells are its non-dead ones, boxed and counted.
+                let (l, a, p) = scan_two_state_row(&live, 3);
+                let ones = live.iter().filter(|&&c| c == 1).count() as u64;
+                let boxed = span(&|c| c == 1).map(|(x0, x1)| Box2 {
+                    x0: x0 as i64,
+                    y0: 3,
+                    x1: x1 as i64,
+                    y1: 3,
+                });
+                assert_eq!((l, a, p), (boxed, boxed, ones), "{live:?}");
             }
         }
     }

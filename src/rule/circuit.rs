@@ -39,10 +39,10 @@ pub struct Circuit {
 /// Where `program`'s nodes start in its array of values.
 const FIRST_NODE: usize = 11;
 
-/// A circuit's scratch values, kept by its caller between calls: each value of `N` words on a
-/// boundary of its own size, 16 words on a pair of cache lines. A `Vec<[u64; 16]>` is aligned
-/// to 16 bytes only, and every 64-byte load and store of a value then straddled two lines: the
-/// circuit ran at half its speed (B2-a/S12: 7.3 ns a row, 3.8 aligned).
+/// A circuit's scratch values, kept by its caller between calls, each on a cache line's
+/// boundary (a value of 4 words on half of one). A `Vec<[u64; 16]>` is aligned to 8 bytes only
+/// (16 from the allocator), and every 64-byte load and store of a value then straddled two
+/// lines: the circuit ran at half its speed (B2-a/S12: 7.3 ns a row, 3.8 aligned).
 #[derive(Default)]
 pub struct Values(Vec<Lines>);
 
@@ -240,8 +240,8 @@ impl Circuit {
     /// as long as the words allow, up to 32: a run of the program costs about as much for 4
     /// words as for 16, its levels waiting on each other (B2-a/S12 alone: 18 ns a word by
     /// fours, 6 by sixteens, 4.6 by thirty-twos, 4 by sixty-fours; but a tile engine's 64-word
-    /// chunks pushed its tiles out of the first-level cache, and 32 ran faster). Every chunk but
-    /// the last starts at a multiple of 32, so none reaches past word `L`.
+    /// chunks pushed its tiles out of the first-level cache, and 32 ran faster). Every chunk
+    /// starts at a multiple of 32 and is at most 32 long, so none reaches past word `L`.
     #[inline(always)]
     pub fn eval_rows<const L: usize>(
         &self,
@@ -582,8 +582,9 @@ mod tests {
         }
     }
 
-    /// Runs of every length from 1 to 40 words (sixteen at a time, then eight or four) give
-    /// each word the table's answer: a word dropped or shifted at a chunk's edge fails this.
+    /// Runs of every length from 1 to 72 words (thirty-two at a time, then sixteen, eight or
+    /// four) give each word the table's answer: a word dropped or shifted at a chunk's edge
+    /// fails this.
     #[test]
     fn runs_of_every_length_give_the_table_s_answer_in_every_word() {
         let rule: Rule = "B2-ac3ai/S1c2-n3-aky4a".parse().unwrap();
@@ -591,7 +592,7 @@ mod tests {
         let circuit = Circuit::new(&map);
         let mut rng = crate::hash::SplitMix64(7);
         let mut values = Values::new();
-        for len in 1..=40 {
+        for len in 1..=72 {
             let bits: Vec<Vec<u64>> = (0..9)
                 .map(|_| (0..len).map(|_| rng.next_u64()).collect())
                 .collect();
@@ -605,6 +606,36 @@ mod tests {
                         word >> bit & 1 == 1,
                         map.next(index),
                         "{len} words, word {k}, bit {bit}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// [`Circuit::eval_rows`] on the first `m` words of 128-word inputs (a tile engine's batch),
+    /// for every `m`: each of the first `m` words gets the table's answer.
+    #[test]
+    fn a_batch_of_every_length_gets_the_table_s_answer_in_every_word() {
+        let rule: Rule = "B37/S2-i34q".parse().unwrap();
+        let map = rule.block_rule().unwrap();
+        let circuit = Circuit::new(&map);
+        let mut rng = crate::hash::SplitMix64(11);
+        let mut values = Values::new();
+        let mut block = Box::new([[0u64; 128]; 9]);
+        for m in 1..=128 {
+            for input in block.iter_mut() {
+                input.iter_mut().for_each(|w| *w = rng.next_u64());
+            }
+            let mut out = [0u64; 128];
+            circuit.eval_rows(&block, &mut out, m, &mut values);
+            for (k, &word) in out[..m].iter().enumerate() {
+                for bit in 0..64 {
+                    let index =
+                        (0..9).fold(0u16, |i, b| i | ((block[b][k] >> bit & 1) as u16) << b);
+                    assert_eq!(
+                        word >> bit & 1 == 1,
+                        map.next(index),
+                        "{m} words, word {k}, bit {bit}"
                     );
                 }
             }
