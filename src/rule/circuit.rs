@@ -599,15 +599,25 @@ mod tests {
             let block: [&[u64]; 9] = std::array::from_fn(|b| &bits[b][..]);
             let mut out = vec![0u64; len];
             circuit.eval_words(block, &mut out, &mut values);
-            for (k, &word) in out.iter().enumerate() {
-                for bit in 0..64 {
-                    let index = (0..9).fold(0u16, |i, b| i | ((bits[b][k] >> bit & 1) as u16) << b);
-                    assert_eq!(
-                        word >> bit & 1 == 1,
-                        map.next(index),
-                        "{len} words, word {k}, bit {bit}"
-                    );
-                }
+            assert_table_s_answers(&map, &out, |b, k| bits[b][k], len);
+        }
+    }
+
+    /// Each word of `out` against the table, bit by bit: `input(b, k)` is word k of index bit b.
+    fn assert_table_s_answers(
+        map: &MapRule,
+        out: &[u64],
+        input: impl Fn(usize, usize) -> u64,
+        len: usize,
+    ) {
+        for (k, &word) in out.iter().enumerate() {
+            for bit in 0..64 {
+                let index = (0..9).fold(0u16, |i, b| i | ((input(b, k) >> bit & 1) as u16) << b);
+                assert_eq!(
+                    word >> bit & 1 == 1,
+                    map.next(index),
+                    "{len} words, word {k}, bit {bit}"
+                );
             }
         }
     }
@@ -628,17 +638,7 @@ mod tests {
             }
             let mut out = [0u64; 128];
             circuit.eval_rows(&block, &mut out, m, &mut values);
-            for (k, &word) in out[..m].iter().enumerate() {
-                for bit in 0..64 {
-                    let index =
-                        (0..9).fold(0u16, |i, b| i | ((block[b][k] >> bit & 1) as u16) << b);
-                    assert_eq!(
-                        word >> bit & 1 == 1,
-                        map.next(index),
-                        "{m} words, word {k}, bit {bit}"
-                    );
-                }
-            }
+            assert_table_s_answers(&map, &out[..m], |b, k| block[b][k], m);
         }
     }
 }
