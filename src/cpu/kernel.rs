@@ -474,8 +474,11 @@ impl Kernel {
         which: u64,
         planes: &mut Planes,
     ) {
+        let batch = &mut planes.batch;
+        let gathered = self.gather(w, c, e, which, batch);
+        assert!(gathered, "64 rows fit an empty batch");
         let mut bits = which;
-        for &v in self.circuit_rows_in(w, c, e, which, planes).iter() {
+        for &v in self.run_batch_in(batch).iter() {
             out[bits.trailing_zeros() as usize] = v;
             bits &= bits - 1;
         }
@@ -553,38 +556,6 @@ impl Kernel {
             .split_first_chunk_mut::<9>()
             .expect("ten rows");
         circuit.eval_rows(inputs, &mut result[0], m, &mut batch.values);
-        &mut result[0][..m]
-    }
-
-    /// A rule's circuit on the output rows `k` of `which` alone, their nine inputs copied side
-    /// by side ([`Kernel::gather`]'s, for one tile). Their results, lowest row first; nothing
-    /// for a counted rule.
-    #[inline(always)]
-    fn circuit_rows_in<'p>(
-        &self,
-        w: &[u64],
-        c: &[u64],
-        e: &[u64],
-        which: u64,
-        planes: &'p mut Planes,
-    ) -> &'p mut [u64] {
-        let Some(circuit) = &self.circuit else {
-            return &mut [];
-        };
-        let g: &mut [[u64; 64]; 10] = &mut planes.gathered.0;
-        let block = block_of(w, c, e);
-        let mut m = 0;
-        let mut bits = which;
-        while bits != 0 {
-            let k = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            for (gathered, input) in g.iter_mut().zip(&block) {
-                gathered[m] = input[k];
-            }
-            m += 1;
-        }
-        let (inputs, result) = g.split_first_chunk_mut::<9>().expect("ten rows");
-        circuit.eval_rows(inputs, &mut result[0], m, &mut planes.values);
         &mut result[0][..m]
     }
 
@@ -963,8 +934,16 @@ pub struct Planes {
     pub planes: [[u64; 64]; 4],
     values: Values,
     scratch: Scratch,
-    /// [`Kernel::rows_where`]'s nine inputs of the rows it computes, and their results.
-    gathered: Box<Aligned<[[u64; 64]; 10]>>,
+    /// [`Kernel::rows_where`]'s rows, and a tile engine's rows of a generation
+    /// ([`Planes::batch`]).
+    batch: Batch,
+}
+
+impl Planes {
+    /// The batch in which a tile engine gathers its tiles' rows for one run of a circuit.
+    pub fn batch(&mut self) -> &mut Batch {
+        &mut self.batch
+    }
 }
 
 /// How many rows a [`Batch`] holds: the circuit's values, the batch's inputs and its results
@@ -1013,7 +992,7 @@ impl Default for Planes {
                 b: [0; RUN + 2],
                 out: [0; RUN],
             },
-            gathered: Box::new(Aligned([[0; 64]; 10])),
+            batch: Batch::default(),
         }
     }
 }

@@ -233,9 +233,7 @@ struct Scratch {
     e: [u64; 66],
     planes: super::kernel::Planes,
     out: [u64; 64],
-    /// A rule's circuit: rows of tiles gathered for one run (made on first use: the scratch of
-    /// the path on every core never needs one), and those tiles with their rows.
-    batch: Option<Batch>,
+    /// A rule's circuit: the tiles whose rows wait in `planes`' batch, with those rows.
     waiting: Vec<(u32, u64)>,
 }
 
@@ -247,7 +245,6 @@ impl Default for Scratch {
             e: [0; 66],
             planes: Default::default(),
             out: [0; 64],
-            batch: None,
             waiting: Vec::new(),
         }
     }
@@ -1075,7 +1072,6 @@ impl TileEngine {
     /// run on so few costs nearly what it costs on sixteen or more.
     fn step_circuit_tiles(&mut self, todo: &[u32], p: usize, s: &mut Scratch) {
         let mut waiting = std::mem::take(&mut s.waiting);
-        let mut batch = s.batch.take().unwrap_or_default();
         for &id in todo {
             let need = self.rows_to_compute(id);
             if need == 0 {
@@ -1086,16 +1082,16 @@ impl TileEngine {
             self.load_rows(id, p, lo, hi, s);
             let n = hi - lo + 1;
             let (w, c, e) = (&s.w[..n + 2], &s.c[..n + 2], &s.e[..n + 2]);
-            if !self.kernel.gather(w, c, e, need >> lo, &mut batch) {
-                self.apply_batch(&mut waiting, &mut batch);
-                let gathered = self.kernel.gather(w, c, e, need >> lo, &mut batch);
+            let batch = s.planes.batch();
+            if !self.kernel.gather(w, c, e, need >> lo, batch) {
+                self.apply_batch(&mut waiting, batch);
+                let gathered = self.kernel.gather(w, c, e, need >> lo, batch);
                 assert!(gathered, "a tile's 64 rows fit an empty batch");
             }
             waiting.push((id, need));
         }
-        self.apply_batch(&mut waiting, &mut batch);
+        self.apply_batch(&mut waiting, s.planes.batch());
         s.waiting = waiting;
-        s.batch = Some(batch);
     }
 
     /// Runs the circuit on `batch` and writes each waiting tile's rows, in the order gathered.

@@ -64,15 +64,18 @@ fn tiles_match_the_reference_on_every_vector_unit() {
 
 /// Life on many tiles at once (the list over [`PARALLEL_TILES`], computed on every core),
 /// on each vector unit, against the reference engine: an odd torus, so that the last row
-/// and column of tiles are partial, and one of whole tiles.
+/// and column of tiles are partial, and one of whole tiles. A rule's circuit too, on a sparse
+/// soup, where a tile computes only some of its rows ([`Kernel::rows_where`]).
 #[test]
 fn life_on_every_core_matches_the_reference_on_every_vector_unit() {
-    let rule = Rule::life();
-    for (w, h) in [(1500, 1400), (1536, 1472)] {
-        let mut g = Grid::new(w, h);
-        g.fill_random(0.4, 7);
-        for v in Vectors::available() {
-            matches_reference(rule, &g, v, 5, PARALLEL_TILES);
+    let circuit: Rule = "B37/S2-i34q".parse().unwrap();
+    for (rule, density) in [(Rule::life(), 0.4), (circuit, 0.1)] {
+        for (w, h) in [(1500, 1400), (1536, 1472)] {
+            let mut g = Grid::new(w, h);
+            g.fill_random(density, 7);
+            for v in Vectors::available() {
+                matches_reference(rule, &g, v, 5, PARALLEL_TILES);
+            }
         }
     }
 }
