@@ -275,6 +275,82 @@ fn on_the_plane_the_board_follows_the_cells() {
     assert!(e.to_string().contains("B0"), "{e}");
 }
 
+/// A pattern that lies across a torus's edges, as Golly puts a torus's pattern (centred on the
+/// origin): the ltl engine turns its board round so that its seam lies in the dead cells, and
+/// must still give every cell, the population and the bounds where the reference has them,
+/// generation after generation, while a bug crosses the seam again and again.
+#[test]
+fn a_pattern_across_a_torus_s_edges_matches_the_reference_as_the_board_turns() {
+    // Dean Hickerson's Jitterbug (Golly's Larger-than-Life folder): 4 cells east in 40
+    // generations, north and south in turn.
+    let jitterbug =
+        "x = 7, y = 8, rule = R4,C0,M1,S24..38,B22..31,NM\nb4o$o4bo$o4b2o$2o2b3o$7o$b4o$b4o$b4o!";
+    let bug = lifelab::pattern::rle::parse(jitterbug).unwrap();
+    let rule: Rule = "R4,C0,M1,S24..38,B22..31,NM".parse().unwrap();
+    let universe = Universe::torus(43, 37);
+    let mut cells = TileMap::new();
+    for (x, y) in bug.cells.alive_cells() {
+        let (x, y) = universe.wrap(x as i64 - 3, y as i64 - 4);
+        cells.set_state(x, y, 1);
+    }
+    let mut cases = vec![(rule, universe, cells, 400, 20)];
+    // Soups across the corner of dying states, and of a shape counted from sums.
+    for (text, seed) in [
+        ("R2,C4,M1,S3..8,B4..6,NM", 5),
+        ("R3,C3,M0,S6..14,B8..12,NC", 6),
+    ] {
+        let rule: Rule = text.parse().unwrap();
+        let universe = Universe::torus(61, 53);
+        let mut cells = TileMap::new();
+        let soup = state_soup((0, 0), (14, 12), rule.states(), 2, seed);
+        for ((tx, ty), _) in soup.iter() {
+            for y in 0..64 {
+                for x in 0..64 {
+                    let (x, y) = (tx * 64 + x, ty * 64 + y);
+                    let s = soup.state(x, y);
+                    if s != 0 {
+                        let (x, y) = universe.wrap(x - 7, y - 6);
+                        cells.set_state(x, y, s);
+                    }
+                }
+            }
+        }
+        cases.push((rule, universe, cells, 60, 5));
+    }
+    for (rule, universe, cells, gens, every) in cases {
+        let (w, h) = universe.size().unwrap();
+        let mut oracle = engine("reference", rule, universe, &cells);
+        let mut fast = engine("ltl", rule, universe, &cells);
+        let mut alive = false;
+        for g in (every..=gens).step_by(every as usize) {
+            oracle.step(every).unwrap();
+            fast.step(every).unwrap();
+            let what = format!(
+                "{rule} across the edges of {}, generation {g}",
+                universe.describe()
+            );
+            assert_same(
+                oracle.as_mut(),
+                fast.as_mut(),
+                (0, 0, w as i64 - 1, h as i64 - 1),
+                &what,
+            );
+            assert_eq!(
+                oracle.bounds().unwrap(),
+                fast.bounds().unwrap(),
+                "{what}: bounds"
+            );
+            assert_eq!(
+                oracle.export().unwrap(),
+                fast.export().unwrap(),
+                "{what}: cells exported"
+            );
+            alive = oracle.population().unwrap() > 0;
+        }
+        assert!(alive, "{rule}: the pattern died, and tests nothing");
+    }
+}
+
 fn bgolly_found() -> bool {
     let found = Command::new("bgolly").arg("-h").output().is_ok();
     assert!(

@@ -73,6 +73,9 @@ pub struct LtlEngine {
     next01: Vec<u8>,
     /// The last generation's live cells and sums, their buffers kept for the next.
     sums: Sums,
+    /// On a torus, the generation before which the board is not looked at again for a gap to
+    /// put its seam in (none was wide enough).
+    seam_fixed_until: u64,
 }
 
 /// An inclusive box of board cells.
@@ -433,6 +436,7 @@ impl LtlEngine {
             population: 0,
             next01: next01(&l),
             sums: Sums::default(),
+            seam_fixed_until: 0,
         })
     }
 
@@ -515,23 +519,21 @@ impl LtlEngine {
 
     /// Grows the plane's board to hold `want` (global cells), with a margin.
     fn cover(&mut self, want: Box2) {
-        let have = Box2 {
-            x0: self.x0,
-            y0: self.y0,
-            x1: self.x0 + self.w as i64 - 1,
-            y1: self.y0 + self.h as i64 - 1,
-        };
-        if self.w > 0
-            && want.x0 >= have.x0
-            && want.y0 >= have.y0
-            && want.x1 <= have.x1
-            && want.y1 <= have.y1
-        {
+        if self.holds(want) {
             return;
         }
         let keep = self.boxes_now().1.map(|b| self.global(b));
         let target = union(Some(want), keep).unwrap().grown(MARGIN);
         self.rebase(target);
+    }
+
+    /// Whether the plane's board holds `want` (global cells) already.
+    fn holds(&self, want: Box2) -> bool {
+        self.w > 0
+            && want.x0 >= self.x0
+            && want.y0 >= self.y0
+            && want.x1 < self.x0 + self.w as i64
+            && want.y1 < self.y0 + self.h as i64
     }
 
     /// Moves the plane's board to `target` (global cells), which holds every cell not dead.
@@ -580,6 +582,57 @@ impl LtlEngine {
         (live, any)
     }
 
+    /// On a torus, turns the board round so that its edges lie in the middle of the widest
+    /// band of dead columns, and of dead rows, when the cells that can change cross an edge:
+    /// a pattern that lies across the seam (Golly centres a torus's pattern on the origin)
+    /// would otherwise take the whole of that axis every generation. Only where it is not
+    /// wide enough does the board stay, and is not looked at again for a while. Whether the
+    /// board turned.
+    fn move_seam(&mut self) -> bool {
+        let r = self.rule.range as usize;
+        let (w, h) = (self.w, self.h);
+        // The non-dead columns and rows, in one pass.
+        let mut cols = vec![0u8; w];
+        let mut rows = vec![false; h];
+        for (row, any) in self.cells.chunks_exact(w).zip(rows.iter_mut()) {
+            let mut seen = 0u8;
+            for (c, &v) in cols.iter_mut().zip(row) {
+                *c |= v;
+                seen |= v;
+            }
+            *any = seen != 0;
+        }
+        let (dx, dy) = (
+            widest_gap(cols.iter().map(|&c| c != 0), w),
+            widest_gap(rows.iter().copied(), h),
+        );
+        // A cell r from a live one can be born, and its count reaches r further: a gap is
+        // worth the seam when both sides of it keep r dead cells.
+        let turn = |gap: Option<(usize, usize)>| gap.filter(|&(_, len)| len >= 2 * r + 2);
+        let (tx, ty) = (turn(dx), turn(dy));
+        // The gap from `start` of `len` cells: board column start + len/2 becomes column 0.
+        let shift = |gap: Option<(usize, usize)>, side: usize| {
+            gap.map_or(0, |(start, len)| (start + len / 2) % side)
+        };
+        let (sx, sy) = (shift(tx, w), shift(ty, h));
+        if sx == 0 && sy == 0 {
+            // Looked at again after a sixteenth of the shorter side: the cells spread at most
+            // a range a generation, and mostly far less.
+            self.seam_fixed_until = self.core.generation + (w.min(h) as u64 / 16).max(1);
+            return false;
+        }
+        if sx != 0 {
+            self.cells
+                .chunks_exact_mut(w)
+                .for_each(|row| row.rotate_left(sx));
+        }
+        self.cells.rotate_left(sy * w);
+        self.x0 = (self.x0 + sx as i64).rem_euclid(w as i64);
+        self.y0 = (self.y0 + sy as i64).rem_euclid(h as i64);
+        self.boxes = None;
+        true
+    }
+
     fn step_once(&mut self) -> EngineResult<()> {
         let r = self.rule.range as i64;
         let (live, any) = self.boxes_now();
@@ -601,8 +654,11 @@ impl LtlEngine {
         };
         if self.universe.is_plane() {
             let global = self.global(out);
-            self.room(global)?;
-            self.cover(global);
+            // A board that holds the box was found room for when it was made.
+            if !self.holds(global) {
+                self.room(global)?;
+                self.cover(global);
+            }
             out = Box2 {
                 x0: global.x0 - self.x0,
                 y0: global.y0 - self.y0,
@@ -610,6 +666,13 @@ impl LtlEngine {
                 y1: global.y1 - self.y0,
             };
         } else if self.wraps() {
+            if (out.x0 < 0 || out.x1 > whole.x1 || out.y0 < 0 || out.y1 > whole.y1)
+                && self.core.generation >= self.seam_fixed_until
+                && self.move_seam()
+            {
+                // The same cells, the board turned round: the box no longer crosses an edge.
+                return self.step_once();
+            }
             // A box that crosses an edge of the torus takes the whole of that axis.
             if out.x0 < 0 || out.x1 > whole.x1 {
                 (out.x0, out.x1) = (0, whole.x1);
@@ -631,51 +694,65 @@ impl LtlEngine {
         let spare = std::mem::take(&mut self.sums);
         let mut grid = spare.live;
         grid.clear();
-        grid.resize(ew * eh, 0);
         let (w, h, wraps) = (self.w as i64, self.h as i64, self.wraps());
         let cells = &self.cells;
         let two_states = self.rule.states == 2;
         let parallel = ew * eh >= PARALLEL_CELLS;
-        // Each row's first and last live column comes with it.
-        let extents = rows_mut(&mut grid, ew, parallel, |j, row| {
-            let mut by = e.y0 + j as i64;
-            if wraps {
-                by = by.rem_euclid(h);
-            } else if !(0..h).contains(&by) {
-                return None;
+        // Each row's first and last live column comes with it, where the Moore pass uses
+        // them: a narrow band in one chunk has the live columns of its whole box (`out` is the
+        // live cells grown by the range), and computes every one.
+        let need_extents = self.rule.shape == Shape::Moore && (ew > NARROW || parallel);
+        let inside = e.x0 >= 0 && e.y0 >= 0 && e.x1 < w && e.y1 < h;
+        let extents = if inside && two_states && !need_extents {
+            // Rows of the board as they are, one copy each (a small bug, a pattern on the
+            // plane's board, which has a margin round it).
+            for y in e.y0..=e.y1 {
+                let at = y as usize * w as usize + e.x0 as usize;
+                grid.extend_from_slice(&cells[at..at + ew]);
             }
-            let src = &cells[by as usize * w as usize..(by as usize + 1) * w as usize];
-            // Runs of the row that lie on the board, each copied whole.
-            let mut i = 0i64;
-            while i < ew as i64 {
-                let x = e.x0 + i;
-                let (bx, len) = if wraps {
-                    let bx = x.rem_euclid(w);
-                    (bx, (w - bx).min(ew as i64 - i))
-                } else if x < 0 {
-                    i += -x;
-                    continue;
-                } else if x >= w {
-                    break;
-                } else {
-                    (x, (w - x).min(ew as i64 - i))
-                };
-                let (to, from) = (
-                    &mut row[i as usize..(i + len) as usize],
-                    &src[bx as usize..(bx + len) as usize],
-                );
-                if two_states {
-                    // The board's cells are the live ones already.
-                    to.copy_from_slice(from);
-                } else {
-                    for (v, &c) in to.iter_mut().zip(from) {
-                        *v = (c == 1) as u8;
-                    }
+            Vec::new()
+        } else {
+            grid.resize(ew * eh, 0);
+            rows_mut(&mut grid, ew, parallel, |j, row| {
+                let mut by = e.y0 + j as i64;
+                if wraps {
+                    by = by.rem_euclid(h);
+                } else if !(0..h).contains(&by) {
+                    return None;
                 }
-                i += len;
-            }
-            live_extent(row)
-        });
+                let src = &cells[by as usize * w as usize..(by as usize + 1) * w as usize];
+                // Runs of the row that lie on the board, each copied whole.
+                let mut i = 0i64;
+                while i < ew as i64 {
+                    let x = e.x0 + i;
+                    let (bx, len) = if wraps {
+                        let bx = x.rem_euclid(w);
+                        (bx, (w - bx).min(ew as i64 - i))
+                    } else if x < 0 {
+                        i += -x;
+                        continue;
+                    } else if x >= w {
+                        break;
+                    } else {
+                        (x, (w - x).min(ew as i64 - i))
+                    };
+                    let (to, from) = (
+                        &mut row[i as usize..(i + len) as usize],
+                        &src[bx as usize..(bx + len) as usize],
+                    );
+                    if two_states {
+                        // The board's cells are the live ones already.
+                        to.copy_from_slice(from);
+                    } else {
+                        for (v, &c) in to.iter_mut().zip(from) {
+                            *v = (c == 1) as u8;
+                        }
+                    }
+                    i += len;
+                }
+                if need_extents { live_extent(row) } else { None }
+            })
+        };
         let two = &self.next01[..];
         let mask = two.len() - 1;
         let states = self.rule.states;
@@ -706,7 +783,8 @@ impl LtlEngine {
             };
             let moore = MooreBand {
                 live: &grid,
-                extents: &extents,
+                extents: need_extents.then_some(&extents[..]),
+                runs: Runs::of(&self.rule),
                 ew,
                 r: r as usize,
                 y0: out.y0,
@@ -809,7 +887,10 @@ impl LtlEngine {
             for bx in nz.x0..=nz.x1 {
                 let s = self.cells[by as usize * self.w + bx as usize];
                 if s != 0 {
-                    map.set_state(self.x0 + bx, self.y0 + by, s);
+                    // A torus's board may be turned round (`move_seam`): its cells are given
+                    // where the universe has them.
+                    let (x, y) = self.universe.wrap(self.x0 + bx, self.y0 + by);
+                    map.set_state(x, y, s);
                 }
             }
         }
@@ -826,14 +907,22 @@ fn shifted(b: Option<Box2>, dx: usize) -> Option<Box2> {
     })
 }
 
+std::thread_local! {
+    /// [`MooreBand::chunk`]'s buffers, kept between generations.
+    static SCRATCH: std::cell::Cell<(Vec<u32>, Vec<u32>)> = const { std::cell::Cell::new((Vec::new(), Vec::new())) };
+}
+
 /// The band's rows computed with Moore counts: the counts of each column over the 2r+1 rows
 /// round a row, slid down a row at a time, summed by a window slid along the row. Band row i's
 /// window starts at row i of `live` (`ew` wide), and output column k's at column k: the live
 /// box is the band's grown by the range.
 struct MooreBand<'a> {
     live: &'a [u8],
-    /// The first and last live column of each row of `live`.
-    extents: &'a [Option<(usize, usize)>],
+    /// The first and last live column of each row of `live`; `None`: not found, every column
+    /// is computed.
+    extents: Option<&'a [Option<(usize, usize)>]>,
+    /// The rule as two runs of counts, where it is.
+    runs: Option<Runs>,
     ew: usize,
     r: usize,
     /// The band's first board row.
@@ -899,7 +988,11 @@ impl MooreBand<'_> {
         let y = self.y0 + first as i64;
         let d = 2 * r + 1;
         let zero_born = next(0, 0) != 0;
-        let mut col = vec![0u32; ew];
+        // The column counts and a row's prefix sums, in buffers each thread keeps: a small
+        // bug's generation is short enough that two allocations were a twentieth of it.
+        let (mut col, mut prefix) = SCRATCH.take();
+        col.clear();
+        col.resize(ew, 0);
         for j in first..first + d {
             for (c, &v) in col.iter_mut().zip(&live[j * ew..(j + 1) * ew]) {
                 *c += v as u32;
@@ -909,16 +1002,19 @@ impl MooreBand<'_> {
         // A narrow band computes each row across the live columns of the whole chunk: the
         // windows' own extents (`window_unions`) cost a small bug more than the cells they
         // spare.
-        let reach = (ew > NARROW).then(|| window_unions(&self.extents[first..], count, d));
-        let all = if reach.is_none() {
-            self.extents[first..first + count + d - 1]
-                .iter()
-                .flatten()
-                .fold(None, |u: Option<(usize, usize)>, &(lo, hi)| {
+        let reach = match self.extents {
+            Some(x) if ew > NARROW => Some(window_unions(&x[first..], count, d)),
+            _ => None,
+        };
+        let all = match self.extents {
+            None => Some((0, ew - 1)),
+            Some(_) if reach.is_some() => None,
+            Some(x) => x[first..first + count + d - 1].iter().flatten().fold(
+                None,
+                |u: Option<(usize, usize)>, &(lo, hi)| {
                     Some(u.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))))
-                })
-        } else {
-            None
+                },
+            ),
         };
         let (mut lb, mut ab, mut pop) = (None, None, 0);
         for (t, row) in rows.chunks_mut(w).enumerate() {
@@ -938,23 +1034,14 @@ impl MooreBand<'_> {
                 Some((lo, hi)) => (lo.saturating_sub(2 * r), hi.min(n - 1) + 1),
                 None => (0, 0),
             };
-            // Cells that see no live cell: only the non-dead ones change (without B0), and
-            // eight dead cells are one zero word.
-            let idle = |cells: &mut [u8]| {
-                if cells.is_empty() {
-                    return;
-                }
-                let mut words = cells.chunks_exact_mut(8);
-                for w8 in words.by_ref() {
-                    if zero_born || u64::from_le_bytes((&*w8).try_into().expect("8 bytes")) != 0 {
-                        w8.iter_mut().for_each(|c| *c = next(*c, 0));
-                    }
-                }
-                for c in words.into_remainder() {
-                    *c = next(*c, 0);
-                }
-            };
-            if lo < hi {
+            let idle = |cells: &mut [u8]| idle_cells(cells, zero_born, next);
+            if lo < hi
+                && let Some(runs) = self.runs
+            {
+                idle(&mut span[..lo]);
+                runs.row(&col[lo..hi + d - 1], &mut span[lo..hi], &mut prefix);
+                idle(&mut span[hi..]);
+            } else if lo < hi {
                 idle(&mut span[..lo]);
                 let mut count: u32 = col[lo..lo + d].iter().sum();
                 span[lo] = next(span[lo], count);
@@ -976,7 +1063,108 @@ impl MooreBand<'_> {
             ab = union(ab, shifted(a, ox0));
             pop += p;
         }
+        SCRATCH.set((col, prefix));
         (lb, ab, pop)
+    }
+}
+
+/// [`MooreBand::chunk`]'s cells that see no live cell: only the non-dead ones change (without
+/// B0), and eight dead cells are one zero word. Inlined: it is called twice a row, mostly on
+/// nothing (a small bug's box is its window).
+#[inline(always)]
+fn idle_cells<F: Fn(u8, u32) -> u8>(cells: &mut [u8], zero_born: bool, next: &F) {
+    if cells.is_empty() {
+        return;
+    }
+    let mut words = cells.chunks_exact_mut(8);
+    for w8 in words.by_ref() {
+        if zero_born || u64::from_le_bytes((&*w8).try_into().expect("8 bytes")) != 0 {
+            w8.iter_mut().for_each(|c| *c = next(*c, 0));
+        }
+    }
+    for c in words.into_remainder() {
+        *c = next(*c, 0);
+    }
+}
+
+/// A rule whose survival and birth are one run of counts each (every rule Golly 3.3 writes):
+/// a cell's next state is two comparisons of its count, made eight or more cells at a time,
+/// where a table's lookup waited at the end of the row's chain of counts.
+#[derive(Clone, Copy)]
+struct Runs {
+    /// Survival's and birth's first count and length less one: `n` is in a run when
+    /// `n - first <= length` (wrapping: a count below the run is huge).
+    survive: (u32, u32),
+    born: (u32, u32),
+    /// 1 under M0: a live middle cell is not its own neighbour for survival.
+    m0: u32,
+    states: u16,
+}
+
+impl Runs {
+    fn of(l: &LtlRule) -> Option<Runs> {
+        let run = |c: &crate::rule::ltl::Counts| match c.spans() {
+            // No count: a run that starts past every count.
+            [] => Some((u32::MAX, 0)),
+            &[(lo, hi)] => Some((lo, hi - lo)),
+            _ => None,
+        };
+        Some(Runs {
+            survive: run(&l.survival)?,
+            born: run(&l.birth)?,
+            m0: (!l.middle) as u32,
+            states: l.states,
+        })
+    }
+
+    /// The next states of `cells`, cell k's window `col[k..k + d]` (`d` = `col`'s length less
+    /// `cells`' plus one): each count a difference of two prefix sums of `col`.
+    #[inline(always)]
+    fn row(self, col: &[u32], cells: &mut [u8], prefix: &mut Vec<u32>) {
+        let m = cells.len();
+        let d = col.len() + 1 - m;
+        prefix.clear();
+        prefix.resize(col.len() + 1, 0);
+        let mut acc = 0u32;
+        for (p, &c) in prefix[1..].iter_mut().zip(col) {
+            acc = acc.wrapping_add(c);
+            *p = acc;
+        }
+        let (top, bottom) = (&prefix[d..d + m], &prefix[..m]);
+        let Runs {
+            survive: (s0, sl),
+            born: (b0, bl),
+            m0,
+            states,
+        } = self;
+        if states == 2 {
+            for ((cell, &t), &b) in cells.iter_mut().zip(top).zip(bottom) {
+                let (c, n) = (*cell as u32, t.wrapping_sub(b));
+                let lives = n.wrapping_sub(c * m0).wrapping_sub(s0) <= sl;
+                let born = n.wrapping_sub(b0) <= bl;
+                *cell = if c != 0 { lives } else { born } as u8;
+            }
+        } else {
+            let last = (states - 1) as u32;
+            for ((cell, &t), &b) in cells.iter_mut().zip(top).zip(bottom) {
+                let (c, n) = (*cell as u32, t.wrapping_sub(b));
+                let live = (c == 1) as u32;
+                let lives = n.wrapping_sub(live * m0).wrapping_sub(s0) <= sl;
+                let born = n.wrapping_sub(b0) <= bl;
+                // Dead: born or not; live: survives or starts to decay; decaying: one state
+                // on, or dead after the last.
+                let next = if c == 0 {
+                    born as u32
+                } else if c == 1 {
+                    if lives { 1 } else { 2 }
+                } else if c < last {
+                    c + 1
+                } else {
+                    0
+                };
+                *cell = next as u8;
+            }
+        }
     }
 }
 
@@ -1026,6 +1214,27 @@ fn next01(l: &LtlRule) -> Vec<u8> {
 }
 
 /// The live and non-dead boxes of one board row, and its population.
+/// The widest run of `false` round a ring of `n` (it may run past the end into the start), as
+/// (start, length); `None` where every place is `true` or none is.
+fn widest_gap(occupied: impl Iterator<Item = bool>, n: usize) -> Option<(usize, usize)> {
+    let marks: Vec<bool> = occupied.collect();
+    let first = marks.iter().position(|&m| m)?;
+    // Walked from the first occupied place once round: every gap then ends before an occupied one.
+    let (mut best, mut run): (Option<(usize, usize)>, usize) = (None, 0);
+    for k in 1..=n {
+        let i = (first + k) % n;
+        if marks[i] {
+            if run > 0 && best.is_none_or(|(_, len)| run > len) {
+                best = Some(((i + n - run) % n, run));
+            }
+            run = 0;
+        } else {
+            run += 1;
+        }
+    }
+    best
+}
+
 fn scan_row(row: &[u8], y: i64, two_states: bool) -> (Option<Box2>, Option<Box2>, u64) {
     if two_states {
         return scan_two_state_row(row, y);
@@ -1056,11 +1265,22 @@ fn scan_two_state_row(row: &[u8], y: i64) -> (Option<Box2>, Option<Box2>, u64) {
             last = 8 * i + 7 - v.leading_zeros() as usize / 8;
         }
     }
-    for (j, &c) in tail.iter().enumerate() {
-        if c != 0 {
-            population += 1;
-            first = first.min(8 * words.len() + j);
-            last = 8 * words.len() + j;
+    if !tail.is_empty() {
+        // The tail as one word: the row's last eight cells (or the whole row, zero-padded),
+        // shifted so that the tail's first cell is its lowest byte.
+        let at = 8 * words.len();
+        let v = if row.len() >= 8 {
+            let w = u64::from_le_bytes(row[row.len() - 8..].try_into().expect("8 bytes"));
+            w >> (8 * (8 - tail.len()))
+        } else {
+            let mut b = [0u8; 8];
+            b[..tail.len()].copy_from_slice(tail);
+            u64::from_le_bytes(b)
+        };
+        if v != 0 {
+            population += v.count_ones() as u64;
+            first = first.min(at + v.trailing_zeros() as usize / 8);
+            last = at + 7 - v.leading_zeros() as usize / 8;
         }
     }
     if population == 0 {
@@ -1220,6 +1440,10 @@ impl Engine for LtlEngine {
     }
 
     fn bounds(&mut self) -> EngineResult<Option<Bounds>> {
+        if self.wraps() && (self.x0, self.y0) != (0, 0) {
+            // A board turned round: the box in the universe's own cells.
+            return Ok(self.tiles_now().bounds());
+        }
         Ok(self.boxes_now().1.map(|b| Bounds {
             left: b.x0 + self.x0,
             right: b.x1 + self.x0,
