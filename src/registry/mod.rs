@@ -695,10 +695,22 @@ fn builtin() -> Vec<EngineSpec> {
             },
             cost: |r| {
                 let gens = r.workload.generations.max(1) as f64;
-                let area = r
-                    .universe
-                    .cells()
-                    .map_or(r.workload.span.max(4096) as f64 * 4.0, |c| c as f64);
+                let l = r.rule.ltl()?;
+                // It computes the box round the cells grown by twice the range, on a torus
+                // too (its seam is turned into the dead cells), taken as a square growing a
+                // row a side every 16 generations on average, as the generations engine's;
+                // under B0 the whole of it. A bug on a large torus is not the whole torus's
+                // work, which sent `auto` to start the GPU to compare (Jitterbug on 400x400:
+                // 190 M instructions of Vulkan and EGL set-up, for a run of 57 M).
+                let area = match r.universe.cells() {
+                    None => r.workload.span.max(4096) as f64 * 4.0,
+                    Some(c) if l.births_from_nothing() => c as f64,
+                    Some(c) => {
+                        let side =
+                            (r.workload.span as f64).sqrt() + 4.0 * l.range as f64 + gens / 8.0;
+                        (side * side).min(c as f64)
+                    }
+                };
                 Some(Cost {
                     seconds: gens * area / (0.05 * dense_rate()),
                     why: "a Larger than Life rule: the ltl engine".into(),
@@ -965,6 +977,8 @@ fn gpu_spec() -> EngineSpec {
         cost: |r| {
             let ctx = match &r.options.context {
                 Some(c) => c,
+                // No hardware to find: not a software adapter's set-up to find that out.
+                None if !crate::gpu::hardware_may_exist() => return None,
                 None => crate::gpu::shared_context().ok()?,
             };
             if !crate::gpu::is_hardware(ctx) {
@@ -1039,6 +1053,36 @@ fn gpu_spec() -> EngineSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A small Larger-than-Life pattern on a large torus: `auto` takes the ltl engine without
+    /// asking for the GPU's cost, whose first question starts the device: the ltl engine's
+    /// estimate, the box round the cells, is below the GPU's floor. (Its old one, the whole
+    /// torus, was 8 s on two cores: a GPU machine would have run the bug on the GPU.)
+    #[test]
+    fn a_bug_on_a_large_torus_is_the_ltl_engine_s_without_asking_the_gpu() {
+        let rule: Rule = "R4,C0,M1,S24..38,B22..31,NM".parse().unwrap();
+        let bug = Workload {
+            generations: 1000,
+            population: 33,
+            span: 56,
+            stride: 0,
+            from_quadtree: false,
+        };
+        let r = Request::new(rule, Universe::torus(2048, 2048)).with_workload(bug);
+        let ltl = find("ltl").unwrap();
+        let seconds = (ltl.cost)(&r).unwrap().seconds;
+        // The GPU's floor: its start, and 20 µs a generation.
+        let floor = 0.3 + 1000.0 * 20e-6;
+        assert!(seconds < floor, "{seconds} s against the GPU's {floor} s");
+        assert_eq!(choose("auto", &r).unwrap().engine, "ltl");
+        // The torus filled: its whole area, as before.
+        let full = Request::new(rule, Universe::torus(2048, 2048)).with_workload(Workload {
+            population: 2_000_000,
+            span: 2048 * 2048,
+            ..bug
+        });
+        assert!((ltl.cost)(&full).unwrap().seconds > 10.0 * seconds);
+    }
 
     #[test]
     fn auto_never_takes_the_oracle_and_names_why_it_chose() {
