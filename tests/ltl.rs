@@ -351,6 +351,57 @@ fn a_pattern_across_a_torus_s_edges_matches_the_reference_as_the_board_turns() {
     }
 }
 
+/// Rules of several runs of counts (HROT's notation), which the Moore pass computes with the
+/// rule's table rather than two comparisons, against the reference on a torus and a bounded
+/// plane.
+#[test]
+fn rules_of_several_runs_of_counts_match_the_reference() {
+    let mut seed = 300;
+    for text in ["R2,C3,S2-3,5,7-8,B3,4,NM", "R3,C2,S4-6,9-12,B5,8-9,NM"] {
+        let rule: Rule = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+        for universe in torus_and_bounded((37, 29), (33, 41)) {
+            seed += 1;
+            ltl_matches_the_reference(rule, universe, rule.states(), seed, 6);
+        }
+    }
+}
+
+/// A torus whose one axis has no gap wide enough to turn, and whose other has two of one
+/// width: the board turns the axis it can once, and settles (it once turned between the two
+/// gaps for ever, within one generation).
+#[test]
+fn a_torus_with_an_axis_that_cannot_turn_settles() {
+    let rule: Rule = "R1,C0,M1,S3..4,B3..3,NM".parse().unwrap();
+    let universe = Universe::torus(40, 5);
+    let mut cells = TileMap::new();
+    for (x, y) in [
+        (0, 0),
+        (1, 0),
+        (0, 1),
+        (1, 1),
+        (20, 0),
+        (21, 0),
+        (20, 1),
+        (21, 1),
+    ] {
+        cells.set_state(x, y, 1);
+    }
+    let mut oracle = engine("reference", rule, universe, &cells);
+    let mut fast = engine("ltl", rule, universe, &cells);
+    for g in 1..=40 {
+        oracle.step(1).unwrap();
+        fast.step(1).unwrap();
+        let what = format!("two blocks on {}, generation {g}", universe.describe());
+        assert_same(oracle.as_mut(), fast.as_mut(), (0, 0, 39, 4), &what);
+        assert_eq!(
+            oracle.bounds().unwrap(),
+            fast.bounds().unwrap(),
+            "{what}: bounds"
+        );
+    }
+    assert_eq!(fast.population().unwrap(), 8, "two blocks are still lifes");
+}
+
 fn bgolly_found() -> bool {
     let found = Command::new("bgolly").arg("-h").output().is_ok();
     assert!(

@@ -73,9 +73,9 @@ pub struct LtlEngine {
     next01: Vec<u8>,
     /// The last generation's live cells and sums, their buffers kept for the next.
     sums: Sums,
-    /// On a torus, the generation before which the board is not looked at again for a gap to
-    /// put its seam in (none was wide enough).
-    seam_fixed_until: u64,
+    /// On a torus, how many more generations whose box crosses an edge go by before the
+    /// board is looked at again for a gap to put its seam in (none was wide enough).
+    seam_wait: u64,
 }
 
 /// An inclusive box of board cells.
@@ -436,7 +436,7 @@ impl LtlEngine {
             population: 0,
             next01: next01(&l),
             sums: Sums::default(),
-            seam_fixed_until: 0,
+            seam_wait: 0,
         })
     }
 
@@ -588,7 +588,7 @@ impl LtlEngine {
     /// would otherwise take the whole of that axis every generation. Only where it is not
     /// wide enough does the board stay, and is not looked at again for a while. Whether the
     /// board turned.
-    fn move_seam(&mut self) -> bool {
+    fn move_seam(&mut self, cross_x: bool, cross_y: bool) -> bool {
         let r = self.rule.range as usize;
         let (w, h) = (self.w, self.h);
         // The non-dead columns and rows, in one pass.
@@ -608,8 +608,12 @@ impl LtlEngine {
         );
         // A cell r from a live one can be born, and its count reaches r further: a gap is
         // worth the seam when both sides of it keep r dead cells.
-        let turn = |gap: Option<(usize, usize)>| gap.filter(|&(_, len)| len >= 2 * r + 2);
-        let (tx, ty) = (turn(dx), turn(dy));
+        // Only an axis the box crosses is turned: an axis turned for nothing could be turned
+        // back and forth between two gaps of one width.
+        let turn = |gap: Option<(usize, usize)>, cross: bool| {
+            gap.filter(|&(_, len)| cross && len >= 2 * r + 2)
+        };
+        let (tx, ty) = (turn(dx, cross_x), turn(dy, cross_y));
         // The gap from `start` of `len` cells: board column start + len/2 becomes column 0.
         let shift = |gap: Option<(usize, usize)>, side: usize| {
             gap.map_or(0, |(start, len)| (start + len / 2) % side)
@@ -618,7 +622,7 @@ impl LtlEngine {
         if sx == 0 && sy == 0 {
             // Looked at again after a sixteenth of the shorter side: the cells spread at most
             // a range a generation, and mostly far less.
-            self.seam_fixed_until = self.core.generation + (w.min(h) as u64 / 16).max(1);
+            self.seam_wait = (w.min(h) as u64 / 16).max(1);
             return false;
         }
         if sx != 0 {
@@ -666,12 +670,17 @@ impl LtlEngine {
                 y1: global.y1 - self.y0,
             };
         } else if self.wraps() {
-            if (out.x0 < 0 || out.x1 > whole.x1 || out.y0 < 0 || out.y1 > whole.y1)
-                && self.core.generation >= self.seam_fixed_until
-                && self.move_seam()
-            {
-                // The same cells, the board turned round: the box no longer crosses an edge.
-                return self.step_once();
+            let cross_x = out.x0 < 0 || out.x1 > whole.x1;
+            let cross_y = out.y0 < 0 || out.y1 > whole.y1;
+            if (cross_x || cross_y) && self.seam_wait > 0 {
+                self.seam_wait -= 1;
+            } else if (cross_x || cross_y) && self.move_seam(cross_x, cross_y) {
+                // The same cells, the board turned round: the box found again, which crosses
+                // no turned edge now (an axis with no gap still takes the whole axis below).
+                let (live, any) = self.boxes_now();
+                if let Some(again) = union(live.map(|l| l.grown(r)), any) {
+                    out = again;
+                }
             }
             // A box that crosses an edge of the torus takes the whole of that axis.
             if out.x0 < 0 || out.x1 > whole.x1 {
@@ -1213,7 +1222,6 @@ fn next01(l: &LtlRule) -> Vec<u8> {
     t
 }
 
-/// The live and non-dead boxes of one board row, and its population.
 /// The widest run of `false` round a ring of `n` (it may run past the end into the start), as
 /// (start, length); `None` where every place is `true` or none is.
 fn widest_gap(occupied: impl Iterator<Item = bool>, n: usize) -> Option<(usize, usize)> {
@@ -1235,6 +1243,7 @@ fn widest_gap(occupied: impl Iterator<Item = bool>, n: usize) -> Option<(usize, 
     best
 }
 
+/// The live and non-dead boxes of one board row, and its population.
 fn scan_row(row: &[u8], y: i64, two_states: bool) -> (Option<Box2>, Option<Box2>, u64) {
     if two_states {
         return scan_two_state_row(row, y);
@@ -1436,6 +1445,7 @@ impl Engine for LtlEngine {
         self.cells.iter_mut().for_each(|c| *c = 0);
         self.boxes = Some((None, None));
         self.population = 0;
+        self.seam_wait = 0;
         Ok(())
     }
 
@@ -1566,6 +1576,33 @@ mod tests {
                     y1: 3,
                 });
                 assert_eq!((l, a, p), (boxed, boxed, ones), "{live:?}");
+            }
+        }
+    }
+
+    /// The widest gap round a ring against every run of empty places tried one by one, on
+    /// rings of 1 to 12 places, every pattern of occupied ones: its length is the widest, it
+    /// is empty, and the places on either side of it are occupied.
+    #[test]
+    fn the_widest_gap_round_a_ring_is_found_exactly() {
+        for n in 1..=12usize {
+            for bits in 0u32..1 << n {
+                let marks: Vec<bool> = (0..n).map(|i| bits >> i & 1 == 1).collect();
+                let got = widest_gap(marks.iter().copied(), n);
+                if bits == 0 || bits == (1 << n) - 1 {
+                    assert_eq!(got, None, "{marks:?}");
+                    continue;
+                }
+                // The longest run of empty places from each start, round the ring.
+                let run = |start: usize| (0..n).take_while(|k| !marks[(start + k) % n]).count();
+                let widest = (0..n).map(run).max().unwrap();
+                let (start, len) = got.unwrap_or_else(|| panic!("{marks:?}: no gap"));
+                assert_eq!(len, widest, "{marks:?}");
+                assert_eq!(run(start), len, "{marks:?}: from {start}");
+                assert!(
+                    marks[(start + n - 1) % n],
+                    "{marks:?}: {start} starts a gap"
+                );
             }
         }
     }

@@ -701,7 +701,8 @@ fn builtin() -> Vec<EngineSpec> {
                 // row a side every 16 generations on average, as the generations engine's;
                 // under B0 the whole of it. A bug on a large torus is not the whole torus's
                 // work, which sent `auto` to start the GPU to compare (Jitterbug on 400x400:
-                // 190 M instructions of Vulkan and EGL set-up, for a run of 57 M).
+                // 190 M instructions of Vulkan and EGL set-up, for a run of 57 M). A thin
+                // pattern across a whole axis is more than this square: an estimate.
                 let area = match r.universe.cells() {
                     None => r.workload.span.max(4096) as f64 * 4.0,
                     Some(c) if l.births_from_nothing() => c as f64,
