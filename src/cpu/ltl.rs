@@ -584,8 +584,8 @@ impl LtlEngine {
 
     /// On a torus, turns the board round so that its edges lie in the middle of the widest
     /// band of dead columns, and of dead rows, when the cells that can change cross an edge:
-    /// a pattern that lies across the seam (Golly centres a torus's pattern on the origin)
-    /// would otherwise take the whole of that axis every generation. Only where it is not
+    /// a pattern that lies across the seam (a ship that has gone round, a pattern drawn at an
+    /// edge) would otherwise take the whole of that axis every generation. Only where it is not
     /// wide enough does the board stay, and is not looked at again for a while. Whether the
     /// board turned.
     fn move_seam(&mut self, cross_x: bool, cross_y: bool) -> bool {
