@@ -1008,21 +1008,21 @@ impl MooreBand<'_> {
             }
         }
         let count = rows.len() / w;
-        // A narrow band computes each row across the live columns of the whole chunk: the
+        // Each row's window of live columns (`reach`), or one for the whole chunk (`all`): a
+        // narrow band computes each row across the live columns of the whole chunk, since the
         // windows' own extents (`window_unions`) cost a small bug more than the cells they
-        // spare.
-        let reach = match self.extents {
-            Some(x) if ew > NARROW => Some(window_unions(&x[first..], count, d)),
-            _ => None,
-        };
-        let all = match self.extents {
-            None => Some((0, ew - 1)),
-            Some(_) if reach.is_some() => None,
-            Some(x) => x[first..first + count + d - 1].iter().flatten().fold(
+        // spare; without extents, across every column.
+        let (reach, all) = match self.extents {
+            None => (None, Some((0, ew - 1))),
+            Some(x) if ew > NARROW => (Some(window_unions(&x[first..], count, d)), None),
+            Some(x) => (
                 None,
-                |u: Option<(usize, usize)>, &(lo, hi)| {
-                    Some(u.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))))
-                },
+                x[first..first + count + d - 1].iter().flatten().fold(
+                    None,
+                    |u: Option<(usize, usize)>, &(lo, hi)| {
+                        Some(u.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))))
+                    },
+                ),
             ),
         };
         let (mut lb, mut ab, mut pop) = (None, None, 0);
@@ -1097,8 +1097,8 @@ fn idle_cells<F: Fn(u8, u32) -> u8>(cells: &mut [u8], zero_born: bool, next: &F)
 }
 
 /// A rule whose survival and birth are one run of counts each (every rule Golly 3.3 writes):
-/// a cell's next state is two comparisons of its count, made eight or more cells at a time,
-/// where a table's lookup waited at the end of the row's chain of counts.
+/// a cell's next state is two comparisons of its count, a loop the compiler vectorises on a
+/// row long enough, where a table's lookup waited at the end of the row's chain of counts.
 #[derive(Clone, Copy)]
 struct Runs {
     /// Survival's and birth's first count and length less one: `n` is in a run when
