@@ -487,3 +487,47 @@ fn the_tile_engine_samples_a_view_from_its_live_tiles() {
         }
     }
 }
+
+/// A HashLife step stopped part way, by its node budget (as `auto`'s trial stops one) or
+/// cancelled, leaves the cells and the generation as they were; what it had memoised before it
+/// stopped, and nothing after, is kept, so the steps after it are the tile engines' cell for
+/// cell. Both HashLifes, on soups that churn: Life, a non-totalistic rule (16x16 blocks through
+/// its table) and a Generations rule over N states.
+#[test]
+fn a_hashlife_step_stopped_part_way_changes_nothing_and_later_steps_are_right() {
+    use lifelab::engine::{Progress, Work};
+    for (text, memo_name, plain_name) in [
+        ("B3/S23", HASHLIFE, TILES),
+        ("B2-a/S12", HASHLIFE, TILES),
+        ("345/2/4", "rule-hashlife", "rule-tree"),
+    ] {
+        let rule = Rule::parse(text).unwrap();
+        let request = Request::new(rule, Universe::Plane);
+        let soup = common::state_soup((-80, -60), (160, 120), rule.states(), 2, 11);
+        let (mut memo, _) = create(memo_name, &request).unwrap();
+        let (mut plain, _) = create(plain_name, &request).unwrap();
+        memo.import(&soup).unwrap();
+        plain.import(&soup).unwrap();
+        for gens in [8, 64, 5] {
+            let before = memo.export().unwrap();
+            let Some(Work::NodesMade(made)) = memo.work() else {
+                panic!("{memo_name} counts the nodes it makes");
+            };
+            let budget = Progress::new(64);
+            budget.stop_at_work(made + 500);
+            assert_eq!(memo.step_with(64, &budget).unwrap(), 0, "{text}");
+            let cancelled = Progress::new(64);
+            cancelled.cancel();
+            assert_eq!(memo.step_with(64, &cancelled).unwrap(), 0, "{text}");
+            assert_eq!(memo.generation(), plain.generation(), "{text}");
+            assert!(memo.export().unwrap() == before, "{text}: the cells moved");
+            memo.step(gens).unwrap();
+            plain.step(gens).unwrap();
+            assert!(
+                memo.export().unwrap() == plain.export().unwrap(),
+                "{text}: {memo_name} differs from {plain_name} at generation {}",
+                plain.generation()
+            );
+        }
+    }
+}

@@ -388,6 +388,10 @@ fn centre16(rows: &[u16; 16]) -> u64 {
 /// (rr14gun to 1000, 9,000 results: 6.7 ms to 5.5 ms; p384drifter, 1,100: never made).
 const TABLE_AFTER: u64 = 2048;
 
+/// Results computed between looks at the step's [`Progress`]: a look is two loads, and a node
+/// budget of a thousand (`auto`'s trial of a crowded pattern) is not overshot by much.
+const CHECK_EVERY: u32 = 64;
+
 impl HashLifeEngine {
     pub fn new(rule: Rule, universe: Universe, memory: Option<u64>) -> EngineResult<Self> {
         let mut kernel = Kernel::for_rule(&rule).ok_or_else(|| {
@@ -625,9 +629,9 @@ impl HashLifeEngine {
         let n = *self.store.node(id);
         let exp = j.min(n.level - 2);
         self.since_check += 1;
-        if self.since_check >= 4096 {
+        if self.since_check >= CHECK_EVERY {
             self.since_check = 0;
-            if progress.is_some_and(Progress::cancelled) {
+            if self.stops(progress) {
                 return Err(Stop::Cancelled);
             }
         }
@@ -722,9 +726,9 @@ impl HashLifeEngine {
             self.store.stack.push(out[k]);
         }
         self.since_check += waiting as u32;
-        if self.since_check >= 4096 {
+        if self.since_check >= CHECK_EVERY {
             self.since_check = 0;
-            if progress.is_some_and(Progress::cancelled) {
+            if self.stops(progress) {
                 return Err(Stop::Cancelled);
             }
         }
@@ -1004,7 +1008,7 @@ impl HashLifeEngine {
             if gens - done < step {
                 continue;
             }
-            if progress.is_some_and(Progress::cancelled) {
+            if self.stops(progress) {
                 break;
             }
             let before = (self.root, self.origin);
@@ -1027,6 +1031,11 @@ impl HashLifeEngine {
             }
         }
         Ok(done)
+    }
+
+    /// Whether the step in progress is to stop: cancelled, or its node budget spent.
+    fn stops(&self, progress: Option<&Progress>) -> bool {
+        progress.is_some_and(|p| p.stops_at(self.store.made))
     }
 
     fn full_error(&self) -> EngineError {

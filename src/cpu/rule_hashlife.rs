@@ -15,8 +15,9 @@ use rustc_hash::FxHashMap;
 
 use super::hashlife::{EMPTY_SLOT, prefetch_slot, slot_of, table};
 use crate::engine::{
-    Bounds, CellRect, Census, Core, Engine, EngineError, EngineKind, EngineResult, Put, Sampled,
-    Universe, Work, cells_by_state, census_of_tiles, check_states, put_by_cell, states_by_cell,
+    Bounds, CellRect, Census, Core, Engine, EngineError, EngineKind, EngineResult, Progress, Put,
+    Sampled, Universe, Work, cells_by_state, census_of_tiles, check_states, put_by_cell,
+    states_by_cell,
 };
 use crate::grid::Grid;
 use crate::pattern::macrocell::{Macrocell, McNode};
@@ -26,6 +27,9 @@ use crate::tiles::TileMap;
 
 /// Bytes one node takes with its share of the tables.
 const NODE_BYTES: u64 = 96;
+
+/// Results computed between looks at a step's [`Progress`], as the two-state HashLife's.
+const CHECK_EVERY: u32 = 64;
 
 #[derive(Clone, Copy)]
 struct Node {
@@ -147,6 +151,10 @@ pub struct RuleHashLifeEngine {
     max_nodes: usize,
     /// Nodes made since the engine was created, the ones dropped since included.
     made: u64,
+    /// Results computed since the step's progress was last looked at.
+    since_check: u32,
+    /// The step in progress is abandoned (cancelled, or its node budget spent).
+    stopped: bool,
 }
 
 impl RuleHashLifeEngine {
@@ -177,6 +185,8 @@ impl RuleHashLifeEngine {
             root: 0,
             max_nodes: (bytes / NODE_BYTES).max(1 << 16) as usize,
             made: 0,
+            since_check: 0,
+            stopped: false,
         };
         engine.reset();
         Ok(engine)
@@ -271,7 +281,7 @@ impl RuleHashLifeEngine {
     /// The centre of node `id` (level k >= 2) 2^j generations on, j <= k - 2. Most asked for
     /// are empty or memoised, and are read here without a call.
     #[inline]
-    fn result(&mut self, id: u32, j: u8) -> u32 {
+    fn result(&mut self, id: u32, j: u8, progress: Option<&Progress>) -> u32 {
         let n = &self.nodes[id as usize];
         let level = n.level;
         debug_assert!(j + 2 <= level);
@@ -285,13 +295,23 @@ impl RuleHashLifeEngine {
         } else if let Some(&r) = self.results.get(&(id, j)) {
             return r;
         }
-        self.compute_result(id, j)
+        self.compute_result(id, j, progress)
     }
 
     #[inline(never)]
-    fn compute_result(&mut self, id: u32, j: u8) -> u32 {
+    fn compute_result(&mut self, id: u32, j: u8, progress: Option<&Progress>) -> u32 {
         let level = self.level(id);
         let full = j + 2 == level;
+        self.since_check += 1;
+        if self.since_check >= CHECK_EVERY {
+            self.since_check = 0;
+            self.stopped |= progress.is_some_and(|p| p.stops_at(self.made));
+        }
+        if self.stopped {
+            // The step is abandoned: any node of the level will do, and nothing from here on
+            // is memoised.
+            return self.empty_of(level - 1);
+        }
         let r = if level == 2 {
             self.leaf_result(id)
         } else {
@@ -321,7 +341,7 @@ impl RuleHashLifeEngine {
                 ],
             );
             let half = if full { j - 1 } else { j };
-            let nine = subs.map(|n| self.result(n, half));
+            let nine = subs.map(|n| self.result(n, half, progress));
             let out = if full {
                 let four = |r: usize, c: usize| {
                     [
@@ -332,7 +352,7 @@ impl RuleHashLifeEngine {
                     ]
                 };
                 let fours = self.nodes_of(lv, [four(0, 0), four(0, 1), four(1, 0), four(1, 1)]);
-                fours.map(|n| self.result(n, j - 1))
+                fours.map(|n| self.result(n, j - 1, progress))
             } else {
                 // The centre of each 2x2 of the nine, made straight from their quarters
                 // nearest it: no node of the 2x2 itself, which only this step would use.
@@ -346,7 +366,9 @@ impl RuleHashLifeEngine {
             };
             self.node(level - 1, out)
         };
-        if full {
+        if self.stopped {
+            // Made of the stand-ins above: not this node's future.
+        } else if full {
             self.nodes[id as usize].full = r;
         } else {
             self.results.insert((id, j), r);
@@ -406,8 +428,8 @@ impl RuleHashLifeEngine {
         held == self.population_of(root)
     }
 
-    /// 2^j generations.
-    fn step_power(&mut self, j: u8) -> EngineResult<()> {
+    /// 2^j generations; false (the cells as they were) where `progress` stopped it.
+    fn step_power(&mut self, j: u8, progress: Option<&Progress>) -> EngineResult<bool> {
         while self.level(self.root) < j + 3 || !self.centred() {
             if self.level(self.root) >= 63 {
                 return Err(EngineError::Unsupported(
@@ -416,12 +438,16 @@ impl RuleHashLifeEngine {
             }
             self.root = self.expand(self.root);
         }
-        self.root = self.result(self.root, j);
-        self.core.generation += 1u64 << j;
+        let next = self.result(self.root, j, progress);
+        let done = !std::mem::take(&mut self.stopped);
+        if done {
+            self.root = next;
+            self.core.generation += 1u64 << j;
+        }
         if self.nodes.len() > self.max_nodes {
             self.collect();
         }
-        Ok(())
+        Ok(done)
     }
 
     /// Drops every node the root does not reach, and every memoised result.
@@ -664,10 +690,24 @@ impl Engine for RuleHashLifeEngine {
     fn step(&mut self, generations: u64) -> EngineResult<()> {
         for j in 0..64u8 {
             if generations >> j & 1 == 1 {
-                self.step_power(j)?;
+                self.step_power(j, None)?;
             }
         }
         Ok(())
+    }
+
+    fn step_with(&mut self, generations: u64, progress: &Progress) -> EngineResult<u64> {
+        let mut done = 0;
+        for j in 0..64u8 {
+            if generations >> j & 1 == 1 {
+                if progress.stops_at(self.made) || !self.step_power(j, Some(progress))? {
+                    break;
+                }
+                done += 1 << j;
+                progress.advance(1 << j);
+            }
+        }
+        Ok(done)
     }
 
     fn work(&self) -> Option<Work> {

@@ -241,12 +241,15 @@ pub enum Put {
 }
 
 /// Progress and cancellation of long work, shared between the thread doing it and the one
-/// watching. Work stops at a consistent point (a whole generation) when cancelled.
+/// watching. Work stops at a consistent point (a whole generation) when cancelled, or when an
+/// engine that counts its work has done as much as [`Progress::stop_at_work`] allows.
 #[derive(Debug, Default)]
 pub struct Progress {
     cancel: AtomicBool,
     done: AtomicU64,
     total: AtomicU64,
+    /// The engine's [`Engine::work`] count at which it stops; 0: no limit.
+    work_limit: AtomicU64,
 }
 
 impl Progress {
@@ -262,6 +265,21 @@ impl Progress {
 
     pub fn cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// Asks the work to stop, as if cancelled, once the engine's [`Engine::work`] count has
+    /// reached `count` (at least 1): `auto`'s trial gives up on HashLife as soon as it has made
+    /// more nodes than could win. An engine that does not count its work, or cannot stop inside
+    /// a step, goes on.
+    pub fn stop_at_work(&self, count: u64) {
+        self.work_limit.store(count.max(1), Ordering::Relaxed);
+    }
+
+    /// Whether the work is cancelled, or an engine whose work count is `work` has reached its
+    /// limit.
+    pub fn stops_at(&self, work: u64) -> bool {
+        let limit = self.work_limit.load(Ordering::Relaxed);
+        self.cancelled() || (limit != 0 && work >= limit)
     }
 
     pub fn advance(&self, n: u64) {
