@@ -531,3 +531,32 @@ fn a_hashlife_step_stopped_part_way_changes_nothing_and_later_steps_are_right() 
         }
     }
 }
+
+/// A jump of N-state HashLife ends soon after it is cancelled (it ran to its end before): a
+/// soup of `12/2/3`, which boils and never repeats (1024 generations take HashLife over ten
+/// seconds), asked for 2^40 generations and cancelled after 50 ms, is back within seconds, its
+/// generation the generations it did.
+#[test]
+fn a_cancelled_jump_of_n_state_hashlife_ends_at_once() {
+    use lifelab::engine::Progress;
+    use std::sync::{Arc, mpsc};
+    use std::time::Duration;
+    let request = Request::new(Rule::parse("12/2/3").unwrap(), Universe::Plane);
+    let (mut memo, _) = create("rule-hashlife", &request).unwrap();
+    memo.import(&common::state_soup((-16, -16), (32, 32), 3, 3, 5))
+        .unwrap();
+    let progress = Arc::new(Progress::new(1 << 40));
+    let (tx, rx) = mpsc::channel();
+    let p = progress.clone();
+    std::thread::spawn(move || {
+        let done = memo.step_with(1 << 40, &p).map_err(|e| e.to_string());
+        tx.send((done, memo.generation())).ok();
+    });
+    std::thread::sleep(Duration::from_millis(50));
+    progress.cancel();
+    let (done, generation) = rx
+        .recv_timeout(Duration::from_secs(5))
+        .expect("the jump went on after it was cancelled");
+    assert_eq!(done.unwrap(), generation);
+    assert!(generation < 1 << 40, "{generation}");
+}
