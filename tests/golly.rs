@@ -839,6 +839,12 @@ fn auto_tries_both_sparse_engines_on_a_crowded_non_totalistic_pattern() {
         assert_eq!(v["engine"], engine, "{file}: {v}");
         let said = v["engine_note"].as_str().unwrap_or_default();
         assert!(said.contains(note), "{file}: {v}");
+        // Only oscillators' HashLife stops in its first stretch.
+        assert_eq!(
+            said.contains("in its first"),
+            file.contains("oscillators"),
+            "{file}: {v}"
+        );
         assert_eq!(
             v["population"].as_u64().unwrap(),
             golly_population(&bgolly, &path, "QuickLife", 1000),

@@ -900,6 +900,8 @@ impl HashLifeEngine {
 
     /// The root grown one level, the old root at its centre.
     fn expand(&mut self) -> Result<(), Stop> {
+        // What it holds on the stack, and no more (a step holds the root it started from).
+        let held = self.store.stack.len();
         let level = self.store.node(self.root).level;
         let [a, b, c, d] = self.store.node(self.root).children;
         let e = self.store.empty(level - 1);
@@ -912,7 +914,7 @@ impl HashLifeEngine {
         let se = self.make([d, e, e, e])?;
         self.store.stack.push(se);
         self.root = self.make([nw, ne, sw, se])?;
-        self.store.stack.clear();
+        self.store.stack.truncate(held);
         let half = 1i64 << (level - 1);
         self.origin = (self.origin.0 - half, self.origin.1 - half);
         Ok(())
@@ -952,6 +954,10 @@ impl HashLifeEngine {
         if self.is_torus() {
             return self.step_torus(k, progress);
         }
+        // The root the step starts from is what a step that stops goes back to: it stays
+        // reachable (on the stack) while collections run inside the step, though the expanded
+        // root holds only its children.
+        self.store.stack.push(self.root);
         while self.store.node(self.root).level < k + 2 || !self.centred() {
             self.expand()?;
         }

@@ -105,6 +105,7 @@ impl Trial {
 /// stretches, 3 ms now); pondpuffer-spaceship 3.2 times, then twice its allowance in the
 /// second, given up at the allowance.
 const FIRST_STRETCH_TIMES: u64 = 4;
+/// See [`FIRST_STRETCH_TIMES`]: a small pattern's first nodes are not held against it.
 const FIRST_STRETCH_FLOOR: u64 = 1024;
 
 /// What the wrapper watches for.
@@ -348,7 +349,7 @@ impl Switching {
         let allowance = trial.most_nodes(tiles);
         let first_limit = FIRST_STRETCH_TIMES * allowance + FIRST_STRETCH_FLOOR;
         let first = Progress::new(MEMO_STRETCH);
-        first.stop_at_work(nodes(memo.as_ref()) + first_limit);
+        first.stop_at_work(nodes(memo.as_ref()) + first_limit + 1);
         let first_lost = memo.step_with(MEMO_STRETCH, &first)? < MEMO_STRETCH;
         let before = nodes(memo.as_ref());
         let second_lost = !first_lost && {
