@@ -807,10 +807,10 @@ fn a_file_wider_than_its_tube_is_refused() {
 
 /// `auto` tries the tile engine and HashLife on a crowded non-totalistic pattern on the plane,
 /// and goes on with the one that did less work: Golly's horiship-guns, whose guns' streams of
-/// spaceships repeat, on HashLife; pondpuffer-spaceship, whose debris churns, tile by tile, its
-/// HashLife stopped at the nodes it may make in its measured stretch; oscillators, tile by
-/// tile, its HashLife stopped in its first stretch. Through the swap the population is
-/// bgolly's.
+/// spaceships repeat, on HashLife; pondpuffer-spaceship, whose debris churns, and oscillators,
+/// tile by tile, their HashLife stopped in its first stretch (at twice the nodes it may make
+/// in its measured one and 1024 more: pondpuffer made 2.6 times, oscillators 10 times,
+/// horiship-guns 1.2 times). Through the swap the population is bgolly's.
 #[test]
 fn auto_tries_both_sparse_engines_on_a_crowded_non_totalistic_pattern() {
     let Some(bgolly) = bgolly() else { return };
@@ -820,11 +820,7 @@ fn auto_tries_both_sparse_engines_on_a_crowded_non_totalistic_pattern() {
     }
     for (file, engine, note) in [
         ("horiship-guns.rle", "hashlife", "HashLife made "),
-        (
-            "pondpuffer-spaceship.rle",
-            "tiles",
-            "HashLife made more than ",
-        ),
+        ("pondpuffer-spaceship.rle", "tiles", "in its first 16"),
         ("JustFriends/oscillators.rle", "tiles", "in its first 16"),
     ] {
         let path = dir.join(file);
@@ -839,12 +835,8 @@ fn auto_tries_both_sparse_engines_on_a_crowded_non_totalistic_pattern() {
         assert_eq!(v["engine"], engine, "{file}: {v}");
         let said = v["engine_note"].as_str().unwrap_or_default();
         assert!(said.contains(note), "{file}: {v}");
-        // Only oscillators' HashLife stops in its first stretch.
-        assert_eq!(
-            said.contains("in its first"),
-            file.contains("oscillators"),
-            "{file}: {v}"
-        );
+        // HashLife that won went on from its measured stretch whole.
+        assert_eq!(said.contains("more than"), engine == "tiles", "{file}: {v}");
         assert_eq!(
             v["population"].as_u64().unwrap(),
             golly_population(&bgolly, &path, "QuickLife", 1000),

@@ -696,18 +696,28 @@ fn the_library_s_wireworld_diodes_pass_one_way_and_carry_their_rule() {
 /// would make a new node for nearly every block; a self-replicating loop (Chou and Reggia's,
 /// whose copies are all alike) goes on on HashLife. Life on the edge, nearest the threshold
 /// (7.5 nodes a generation for each tile, against at most 6), goes on tile by tile: each
-/// engine forced, it took 0.13 s tile by tile and 0.80 s on HashLife (BENCHMARKS.md). Either
-/// way, and through both swaps, the population is bgolly's.
+/// engine forced, it took 0.13 s tile by tile and 0.80 s on HashLife (BENCHMARKS.md). The note
+/// says where HashLife stopped: DLA's in its first stretch (more than twice its allowance and
+/// 1024), life on the edge's in its measured one, and the loop's not at all. Either way, and
+/// through both swaps, the population is bgolly's.
 #[test]
 fn auto_runs_a_random_walk_tile_by_tile_and_a_replicating_loop_on_hashlife() {
     if !bgolly_found() {
         return;
     }
     let patterns = Path::new("/usr/share/golly/Patterns");
-    for (file, engine) in [
-        ("Margolus/DLA.rle", "rule-tree"),
-        ("Loops/Chou-Reggia-Loop-2.rle", "rule-hashlife"),
-        ("Other-Rules/life-on-the-edge.rle", "rule-tree"),
+    for (file, engine, stopped) in [
+        (
+            "Margolus/DLA.rle",
+            "rule-tree",
+            Some("new nodes in its first 16"),
+        ),
+        ("Loops/Chou-Reggia-Loop-2.rle", "rule-hashlife", None),
+        (
+            "Other-Rules/life-on-the-edge.rle",
+            "rule-tree",
+            Some("new nodes in 16"),
+        ),
     ] {
         let path = patterns.join(file);
         let out = json(&[
@@ -725,6 +735,17 @@ fn auto_runs_a_random_walk_tile_by_tile_and_a_replicating_loop_on_hashlife() {
                 .is_some_and(|r| r.contains("the one that did less work")),
             "{file}: {out}"
         );
+        let note = out["engine_note"].as_str().unwrap_or_default();
+        match stopped {
+            Some(at) => assert!(
+                note.contains("HashLife made more than") && note.contains(at),
+                "{file}: {out}"
+            ),
+            None => assert!(
+                note.contains("HashLife made") && !note.contains("more than"),
+                "{file}: {out}"
+            ),
+        }
         assert_eq!(
             out["population"].as_u64().unwrap(),
             golly(&path, Path::new(GOLLY_RULES), 1000),

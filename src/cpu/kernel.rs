@@ -970,6 +970,29 @@ impl Default for Batch {
     }
 }
 
+impl Batch {
+    /// Rows the batch has room for.
+    pub fn room(&self) -> usize {
+        BATCH - self.len
+    }
+
+    /// Room for the nine inputs (in [`Kernel::gather`]'s order) of `L` more rows, taken; none
+    /// when they do not fit.
+    #[inline(always)]
+    pub fn push_lanes<const L: usize>(&mut self) -> Option<[&mut [u64; L]; 9]> {
+        let m = self.len;
+        if m + L > BATCH {
+            return None;
+        }
+        self.len = m + L;
+        let [i0, i1, i2, i3, i4, i5, i6, i7, i8, _] = self.inputs.0.each_mut();
+        Some(
+            [i0, i1, i2, i3, i4, i5, i6, i7, i8]
+                .map(|input| (&mut input[m..m + L]).try_into().expect("L words")),
+        )
+    }
+}
+
 /// Rows on cache lines' boundaries, as the circuit's values are (see [`Values`]): its chunks
 /// are copied from here.
 #[repr(align(64))]

@@ -28,7 +28,11 @@ use crate::hash;
 use crate::rule::Rule;
 use crate::tiles::{TILE, TileBits, TileMap};
 
+mod circuit_rows;
+mod lanes;
 mod life_rows;
+use circuit_rows::circuit_inputs;
+use lanes::{LANES, lanes_of, vectors, write_lanes};
 use life_rows::{NextBuffers, life_rows, life_rows_on};
 
 const NONE: u32 = u32::MAX;
@@ -832,24 +836,6 @@ impl TileEngine {
         self.apply_rows(id, (lo..).zip(rows.iter().copied()));
     }
 
-    /// [`Self::apply`] for the rows of `need`, the k-th of them `results[k]`.
-    fn apply_scattered(&mut self, id: u32, need: u64, results: &[u64]) {
-        match self.kernel.vectors {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Vectors::available` found POPCNT with AVX2 on this CPU.
-            Vectors::Avx2 | Vectors::Avx512 => unsafe {
-                self.apply_scattered_popcnt(id, need, results)
-            },
-            _ => self.apply_rows(id, set_bits(need).zip(results.iter().copied())),
-        }
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    unsafe fn apply_scattered_popcnt(&mut self, id: u32, need: u64, results: &[u64]) {
-        self.apply_rows(id, set_bits(need).zip(results.iter().copied()))
-    }
-
     /// Writes each (row, new word) into tile `id`'s next buffer, noting which changed.
     #[inline(always)]
     fn apply_rows(&mut self, id: u32, rows: impl Iterator<Item = (usize, u64)>) {
@@ -1066,49 +1052,124 @@ impl TileEngine {
         self.land(id, changed);
     }
 
-    /// The tiles of `todo` under a rule's circuit: each one's rows that need computing are
-    /// gathered with other tiles' into one batch, and the circuit runs on the whole batch at
-    /// once. A tile needs a handful of rows (a spaceship's, an oscillator's), and the circuit
-    /// run on so few costs nearly what it costs on sixteen or more.
+    /// The tiles of `todo` under a rule's circuit: each one's rows that need computing, by
+    /// vectors ([`vectors`]), wait in one batch with other tiles' and the circuit runs on
+    /// the whole batch at once. A tile needs a handful of rows (a spaceship's, an
+    /// oscillator's), and the circuit run on so few costs nearly what it costs on sixteen or
+    /// more. Compiled again for the vector units the CPU has and picked at run time.
     fn step_circuit_tiles(&mut self, todo: &[u32], p: usize, s: &mut Scratch) {
+        match self.kernel.vectors {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Vectors::available` found them on this CPU.
+            Vectors::Avx512 => unsafe { self.step_circuit_tiles_avx512(todo, p, s) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            Vectors::Avx2 => unsafe { self.step_circuit_tiles_avx2(todo, p, s) },
+            _ => self.step_circuit_tiles_sized::<false>(todo, p, s),
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt")]
+    unsafe fn step_circuit_tiles_avx2(&mut self, todo: &[u32], p: usize, s: &mut Scratch) {
+        self.step_circuit_tiles_sized::<false>(todo, p, s)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vpopcntdq,avx2,popcnt")]
+    unsafe fn step_circuit_tiles_avx512(&mut self, todo: &[u32], p: usize, s: &mut Scratch) {
+        self.step_circuit_tiles_sized::<true>(todo, p, s)
+    }
+
+    /// [`Self::step_circuit_tiles`] with the tile's sides constants where every tile is whole.
+    #[inline(always)]
+    fn step_circuit_tiles_sized<const MASKS: bool>(
+        &mut self,
+        todo: &[u32],
+        p: usize,
+        s: &mut Scratch,
+    ) {
+        if self.full {
+            self.step_circuit_tiles_in::<MASKS, true>(todo, p, s)
+        } else {
+            self.step_circuit_tiles_in::<MASKS, false>(todo, p, s)
+        }
+    }
+
+    #[inline(always)]
+    fn step_circuit_tiles_in<const MASKS: bool, const FULL: bool>(
+        &mut self,
+        todo: &[u32],
+        p: usize,
+        s: &mut Scratch,
+    ) {
         let mut waiting = std::mem::take(&mut s.waiting);
         for &id in todo {
             let need = self.rows_to_compute(id);
             if need == 0 {
                 continue;
             }
-            let lo = need.trailing_zeros() as usize;
-            let hi = 63 - need.leading_zeros() as usize;
-            self.load_rows(id, p, lo, hi, s);
-            let n = hi - lo + 1;
-            let (w, c, e) = (&s.w[..n + 2], &s.c[..n + 2], &s.e[..n + 2]);
+            // A tile's vectors go in one batch, so that it lands once.
             let batch = s.planes.batch();
-            if !self.kernel.gather(w, c, e, need >> lo, batch) {
-                self.apply_batch(&mut waiting, batch);
-                let gathered = self.kernel.gather(w, c, e, need >> lo, batch);
-                assert!(gathered, "a tile's 64 rows fit an empty batch");
+            if batch.room() < vectors(need).count() * LANES {
+                self.apply_circuit_batch::<MASKS, FULL>(&mut waiting, batch);
+            }
+            for (x, _) in vectors(need) {
+                let slots = batch.push_lanes().expect("a tile's vectors fit the batch");
+                circuit_inputs::<FULL, MASKS>(&self.meta, &self.bufs[p], id, x, slots);
             }
             waiting.push((id, need));
         }
-        self.apply_batch(&mut waiting, s.planes.batch());
+        self.apply_circuit_batch::<MASKS, FULL>(&mut waiting, s.planes.batch());
         s.waiting = waiting;
     }
 
-    /// Runs the circuit on `batch` and writes each waiting tile's rows, in the order gathered.
-    fn apply_batch(&mut self, waiting: &mut Vec<(u32, u64)>, batch: &mut Batch) {
+    /// Runs the circuit on `batch` and writes each waiting tile's vectors, in the order
+    /// gathered.
+    #[inline(always)]
+    fn apply_circuit_batch<const MASKS: bool, const FULL: bool>(
+        &mut self,
+        waiting: &mut Vec<(u32, u64)>,
+        batch: &mut Batch,
+    ) {
         let results = self.kernel.run_batch(batch);
+        let q = 1 - self.parity;
         let mut at = 0;
         for (id, need) in waiting.drain(..) {
-            let rows = &mut results[at..at + need.count_ones() as usize];
-            at += rows.len();
-            let vw = self.meta[id as usize].vw;
-            if vw < 64 {
-                let mask = (1u64 << vw) - 1;
-                for r in rows.iter_mut() {
-                    *r &= mask;
+            let i = id as usize;
+            let m = &self.meta[i];
+            if self.track_hash {
+                // The census's hash counts each word written: row by row.
+                let mask = if m.vw == 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << m.vw) - 1
+                };
+                let mut written = [(0, 0); 64];
+                let mut n = 0;
+                for (x, rows) in vectors(need) {
+                    let next = lanes_of(results, at);
+                    at += LANES;
+                    // The rows not needed cannot have changed: nothing round them did.
+                    for j in set_bits(rows) {
+                        written[n] = (x + j, next[j] & mask);
+                        n += 1;
+                    }
                 }
+                self.apply_rows(id, written[..n].iter().copied());
+                continue;
             }
-            self.apply_scattered(id, need, rows);
+            let out = &mut self.bufs[q][i];
+            let mut changed = Change::NONE;
+            let mut gained = [0i64; LANES];
+            for (x, _) in vectors(need) {
+                let next = lanes_of(results, at);
+                write_lanes::<MASKS, FULL>(m, x, next, out, &mut changed, &mut gained);
+                at += LANES;
+            }
+            let gained: i64 = gained.iter().sum();
+            self.sums[q].population = self.sums[q].population.wrapping_add_signed(gained);
+            self.land(id, changed);
         }
     }
 

@@ -3,46 +3,12 @@
 
 use std::marker::PhantomData;
 
+#[cfg(target_arch = "x86_64")]
+use super::lanes::lane_masks_avx512;
+use super::lanes::{LANES, lane_masks, lanes_of};
 use super::{E, EMPTY, Meta, N, NE, NONE, NW, S, SE, SW, W, sum_of_three};
 use crate::cpu::kernel::{Change, Vectors};
 use crate::tiles::{TILE, TileBits};
-
-/// Rows a vector of Life's tile step takes (eight words: one AVX-512 register, two AVX2).
-const LANES: usize = 8;
-
-/// `LANES` words of `rows` from `x`.
-#[inline(always)]
-fn lanes_of(rows: &[u64], x: usize) -> &[u64; LANES] {
-    rows[x..x + LANES].try_into().expect("LANES words")
-}
-
-/// Per lane of `d` (a row's change), a bit: whether it changed, at its west edge (bit 0) and
-/// at its east edge (bit `east_bit`).
-#[inline(always)]
-fn lane_masks(d: &[u64; LANES], east_bit: u32) -> (u64, u64, u64) {
-    let (mut any, mut west, mut east) = (0, 0, 0);
-    for (j, &d) in d.iter().enumerate() {
-        any |= ((d != 0) as u64) << j;
-        west |= (d & 1) << j;
-        east |= (d >> east_bit & 1) << j;
-    }
-    (any, west, east)
-}
-
-/// [`lane_masks`] as three AVX-512 tests, each straight into a mask register (the compiler
-/// made each an eight-instruction reduction).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-#[inline]
-unsafe fn lane_masks_avx512(d: &[u64; LANES], east_bit: u32) -> (u64, u64, u64) {
-    use std::arch::x86_64::*;
-    // SAFETY: `d` is eight words, the 64 bytes the load reads.
-    let v = unsafe { _mm512_loadu_epi64(d.as_ptr() as *const i64) };
-    let any = _mm512_test_epi64_mask(v, v);
-    let west = _mm512_test_epi64_mask(v, _mm512_set1_epi64(1));
-    let east = _mm512_test_epi64_mask(v, _mm512_set1_epi64(1i64 << east_bit));
-    (any as u64, west as u64, east as u64)
-}
 
 /// The next generation's tile buffers, shared by the threads of
 /// [`super::TileEngine::step_life_tiles_parallel`], each of which writes the tiles it is given.

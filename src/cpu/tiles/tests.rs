@@ -62,6 +62,35 @@ fn tiles_match_the_reference_on_every_vector_unit() {
     }
 }
 
+/// A rule's circuit with the census's hash kept (which writes row by row, not a vector at a
+/// time), on each vector unit: the cells and the census equal the reference's, on an odd torus
+/// and one of whole tiles, with a sparse soup (a few vectors of a tile at a time).
+#[test]
+fn circuit_rows_keep_the_census_on_every_vector_unit() {
+    use crate::cpu::reference::ReferenceEngine;
+    let rule: Rule = "B2-a/S12".parse().unwrap();
+    for (w, h) in [(131, 77), (128, 192)] {
+        let mut g = Grid::new(w, h);
+        g.fill_random(0.05, 11);
+        for v in Vectors::available() {
+            let mut want = ReferenceEngine::new(rule, &g, 0);
+            let mut engine = TileEngine::new(rule, Universe::torus(w, h), 0).unwrap();
+            engine.kernel.vectors = v;
+            engine.track_hash(true);
+            engine.set_grid(&g, 0).unwrap();
+            for generation in 1..=30 {
+                want.step(1).unwrap();
+                engine.step_once();
+                let cells = want.grid().unwrap();
+                if let Some((x, y)) = cells.first_difference(&engine.grid().unwrap()) {
+                    panic!("{v:?} {w}x{h}: generation {generation}: ({x}, {y})");
+                }
+                assert_eq!(engine.census().unwrap(), cells.census(), "{v:?} {w}x{h}");
+            }
+        }
+    }
+}
+
 /// Life on many tiles at once (the list over [`PARALLEL_TILES`], computed on every core),
 /// on each vector unit, against the reference engine: an odd torus, so that the last row
 /// and column of tiles are partial, and one of whole tiles. A rule's circuit too, on a sparse
