@@ -4,7 +4,7 @@
 //!
 //! Before, each needed row was copied three times on its way (the tile's rows shifted into a
 //! scratch column, the needed ones gathered from it, then each chunk into the circuit's
-//! values), and written back one by one: about 150 instructions a row besides the circuit on
+//! values), and written back one by one: about 120 instructions a row besides the circuit on
 //! pondpuffer-spaceship.
 
 use super::lanes::{LANES, lanes_of};
