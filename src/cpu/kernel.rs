@@ -486,10 +486,11 @@ impl Kernel {
 
     /// Appends to `batch` the nine inputs of the output rows `k` of `which` (as in
     /// [`Kernel::rows`], input row k is the row above output row k; the inputs are the rows
-    /// above, at and below it, shifted west, centred and shifted east): a tile's rows wait there
-    /// with other tiles' for one run of the circuit, [`Kernel::run_batch`]. Returns false,
-    /// appending nothing, when they do not fit; the batch must be run first.
-    pub fn gather(&self, w: &[u64], c: &[u64], e: &[u64], which: u64, batch: &mut Batch) -> bool {
+    /// above, at and below it, shifted west, centred and shifted east), in the circuit's order:
+    /// SE, S, SW, E, centre, W, NE, N, NW. Returns false, appending nothing, when they do not
+    /// fit. [`Kernel::rows_where`] runs a tile's rows alone this way; the tile engine's step
+    /// fills the batch by vectors instead ([`Batch::push_lanes`]).
+    fn gather(&self, w: &[u64], c: &[u64], e: &[u64], which: u64, batch: &mut Batch) -> bool {
         let rows = which.count_ones() as usize;
         if batch.len + rows > BATCH {
             return false;
@@ -949,10 +950,12 @@ impl Planes {
 /// How many rows a [`Batch`] holds: the circuit's values, the batch's inputs and its results
 /// (for B2-a/S12 about 12, 9 and 1 KiB) stay within the first-level cache beside the tiles.
 const BATCH: usize = 128;
+// A tile's vectors (at most eight of eight rows) fit an empty batch, so that it lands once.
 const _: () = assert!(BATCH >= 64, "a tile's 64 rows fit an empty batch");
 
-/// Rows of many tiles waiting for one run of a rule's circuit ([`Kernel::gather`]): its runs
-/// are then as long as they can be, where a tile's few rows alone made short ones.
+/// Rows of many tiles waiting for one run of a rule's circuit ([`Batch::push_lanes`], or one
+/// tile's by [`Kernel::gather`]): its runs are then as long as they can be, where a tile's few
+/// rows alone made short ones.
 pub struct Batch {
     /// The nine inputs of each row gathered, and the results.
     inputs: Box<Aligned<[[u64; BATCH]; 10]>>,

@@ -10,8 +10,9 @@
 //! or a methuselah's active region amounts to. Tiles that could be born are made when a
 //! neighbour changes, and empty ones are dropped, so the plane is unbounded.
 //!
-//! The rows are computed with the bit-sliced kernel of `kernel.rs`; when many tiles are active
-//! they are spread over the cores with rayon. Stochastic rules recompute every tile near a live
+//! The rows are computed with the bit-sliced kernel of `kernel.rs`: Life's by vectors of rows
+//! fused with their write-back (`life_rows`), a rule's circuit by vectors batched across tiles
+//! (`circuit_rows`); when many tiles are active they are spread over the cores with rayon. Stochastic rules recompute every tile near a live
 //! cell (a still life is not still under chance); B0 rules turn the whole torus on and run it
 //! densely, and say so.
 

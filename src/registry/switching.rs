@@ -100,11 +100,12 @@ impl Trial {
 
 /// HashLife's first stretch of a trial, which makes the pattern's nodes, may make this many
 /// times the nodes its measured stretch may, and `FIRST_STRETCH_FLOOR` more, before the trial
-/// gives up on it. Golly's horiship-guns, which HashLife wins, made 1.2 times in its first
-/// stretch; pondpuffer-spaceship, which it loses, 2.6 times, and oscillators 10 times. At four
-/// times, pondpuffer's HashLife went on to its measured stretch and was given up there, at
-/// its allowance: twice, the trial cost pondpuffer to 1000 generations 0.8 ms less of 19.9 ms
-/// and oscillators 0.7 ms less of 12.2 ms (the eighteenth session).
+/// gives up on it. In their first stretch (the nodes of its import not counted), Golly's
+/// horiship-guns, which HashLife wins, made 1.2 times its allowance; pondpuffer-spaceship,
+/// which it loses, 2.6 times, and oscillators 10 times. At four times, pondpuffer's HashLife
+/// went on to its measured stretch and was given up only there; at twice, the trial costs
+/// pondpuffer to 1000 generations 0.8 ms less (19.1 ms of 19.9 ms, whole process) and
+/// oscillators 0.7 ms less (BENCHMARKS.md, 2026-12-06).
 const FIRST_STRETCH_TIMES: u64 = 2;
 /// See [`FIRST_STRETCH_TIMES`]: a small pattern's first nodes are not held against it.
 const FIRST_STRETCH_FLOOR: u64 = 1024;

@@ -1,11 +1,8 @@
 //! A rule's circuit on a tile's rows, a vector of rows at a time: the inputs of each vector
 //! are built in registers straight from the tiles and wait in a batch with other tiles' for
-//! one run of the circuit; the results go back a vector at a time.
-//!
-//! Before, each needed row was copied three times on its way (the tile's rows shifted into a
-//! scratch column, the needed ones gathered from it, then each chunk into the circuit's
-//! values), and written back one by one: about 120 instructions a row besides the circuit on
-//! pondpuffer-spaceship.
+//! one run of the circuit; the results go back a vector at a time. A row copied and shifted
+//! into a scratch column, gathered from there and written back alone cost about 120
+//! instructions besides the circuit's (BENCHMARKS.md, 2026-12-06).
 
 use super::lanes::{LANES, lanes_of};
 use super::{E, EMPTY, Meta, N, NE, NONE, NW, S, SE, SW, W};
@@ -18,8 +15,9 @@ type Shifted = (u64, u64, u64);
 /// Writes into `out` the nine inputs of the circuit for rows `x..x + LANES` of tile `id` of
 /// generation `cur`, in the order of its index bits ([`crate::cpu::kernel::Kernel::gather`]'s):
 /// SE, S, SW, E, centre, W, NE, N, NW. Rows past a torus's last row get inputs whose results
-/// are not kept. `AVX512`: assembled by AVX-512's shuffles (only where the caller is compiled
-/// for it; the compiler built the portable form's lanes from scalars).
+/// are not kept. `AVX512`: assembled by AVX-512's shuffles (the compiler built the portable
+/// form's lanes from scalars); it must be set only by a caller compiled for AVX-512 and run
+/// where `Vectors::available` found it.
 #[inline(always)]
 pub(super) fn circuit_inputs<const FULL: bool, const AVX512: bool>(
     meta: &[Meta],

@@ -64,8 +64,8 @@ pub(super) unsafe fn lane_masks_avx512(d: &[u64; LANES], east_bit: u32) -> (u64,
 /// Writes `next`, rows `x..x + LANES` of tile `m` a generation on, into `out_rows` (its next
 /// buffer), adding what changed to `changed` and the population gained to `gained`, per lane.
 /// Rows past a torus's last row keep what they hold, and columns past its last column are
-/// cleared. `MASKS`: the change masks by AVX-512's tests (only where the caller is compiled for
-/// it); `FULL`: every tile is whole. Life's fused step keeps its own copy of these lines:
+/// cleared. `MASKS`: the change masks by AVX-512's tests, to be set only by a caller compiled
+/// for AVX-512 and run where `Vectors::available` found it; `FULL`: every tile is whole. Life's fused step keeps its own copy of these lines:
 /// through this function (the new rows passed by reference or by value) iwona took a third
 /// longer.
 #[inline(always)]

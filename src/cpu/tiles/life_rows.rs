@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 
 #[cfg(target_arch = "x86_64")]
 use super::lanes::lane_masks_avx512;
-use super::lanes::{LANES, lane_masks, lanes_of};
+use super::lanes::{LANES, lane_masks, lanes_of, vectors};
 use super::{E, EMPTY, Meta, N, NE, NONE, NW, S, SE, SW, W, sum_of_three};
 use crate::cpu::kernel::{Change, Vectors};
 use crate::tiles::{TILE, TileBits};
@@ -139,12 +139,10 @@ pub(super) fn life_rows<const MASKS: bool, const FULL: bool>(
     } else {
         (1u64 << m.vw) - 1
     };
-    // The rows go by whole vectors of `LANES`, each starting at the first needed row not yet
-    // computed: more rows than needed rather than a scalar remainder (a tile often computes
-    // a handful), and no vector for a gap between needed rows. Each vector reads its rows
-    // straight from the tiles, so every row it computes is right and is kept; the sums of
-    // the rows above and below it are the same sums shifted a lane in registers (sums
-    // stored and read back a row further on stalled on the store buffer).
+    // The rows go by whole vectors ([`vectors`]). Each vector reads its rows straight from
+    // the tiles, so every row it computes is right and is kept; the sums of the rows above and
+    // below it are the same sums shifted a lane in registers (sums stored and read back a row
+    // further on stalled on the store buffer).
     let row_sum_at = |r: usize| {
         let (ones, twos, _) = sum_of_three(me[r], west[r] >> west_bit & 1, east[r] & 1, east_shift);
         (ones, twos)
@@ -152,10 +150,7 @@ pub(super) fn life_rows<const MASKS: bool, const FULL: bool>(
     let mut changed = Change::NONE;
     // Per lane, summed once the tile is done.
     let mut gained = [0i64; LANES];
-    let mut rest = need;
-    while rest != 0 {
-        let x = (rest.trailing_zeros() as usize).min(64 - LANES);
-        rest &= !(u64::MAX >> (64 - LANES) << x);
+    for (x, _) in vectors(need) {
         let (c, w, e) = (lanes_of(me, x), lanes_of(west, x), lanes_of(east, x));
         let (mut o1, mut t1) = ([0; LANES], [0; LANES]);
         for j in 0..LANES {

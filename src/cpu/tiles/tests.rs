@@ -64,31 +64,98 @@ fn tiles_match_the_reference_on_every_vector_unit() {
 
 /// A rule's circuit with the census's hash kept (which writes row by row, not a vector at a
 /// time), on each vector unit: the cells and the census equal the reference's, on an odd torus
-/// and one of whole tiles, with a sparse soup (a few vectors of a tile at a time).
+/// and one of whole tiles, with sparse soups (a few vectors of a tile at a time).
 #[test]
 fn circuit_rows_keep_the_census_on_every_vector_unit() {
-    use crate::cpu::reference::ReferenceEngine;
-    let rule: Rule = "B2-a/S12".parse().unwrap();
-    for (w, h) in [(131, 77), (128, 192)] {
-        let mut g = Grid::new(w, h);
-        g.fill_random(0.05, 11);
-        for v in Vectors::available() {
-            let mut want = ReferenceEngine::new(rule, &g, 0);
-            let mut engine = TileEngine::new(rule, Universe::torus(w, h), 0).unwrap();
-            engine.kernel.vectors = v;
-            engine.track_hash(true);
-            engine.set_grid(&g, 0).unwrap();
-            for generation in 1..=30 {
-                want.step(1).unwrap();
-                engine.step_once();
-                let cells = want.grid().unwrap();
-                if let Some((x, y)) = cells.first_difference(&engine.grid().unwrap()) {
-                    panic!("{v:?} {w}x{h}: generation {generation}: ({x}, {y})");
-                }
-                assert_eq!(engine.census().unwrap(), cells.census(), "{v:?} {w}x{h}");
+    for rule in ["B2-a/S12", "B37/S2-i34q"] {
+        let rule: Rule = rule.parse().unwrap();
+        for (w, h) in [(131, 77), (128, 192)] {
+            let mut g = Grid::new(w, h);
+            g.fill_random(0.04, 11);
+            for v in Vectors::available() {
+                check_against_reference(rule, &g, v, 30, 0, true);
             }
         }
     }
+}
+
+/// The vectors that cover a tile's needed rows: each starts at the first needed row not yet
+/// covered, at row 56 at most; together they cover exactly the needed rows, once each.
+#[test]
+fn vectors_cover_the_needed_rows_once() {
+    use super::lanes::vectors;
+    let all: Vec<_> = vectors(1 << 63).collect();
+    assert_eq!(all, [(56, 1 << 7)]);
+    let all: Vec<_> = vectors(1 << 50 | 1 << 60).collect();
+    assert_eq!(all, [(50, 1), (56, 1 << 4)]);
+    let all: Vec<_> = vectors(1 << 50 | 1 << 57 | 1 << 58).collect();
+    assert_eq!(all, [(50, 0b1000_0001), (56, 1 << 2)]);
+    assert_eq!(vectors(u64::MAX).count(), 8);
+    assert_eq!(vectors(0).count(), 0);
+    let mut seed = 0x1234_5678_9abc_def0u64;
+    for _ in 0..10_000 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let need = seed & seed.rotate_left(17);
+        let mut covered = 0u64;
+        for (x, rows) in vectors(need) {
+            assert!(x <= 56 && rows >> 8 == 0, "{need:x}");
+            assert!(
+                rows & 1 != 0 || x == 56,
+                "{need:x}: a vector starts at a needed row"
+            );
+            assert_eq!(covered & rows << x, 0, "{need:x}: row covered twice");
+            covered |= rows << x;
+        }
+        assert_eq!(covered, need);
+        assert!(vectors(need).count() <= 8);
+    }
+}
+
+/// A rule's circuit's inputs for a vector of rows, AVX-512's lane shifts against the portable
+/// form, word for word: every vector position of a tile, on the plane's whole tiles and on a
+/// torus whose last tile row is short (the row below the torus's last in each lane).
+#[test]
+fn circuit_inputs_agree_on_avx512() {
+    if !Vectors::available().contains(&Vectors::Avx512) {
+        return;
+    }
+    for (w, h) in [(192, 192), (150, 133)] {
+        let mut g = Grid::new(w, h);
+        g.fill_random(0.5, 5);
+        let rule: Rule = "B2-a/S12".parse().unwrap();
+        let mut engine = TileEngine::new(rule, Universe::torus(w, h), 0).unwrap();
+        engine.set_grid(&g, 0).unwrap();
+        assert_eq!(engine.full, w % 64 == 0 && h % 64 == 0);
+        let cur = &engine.bufs[engine.parity];
+        for id in 0..engine.meta.len() as u32 {
+            // A vector starts at a needed row, within the tile's rows.
+            let vh = engine.meta[id as usize].vh as usize;
+            for x in 0..=(64 - super::lanes::LANES).min(vh - 1) {
+                let (a, b) = if engine.full {
+                    both_inputs::<true>(&engine.meta, cur, id, x)
+                } else {
+                    both_inputs::<false>(&engine.meta, cur, id, x)
+                };
+                assert_eq!(a, b, "{w}x{h} tile {id} rows {x}..");
+            }
+        }
+    }
+}
+
+/// A vector's circuit inputs built the portable way and by AVX-512's lane shifts.
+fn both_inputs<const FULL: bool>(
+    meta: &[Meta],
+    cur: &[TileBits],
+    id: u32,
+    x: usize,
+) -> ([[u64; 8]; 9], [[u64; 8]; 9]) {
+    use super::circuit_rows::circuit_inputs;
+    let (mut portable, mut wide) = ([[0u64; 8]; 9], [[0u64; 8]; 9]);
+    circuit_inputs::<FULL, false>(meta, cur, id, x, portable.each_mut());
+    circuit_inputs::<FULL, true>(meta, cur, id, x, wide.each_mut());
+    (portable, wide)
 }
 
 /// Life on many tiles at once (the list over [`PARALLEL_TILES`], computed on every core),
@@ -113,11 +180,17 @@ fn life_on_every_core_matches_the_reference_on_every_vector_unit() {
 /// cell for cell and population for population, for `gens` generations, each of which
 /// computes at least `tiles` tiles.
 fn matches_reference(rule: Rule, g: &Grid, v: Vectors, gens: u64, tiles: usize) {
+    check_against_reference(rule, g, v, gens, tiles, false)
+}
+
+/// [`matches_reference`], with the census's hash kept and compared (`hash`).
+fn check_against_reference(rule: Rule, g: &Grid, v: Vectors, gens: u64, tiles: usize, hash: bool) {
     use crate::cpu::reference::ReferenceEngine;
     let (w, h) = (g.width(), g.height());
     let mut want = ReferenceEngine::new(rule, g, 0);
     let mut engine = TileEngine::new(rule, Universe::torus(w, h), 0).unwrap();
     engine.kernel.vectors = v;
+    engine.track_hash(hash);
     engine.set_grid(g, 0).unwrap();
     for generation in 1..=gens {
         want.step(1).unwrap();
@@ -128,6 +201,13 @@ fn matches_reference(rule: Rule, g: &Grid, v: Vectors, gens: u64, tiles: usize) 
             panic!("{v:?} {rule} {w}x{h}: generation {generation}: ({x}, {y})");
         }
         assert_eq!(engine.population().unwrap(), want.population(), "{v:?}");
+        if hash {
+            assert_eq!(
+                engine.census().unwrap(),
+                want.census(),
+                "{v:?} {rule} {w}x{h}"
+            );
+        }
     }
 }
 
