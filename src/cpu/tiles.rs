@@ -12,9 +12,9 @@
 //!
 //! The rows are computed with the bit-sliced kernel of `kernel.rs`: Life's by vectors of rows
 //! fused with their write-back (`life_rows`), a rule's circuit by vectors batched across tiles
-//! (`circuit_rows`); when many tiles are active they are spread over the cores with rayon. Stochastic rules recompute every tile near a live
-//! cell (a still life is not still under chance); B0 rules turn the whole torus on and run it
-//! densely, and say so.
+//! (`circuit_rows`); when many tiles are active they are spread over the cores with rayon.
+//! Stochastic rules recompute every tile near a live cell (a still life is not still under
+//! chance); B0 rules turn the whole torus on and run it densely, and say so.
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;

@@ -65,9 +65,9 @@ pub(super) unsafe fn lane_masks_avx512(d: &[u64; LANES], east_bit: u32) -> (u64,
 /// buffer), adding what changed to `changed` and the population gained to `gained`, per lane.
 /// Rows past a torus's last row keep what they hold, and columns past its last column are
 /// cleared. `MASKS`: the change masks by AVX-512's tests, to be set only by a caller compiled
-/// for AVX-512 and run where `Vectors::available` found it; `FULL`: every tile is whole. Life's fused step keeps its own copy of these lines:
-/// through this function (the new rows passed by reference or by value) iwona took a third
-/// longer.
+/// for AVX-512 and run where `Vectors::available` found it; `FULL`: every tile is whole.
+/// Life's fused step keeps its own copy of these lines: through this function (the new rows
+/// passed by reference or by value) iwona took a third longer.
 #[inline(always)]
 pub(super) fn write_lanes<const MASKS: bool, const FULL: bool>(
     m: &Meta,
