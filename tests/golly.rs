@@ -810,7 +810,8 @@ fn a_file_wider_than_its_tube_is_refused() {
 /// spaceships repeat, on HashLife; pondpuffer-spaceship, whose debris churns, and oscillators,
 /// tile by tile, their HashLife stopped in its first stretch (at twice the nodes it may make
 /// in its measured one and 1024 more: pondpuffer made 2.6 times, oscillators 10 times,
-/// horiship-guns 1.2 times). Through the swap the population is bgolly's.
+/// horiship-guns 1.2 times). Through the swap the population is bgolly's. The CPU engines
+/// get one thread here: with two, a long first step is a race instead (the test below).
 #[test]
 fn auto_tries_both_sparse_engines_on_a_crowded_non_totalistic_pattern() {
     let Some(bgolly) = bgolly() else { return };
@@ -824,19 +825,91 @@ fn auto_tries_both_sparse_engines_on_a_crowded_non_totalistic_pattern() {
         ("JustFriends/oscillators.rle", "tiles", "in its first 16"),
     ] {
         let path = dir.join(file);
-        let v = common::cli::json(&[
-            "run",
-            "--json",
-            "--gens",
-            "1000",
-            "--pattern",
-            path.to_str().unwrap(),
-        ]);
+        let v = common::cli::json_with(
+            &[
+                "run",
+                "--json",
+                "--gens",
+                "1000",
+                "--pattern",
+                path.to_str().unwrap(),
+            ],
+            &[("RAYON_NUM_THREADS", "1")],
+        );
         assert_eq!(v["engine"], engine, "{file}: {v}");
         let said = v["engine_note"].as_str().unwrap_or_default();
         assert!(said.contains(note), "{file}: {v}");
+        assert!(!said.contains("raced"), "{file}: {v}");
         // HashLife that won went on from its measured stretch whole.
         assert_eq!(said.contains("more than"), engine == "tiles", "{file}: {v}");
+        assert_eq!(
+            v["population"].as_u64().unwrap(),
+            golly_population(&bgolly, &path, "QuickLife", 1000),
+            "{file}"
+        );
+    }
+}
+
+/// With two threads for the CPU engines, `auto` races the tile engine and HashLife on Golly's
+/// non-totalistic patterns on the plane (a long first step: HashLife whole on a second thread,
+/// the tile engine here) and goes on with the one that finishes first: the small patterns it
+/// would have given HashLife outright, and the crowded ones whose HashLife passes the trial,
+/// which now runs on the second thread (oscillators' HashLife does not, and stops there).
+/// Either way the population is bgolly's. In process, horiship-guns to 1000 takes the tile
+/// engine about 28 ms and HashLife 3 ms, limited-spacefiller 1.5 ms against 6 ms (BENCHMARKS.md,
+/// 2026-12-06); only horiship's winner is held, its margin wide enough for a loaded machine.
+#[test]
+fn auto_races_the_tile_engine_and_hashlife_where_a_second_thread_is_free() {
+    let Some(bgolly) = bgolly() else { return };
+    let dir = std::path::Path::new("/usr/share/golly/Patterns/Non-Totalistic");
+    if !common::golly_installed(dir.to_str().unwrap()) {
+        return;
+    }
+    for (file, winner) in [
+        ("horiship-guns.rle", Some("hashlife")),
+        ("limited-spacefiller.rle", None),
+        ("intergalactic-cruise-ship-factory.rle", None),
+        ("JustFriends/oscillators.rle", Some("tiles")),
+    ] {
+        let path = dir.join(file);
+        let v = common::cli::json_with(
+            &[
+                "run",
+                "--json",
+                "--gens",
+                "1000",
+                "--pattern",
+                path.to_str().unwrap(),
+            ],
+            &[("RAYON_NUM_THREADS", "2")],
+        );
+        let engine = v["engine"].as_str().unwrap();
+        assert!(["tiles", "hashlife"].contains(&engine), "{file}: {v}");
+        if let Some(w) = winner {
+            assert_eq!(engine, w, "{file}: {v}");
+        }
+        let said = v["engine_note"].as_str().unwrap_or_default();
+        let other = if engine == "tiles" {
+            "hashlife"
+        } else {
+            "tiles"
+        };
+        let raced = said.contains(&format!(
+            "it raced the {other} engine on a second thread and finished first, at generation 1000)"
+        ));
+        let lost_trial = engine == "tiles" && said.contains("HashLife made more than");
+        assert!(raced != lost_trial, "{file}: {v}");
+        // horiship-guns' HashLife passed its trial and won; oscillators' lost the trial.
+        if file == "horiship-guns.rle" {
+            assert!(
+                said.contains("HashLife made 1576 new nodes in 16; it raced"),
+                "{v}"
+            );
+        }
+        if file.ends_with("oscillators.rle") {
+            assert!(lost_trial, "{v}");
+        }
+        assert_eq!(v["generation"], 1000, "{file}: {v}");
         assert_eq!(
             v["population"].as_u64().unwrap(),
             golly_population(&bgolly, &path, "QuickLife", 1000),

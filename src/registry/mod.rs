@@ -290,12 +290,33 @@ pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>,
             ),
             ..first
         };
-        let both = Switching::tiles_or_memo(tiles, trial, request.clone());
+        let race = may_race(request);
+        let choice = Choice {
+            reason: if race {
+                format!(
+                    "{}; where its first step is long, HashLife's stretches run on a second thread while the {} engine goes on, and a HashLife that passes races it to the end",
+                    choice.reason, trial.tiles
+                )
+            } else {
+                choice.reason
+            },
+            ..choice
+        };
+        let both = Switching::tiles_or_memo(tiles, trial, request.clone(), race);
         return Ok((Box::new(both), choice));
     }
     let spec = find(choice.engine).ok_or_else(|| unknown(choice.engine))?;
     fits(&spec, request)?;
     let engine = (spec.create)(request)?;
+    if wanted.eq_ignore_ascii_case("auto")
+        && let Some(rival) = race_may_pay(request, &choice)
+    {
+        choice.reason.push_str(&format!(
+            "; but on a small pattern of a rule of the 3x3 block either may win, and auto races the {rival} engine against it on a second thread, going on with the one that finishes first"
+        ));
+        let raced = Switching::racing(engine, switching::Trial::BLOCK_RULE, rival, request.clone());
+        return Ok((Box::new(raced), choice));
+    }
     // A long run on a torus that both a dense and the sparse engine could take: keep looking.
     // The GPU's tile kernel follows the pattern itself.
     if wanted.eq_ignore_ascii_case("auto")
@@ -345,6 +366,36 @@ fn memo_may_pay(request: &Request, choice: &Choice) -> Option<switching::Trial> 
         && !w.from_quadtree
         && w.population < 1 << 19)
         .then_some(trial)
+}
+
+/// Whether a run's first long step may race two engines, on a thread each: a rule of the 3x3
+/// block (non-totalistic, MAP), and two threads for the CPU engines (`RAYON_NUM_THREADS`). A
+/// rule file's pattern keeps its trial on one thread: raced the same way, Golly's Loops and
+/// Self-Rep patterns to 10^4 generations kept their median (0.97× Golly's time), the smallest
+/// demos a tenth of a millisecond slower, the second thread's cost (BENCHMARKS.md, 2026-12-06).
+fn may_race(request: &Request) -> bool {
+    matches!(request.rule.kind, crate::rule::RuleKind::Map(_)) && cpu_threads() >= 2
+}
+
+/// The engine `auto` races the HashLife it chose against (`choice`): a pattern of a rule of
+/// the 3x3 block not crowded enough for a trial, on the plane, run long enough and looked at
+/// rarely enough that HashLife may pay, where the tile engine may pay too. Measured on Golly's
+/// non-totalistic patterns at 1000 generations (in-process): limited-spacefiller 1.5 ms on
+/// the tile engine against 6.2 on HashLife, rr14gun 2.6 against 3.9; intergalactic-cruise-
+/// ship-factory 4.5 against 0.5, spaceships 2.9 against 1.1 (BENCHMARKS.md, 2026-12-06).
+fn race_may_pay(request: &Request, choice: &Choice) -> Option<&'static str> {
+    let w = request.workload;
+    let tiles = switching::Trial::BLOCK_RULE.tiles;
+    let fits_too = find(tiles)
+        .is_some_and(|spec| (spec.supports)(request).is_ok() && fits(&spec, request).is_ok());
+    (choice.kind == EngineKind::HashLife
+        && may_race(request)
+        && fits_too
+        && request.universe.is_plane()
+        && w.generations >= switching::TRIAL_RUN
+        && (w.stride == 0 || w.stride >= switching::TRIAL_RUN)
+        && !w.from_quadtree)
+        .then_some(tiles)
 }
 
 /// Seconds per cell update of the fast dense engine on all cores (measured: about 1e10 cell

@@ -14,6 +14,16 @@
 //!   guns and puffers whose output repeats are HashLife's (Golly's horiship-guns to 1000: 8 ms
 //!   against 69 ms), the debris that churns the tile engine's.
 //!
+//! - for a rule of the 3x3 block, where a second core is free, the same two raced: the first
+//!   long step runs HashLife on that core, whole, while the tile engine steps here, and the
+//!   run goes on with the one that gets there first. No early measure tells them apart on
+//!   Golly's small non-totalistic patterns (the seventeenth session's trials, BENCHMARKS.md):
+//!   limited-spacefiller to 1000 generations is 1.5 ms tile by tile against HashLife's 6.2
+//!   ms, intergalactic-cruise-ship-factory 4.5 ms against 0.5 ms, and their first
+//!   generations look alike. A crowded pattern's trial comes first, HashLife's side of it on
+//!   the second core: a HashLife that churns stops there, its memory and its core given back
+//!   to a tile engine that may spread over both.
+//!
 //! The cells move across through the seam's tiles, at a whole generation.
 
 use crate::engine::{
@@ -24,6 +34,8 @@ use crate::grid::Grid;
 use crate::pattern::macrocell::Macrocell;
 use crate::rule::Rule;
 use crate::tiles::TileMap;
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::Request;
 
@@ -37,6 +49,9 @@ const DENSER: f64 = 0.6;
 /// The shortest run `auto` makes a trial of: HashLife's two stretches on a gas cost tens of
 /// times the tile engine's, which a shorter run would not win back.
 pub const TRIAL_RUN: u64 = 512;
+/// Generations the stepping engine of a race runs between looks at whether the jumping one
+/// has finished: a look is one atomic load, and HashLife that wins waits at most this long.
+const RACE_STRETCH: u64 = 8;
 /// Generations HashLife runs twice: once to make the pattern's nodes, once to be measured (a
 /// pattern that repeats makes few new ones the second time, a gas as many as the first).
 pub const MEMO_STRETCH: u64 = 16;
@@ -135,6 +150,14 @@ enum Memo {
     Chosen,
 }
 
+/// The jumping engine of a race, when it stopped: the generations it ran from the race's
+/// start, and its trial where one was made (whether it won it, and why).
+struct Jumper {
+    engine: Box<dyn Engine>,
+    done: u64,
+    trial: Option<(bool, String)>,
+}
+
 /// What a stretch of steps records of each generation: nothing, the population, the census.
 enum Sink<'a> {
     Nothing,
@@ -151,6 +174,9 @@ pub struct Switching {
     history: Vec<(u64, &'static str, String)>,
     /// A trial's HashLife that won, ahead of the run, and why it won.
     ahead: Option<(Box<dyn Engine>, String)>,
+    /// The engine, by name, that the first step of at least [`TRIAL_RUN`] generations races
+    /// the one inside against, on a second thread ([`Switching::race`]).
+    rival: Option<&'static str>,
 }
 
 impl Switching {
@@ -165,15 +191,19 @@ impl Switching {
             since_look: 0,
             history: Vec::new(),
             ahead: None,
+            rival: None,
         }
     }
 
     /// A trial of `trial`'s tile engine and HashLife on the plane: `tiles` (the first of
-    /// them) runs first.
+    /// them) runs first. `race`: where the trial is still to make when a long step comes,
+    /// HashLife's side of it runs on a second thread, and a HashLife that passes races the tile
+    /// engine to the end of the step.
     pub fn tiles_or_memo(
         tiles_engine: Box<dyn Engine>,
         trial: Trial,
         request: Request,
+        race: bool,
     ) -> Switching {
         let from = tiles(tiles_engine.as_ref());
         Switching {
@@ -183,7 +213,199 @@ impl Switching {
             since_look: 0,
             history: Vec::new(),
             ahead: None,
+            rival: race.then_some(trial.hashlife),
         }
+    }
+
+    /// `inner`, the engine `auto` chose, whose first long step races `rival` (one of
+    /// `trial`'s two, the other being `inner`); there is no trial.
+    pub fn racing(
+        inner: Box<dyn Engine>,
+        trial: Trial,
+        rival: &'static str,
+        request: Request,
+    ) -> Switching {
+        Switching {
+            inner,
+            request,
+            policy: Policy::Memo(trial, Memo::Chosen),
+            since_look: 0,
+            history: Vec::new(),
+            ahead: None,
+            rival: Some(rival),
+        }
+    }
+
+    /// Whether a step of `generations` is a race: the first long one, before any trial was
+    /// made on this thread (which ends the chance of one).
+    fn races(&self, generations: u64) -> bool {
+        self.rival.is_some() && generations >= TRIAL_RUN
+    }
+
+    /// Runs `generations` on two engines at once: the one that jumps (HashLife) whole on a
+    /// second thread, the other here, [`RACE_STRETCH`] generations at a time; the first to
+    /// finish goes on with the run and the other is stopped. Both are exact, so which one
+    /// wins changes only the time. Where a trial is due, it is made first, its HashLife side
+    /// on the second thread while the tile engine goes on: a HashLife that a gas churns stops
+    /// there, its memory and its core given back. Returns the generations run (fewer where
+    /// `progress` was cancelled).
+    fn race(&mut self, generations: u64, progress: &Progress) -> EngineResult<u64> {
+        let Some(rival) = self.rival.take() else {
+            return self.step_inside(generations, progress);
+        };
+        let due = match self.policy {
+            Policy::Memo(trial, Memo::Tiles { from }) => Some((trial, from)),
+            _ => None,
+        };
+        if let Policy::Memo(trial, _) = self.policy {
+            self.policy = Policy::Memo(trial, Memo::Chosen);
+        }
+        // The trial's probe, on the tile engine, here.
+        let mut probed = 0;
+        let mut measured = None;
+        if let Some((trial, from)) = due {
+            // A window's pieces may have run part of the probe already.
+            let n = trial.probe.saturating_sub(self.since_look).min(generations);
+            probed = self.inner.step_with(n, progress)?;
+            if probed < n {
+                return Ok(probed);
+            }
+            measured = Some((trial, tiles(self.inner.as_ref()) - from));
+        }
+        let left = generations - probed;
+        let start = self.inner.generation();
+        let cells = self.inner.export()?;
+        // The engine that jumps races on the second thread. Where it is the rival, it is made
+        // and given the cells there too (HashLife's quadtree of a crowded pattern takes a
+        // while); where it is the one inside, the rival steps here in its place.
+        let mut made = None;
+        if self.inner.jumps() {
+            let mut stepper = match super::create(rival, &self.request) {
+                Ok((e, _)) => e,
+                // The run goes on where it is rather than fail for want of a second engine.
+                Err(EngineError::Memory(_)) => {
+                    return Ok(probed + self.step_inside(left, progress)?);
+                }
+                Err(e) => return Err(e),
+            };
+            stepper.import(&cells)?;
+            stepper.set_generation(start);
+            std::mem::swap(&mut self.inner, &mut stepper);
+            made = Some(stepper);
+        }
+        let request = self.request.clone();
+        let jumper_progress = Progress::new(left);
+        let finished = AtomicBool::new(false);
+        let (stepped, jumped) = std::thread::scope(|s| {
+            let jumper = std::thread::Builder::new()
+                .name("lifelab race".into())
+                .spawn_scoped(s, || {
+                    let made: EngineResult<Box<dyn Engine>> = made.map_or_else(
+                        || {
+                            let (mut e, _) = super::create(rival, &request)?;
+                            e.import(&cells)?;
+                            e.set_generation(start);
+                            Ok(e)
+                        },
+                        Ok,
+                    );
+                    let raced = made.and_then(|mut e| {
+                        let trial = match measured {
+                            Some((trial, tiles)) => Some(measure(trial, tiles, e.as_mut())?),
+                            None => None,
+                        };
+                        if trial.as_ref().is_none_or(|(wins, _)| *wins) {
+                            let done = e.generation() - start;
+                            e.step_with(left - done, &jumper_progress)?;
+                        }
+                        let done = e.generation() - start;
+                        Ok(Jumper {
+                            engine: e,
+                            done,
+                            trial,
+                        })
+                    });
+                    finished.store(true, Ordering::Release);
+                    raced
+                });
+            let Ok(jumper) = jumper else {
+                // No thread: the stepping engine runs the step alone.
+                return (self.step_inside(left, progress), None);
+            };
+            let mut done = 0;
+            let stepped = loop {
+                if done == left || finished.load(Ordering::Acquire) || progress.cancelled() {
+                    break Ok(done);
+                }
+                let n = RACE_STRETCH.min(left - done);
+                match self.inner.step_with(n, progress) {
+                    Ok(did) if did == n => done += did,
+                    Ok(did) => break Ok(done + did),
+                    Err(e) => break Err(e),
+                }
+            };
+            jumper_progress.cancel();
+            let joined = jumper
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (stepped, Some(joined))
+        });
+        let stepped = stepped?;
+        // A rival that could not be made, or ran out of memory, only lost the race.
+        if let Some(Ok(jumper)) = jumped {
+            let won = jumper.done == left && stepped < left;
+            let (winner, loser) = if won {
+                (jumper.engine.name(), self.inner.name())
+            } else {
+                (self.inner.name(), jumper.engine.name())
+            };
+            let race = format!(
+                "it raced the {loser} engine on a second thread and finished first, at generation {}",
+                start + left
+            );
+            match jumper.trial {
+                // HashLife lost the trial: the tile engine goes on alone, as after a trial.
+                Some((false, why)) => self.history.push((start, self.inner.name(), why)),
+                Some((true, why)) if won || stepped == left => {
+                    self.history.push((start, winner, format!("{why}; {race}")));
+                }
+                None if won || stepped == left => self.history.push((start, winner, race)),
+                // A race cancelled before either finished has no winner to name.
+                _ => {}
+            }
+            if won {
+                self.inner = jumper.engine;
+                progress.advance(left - stepped);
+                return Ok(generations);
+            }
+        }
+        // The stepping engine stopped when the jumping one did: where that one lost its trial
+        // or failed, the rest of the step.
+        if stepped < left && !progress.cancelled() {
+            return Ok(probed + stepped + self.step_inside(left - stepped, progress)?);
+        }
+        Ok(probed + stepped)
+    }
+
+    /// `generations` on the engine inside, looking (and swapping) as due.
+    fn step_inside(&mut self, generations: u64, progress: &Progress) -> EngineResult<u64> {
+        let mut done = 0;
+        while done < generations && !progress.cancelled() {
+            if self.look_due(generations - done) {
+                let extra = self.look(&mut Sink::Nothing, generations - done)?;
+                done += extra;
+                progress.advance(extra);
+                continue;
+            }
+            let n = self.stretch(generations - done);
+            let did = self.inner.step_with(n, progress)?;
+            done += did;
+            self.since_look += did;
+            if did < n {
+                break;
+            }
+        }
+        Ok(done)
     }
 
     /// Generations to the next look (None: no more looks).
@@ -324,6 +546,7 @@ impl Switching {
     }
 
     fn look_at_work(&mut self, trial: Trial, phase: Memo) -> EngineResult<()> {
+        self.rival = None;
         let from = match phase {
             Memo::Tiles { from } => from,
             Memo::Catching { .. } => {
@@ -344,41 +567,14 @@ impl Switching {
         };
         memo.import(&self.inner.export()?)?;
         memo.set_generation(self.inner.generation());
-        // One stretch makes the pattern's nodes; the second, measured, makes few where the
-        // pattern repeats and as many again where it churns. Each stops where HashLife has
-        // made more nodes than could win (an engine that cannot stop inside a step runs it
-        // whole): where the tile engine goes on, the stretches are the trial's waste.
-        let allowance = trial.most_nodes(tiles);
-        let first_limit = FIRST_STRETCH_TIMES * allowance + FIRST_STRETCH_FLOOR;
-        let first = Progress::new(MEMO_STRETCH);
-        first.stop_at_work(nodes(memo.as_ref()) + first_limit + 1);
-        let first_lost = memo.step_with(MEMO_STRETCH, &first)? < MEMO_STRETCH;
-        let before = nodes(memo.as_ref());
-        let second_lost = !first_lost && {
-            let second = Progress::new(MEMO_STRETCH);
-            second.stop_at_work(before + allowance + 1);
-            memo.step_with(MEMO_STRETCH, &second)? < MEMO_STRETCH
-        };
-        let made = nodes(memo.as_ref()) - before;
-        let hashlife = if first_lost {
-            format!("more than {first_limit} new nodes in its first {MEMO_STRETCH}")
-        } else if second_lost {
-            format!("more than {allowance} new nodes in {MEMO_STRETCH}")
-        } else {
-            format!("{made} new nodes in {MEMO_STRETCH}")
-        };
-        let why = format!(
-            "the {} engine computed {tiles} tiles in {} generations, HashLife made {hashlife}",
-            trial.tiles, trial.probe
-        );
-        // A second stretch that stopped made more than its allowance.
-        if first_lost || made > allowance {
-            let generation = self.inner.generation();
-            self.history.push((generation, self.inner.name(), why));
-        } else {
+        let (wins, why) = measure(trial, tiles, memo.as_mut())?;
+        if wins {
             let at = memo.generation();
             self.ahead = Some((memo, why));
             self.policy = Policy::Memo(trial, Memo::Catching { at });
+        } else {
+            let generation = self.inner.generation();
+            self.history.push((generation, self.inner.name(), why));
         }
         Ok(())
     }
@@ -417,6 +613,40 @@ fn tiles(engine: &dyn Engine) -> u64 {
         Some(Work::TilesComputed(t)) => t,
         _ => 0,
     }
+}
+
+/// HashLife's two stretches of `trial`, on `memo` (the cells where the tile engine's probe,
+/// which computed `tiles`, left them): whether HashLife may go on, and why. One stretch makes
+/// the pattern's nodes; the second, measured, makes few where the pattern repeats and as many
+/// again where it churns. Each stops where HashLife has made more nodes than could win (an
+/// engine that cannot stop inside a step runs it whole): where the tile engine goes on, the
+/// stretches are the trial's waste.
+fn measure(trial: Trial, tiles: u64, memo: &mut dyn Engine) -> EngineResult<(bool, String)> {
+    let allowance = trial.most_nodes(tiles);
+    let first_limit = FIRST_STRETCH_TIMES * allowance + FIRST_STRETCH_FLOOR;
+    let first = Progress::new(MEMO_STRETCH);
+    first.stop_at_work(nodes(memo) + first_limit + 1);
+    let first_lost = memo.step_with(MEMO_STRETCH, &first)? < MEMO_STRETCH;
+    let before = nodes(memo);
+    let second_lost = !first_lost && {
+        let second = Progress::new(MEMO_STRETCH);
+        second.stop_at_work(before + allowance + 1);
+        memo.step_with(MEMO_STRETCH, &second)? < MEMO_STRETCH
+    };
+    let made = nodes(memo) - before;
+    let hashlife = if first_lost {
+        format!("more than {first_limit} new nodes in its first {MEMO_STRETCH}")
+    } else if second_lost {
+        format!("more than {allowance} new nodes in {MEMO_STRETCH}")
+    } else {
+        format!("{made} new nodes in {MEMO_STRETCH}")
+    };
+    let why = format!(
+        "the {} engine computed {tiles} tiles in {} generations, HashLife made {hashlife}",
+        trial.tiles, trial.probe
+    );
+    // A second stretch that stopped made more than its allowance.
+    Ok((!first_lost && made <= allowance, why))
 }
 
 /// The nodes a HashLife engine has made.
@@ -468,27 +698,19 @@ impl Engine for Switching {
     }
 
     fn step(&mut self, generations: u64) -> EngineResult<()> {
+        if self.races(generations) {
+            return self
+                .race(generations, &Progress::new(generations))
+                .map(|_| ());
+        }
         self.run(generations, Sink::Nothing)
     }
 
     fn step_with(&mut self, generations: u64, progress: &Progress) -> EngineResult<u64> {
-        let mut done = 0;
-        while done < generations && !progress.cancelled() {
-            if self.look_due(generations - done) {
-                let extra = self.look(&mut Sink::Nothing, generations - done)?;
-                done += extra;
-                progress.advance(extra);
-                continue;
-            }
-            let n = self.stretch(generations - done);
-            let did = self.inner.step_with(n, progress)?;
-            done += did;
-            self.since_look += did;
-            if did < n {
-                break;
-            }
+        if self.races(generations) {
+            return self.race(generations, progress);
         }
-        Ok(done)
+        self.step_inside(generations, progress)
     }
 
     fn step_piece(&self) -> u64 {
@@ -677,5 +899,76 @@ mod forwarding {
         let missing: Vec<_> = trait_methods.difference(&forwarded).collect();
         assert!(trait_methods.len() > 30, "{trait_methods:?}");
         assert!(missing.is_empty(), "Switching does not forward {missing:?}");
+    }
+}
+
+#[cfg(test)]
+mod race {
+    use crate::engine::{CellRect, Engine, Progress, Put, Universe};
+    use crate::grid::Grid;
+    use crate::registry::{Request, Workload, create};
+
+    /// A 24x24 soup of a non-totalistic rule near Life's (`B3/S23-a`, whose soups settle
+    /// into ash and gliders), and `auto`'s engine for 600 generations of it on the plane.
+    fn raced() -> Option<(Box<dyn Engine>, Grid)> {
+        if super::super::cpu_threads() < 2 {
+            eprintln!("skipped: a race needs two threads for the CPU engines");
+            return None;
+        }
+        let rule = "B3/S23-a".parse().unwrap();
+        let mut soup = Grid::new(24, 24);
+        soup.fill_random(0.45, 7);
+        let request = Request::new(rule, Universe::Plane).with_workload(Workload {
+            generations: 600,
+            population: soup.population(),
+            span: 24 * 24,
+            stride: 0,
+            from_quadtree: false,
+        });
+        let (mut e, choice) = create("auto", &request).unwrap();
+        assert!(choice.reason.contains("race"), "{}", choice.reason);
+        e.put(&soup, (0, 0), Put::Or).unwrap();
+        Some((e, soup))
+    }
+
+    /// Whichever engine wins, the cells after the race are the reference engine's, on a torus
+    /// wide enough that nothing the soup sends out in 600 generations comes round.
+    #[test]
+    fn a_race_ends_on_the_reference_engine_s_cells() {
+        let Some((mut e, soup)) = raced() else { return };
+        let progress = Progress::new(600);
+        assert_eq!(e.step_with(600, &progress).unwrap(), 600);
+        assert_eq!(e.generation(), 600);
+        assert_eq!(progress.get().0, 600);
+        let note = e.note().unwrap_or_default();
+        assert!(note.contains("raced the"), "{note}");
+
+        let side = 512;
+        let torus = Request::new("B3/S23-a".parse().unwrap(), Universe::torus(side, side));
+        let (mut reference, _) = create("reference", &torus).unwrap();
+        let mut start = Grid::new(side, side);
+        start.paste(&soup, side / 2, side / 2);
+        reference.set_grid(&start, 0).unwrap();
+        reference.step(600).unwrap();
+        let want = reference.grid().unwrap();
+        let half = (side / 2) as i64;
+        let got = e.cells_in(CellRect::new(-half, -half, side, side)).unwrap();
+        assert_eq!(got.population(), want.population());
+        assert!(
+            got == want,
+            "the race's cells differ from the reference engine's"
+        );
+    }
+
+    /// A race cancelled before it starts runs nothing and names no winner.
+    #[test]
+    fn a_cancelled_race_runs_nothing() {
+        let Some((mut e, soup)) = raced() else { return };
+        let progress = Progress::new(600);
+        progress.cancel();
+        assert_eq!(e.step_with(600, &progress).unwrap(), 0);
+        assert_eq!(e.generation(), 0);
+        assert_eq!(e.population().unwrap(), soup.population());
+        assert_eq!(e.note(), None);
     }
 }

@@ -15,7 +15,17 @@ pub fn lifelab(args: &[&str]) -> Output {
 
 /// Runs a command that must succeed with `--json` and returns its one JSON object.
 pub fn json(args: &[&str]) -> Value {
-    let out = lifelab(args);
+    json_with(args, &[])
+}
+
+/// [`json`] with environment variables set for the command.
+pub fn json_with(args: &[&str], env: &[(&str, &str)]) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_lifelab"))
+        .args(args)
+        .env("CI", "")
+        .envs(env.iter().copied())
+        .output()
+        .expect("the binary runs");
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(
         out.status.success(),
