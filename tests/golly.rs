@@ -825,17 +825,7 @@ fn auto_tries_both_sparse_engines_on_a_crowded_non_totalistic_pattern() {
         ("JustFriends/oscillators.rle", "tiles", "in its first 16"),
     ] {
         let path = dir.join(file);
-        let v = common::cli::json_with(
-            &[
-                "run",
-                "--json",
-                "--gens",
-                "1000",
-                "--pattern",
-                path.to_str().unwrap(),
-            ],
-            &[("RAYON_NUM_THREADS", "1")],
-        );
+        let v = run_1000_on_threads(&path, 1);
         assert_eq!(v["engine"], engine, "{file}: {v}");
         let said = v["engine_note"].as_str().unwrap_or_default();
         assert!(said.contains(note), "{file}: {v}");
@@ -848,6 +838,21 @@ fn auto_tries_both_sparse_engines_on_a_crowded_non_totalistic_pattern() {
             "{file}"
         );
     }
+}
+
+/// `run --json` of `path` to generation 1000 with `threads` for the CPU engines.
+fn run_1000_on_threads(path: &std::path::Path, threads: u32) -> serde_json::Value {
+    common::cli::json_with(
+        &[
+            "run",
+            "--json",
+            "--gens",
+            "1000",
+            "--pattern",
+            path.to_str().unwrap(),
+        ],
+        &[("RAYON_NUM_THREADS", &threads.to_string())],
+    )
 }
 
 /// With two threads for the CPU engines, `auto` races the tile engine and HashLife on Golly's
@@ -872,17 +877,7 @@ fn auto_races_the_tile_engine_and_hashlife_where_a_second_thread_is_free() {
         ("JustFriends/oscillators.rle", Some("tiles")),
     ] {
         let path = dir.join(file);
-        let v = common::cli::json_with(
-            &[
-                "run",
-                "--json",
-                "--gens",
-                "1000",
-                "--pattern",
-                path.to_str().unwrap(),
-            ],
-            &[("RAYON_NUM_THREADS", "2")],
-        );
+        let v = run_1000_on_threads(&path, 2);
         let engine = v["engine"].as_str().unwrap();
         assert!(["tiles", "hashlife"].contains(&engine), "{file}: {v}");
         if let Some(w) = winner {
