@@ -388,7 +388,10 @@ fn race_may_pay(request: &Request, choice: &Choice) -> Option<&'static str> {
     let tiles = switching::Trial::BLOCK_RULE.tiles;
     let fits_too = find(tiles)
         .is_some_and(|spec| (spec.supports)(request).is_ok() && fits(&spec, request).is_ok());
+    // Small as HashLife's estimate has it (its first generations cost about what the tile
+    // engine's do): a larger one is HashLife's, and is not flattened for a race.
     (choice.kind == EngineKind::HashLife
+        && w.population <= 4096
         && may_race(request)
         && fits_too
         && request.universe.is_plane()

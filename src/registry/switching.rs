@@ -14,9 +14,9 @@
 //!   guns and puffers whose output repeats are HashLife's (Golly's horiship-guns to 1000: 8 ms
 //!   against 69 ms), the debris that churns the tile engine's.
 //!
-//! - for a rule of the 3x3 block, where a second core is free, the same two raced: the first
-//!   long step runs HashLife on that core, whole, while the tile engine steps here, and the
-//!   run goes on with the one that gets there first. No early measure tells them apart on
+//! - for a rule of the 3x3 block, where a second core is free, the same two raced: a run
+//!   made in one long step (the command line's `run`) runs HashLife on that core, whole, while
+//!   the tile engine steps here, and goes on with the one that gets there first. No early measure tells them apart on
 //!   Golly's small non-totalistic patterns (the seventeenth session's trials, BENCHMARKS.md):
 //!   limited-spacefiller to 1000 generations is 1.5 ms tile by tile against HashLife's 6.2
 //!   ms, intergalactic-cruise-ship-factory 4.5 ms against 0.5 ms, and their first
@@ -158,6 +158,32 @@ struct Jumper {
     trial: Option<(bool, String)>,
 }
 
+/// Why the jumping engine of a race stopped short of its end.
+enum Failure {
+    /// It could not be made, or could not take the cells.
+    Setup,
+    /// Its step failed.
+    Step(EngineError),
+}
+
+/// Sets the flag when dropped.
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Release);
+    }
+}
+
+/// Cancels the progress when dropped.
+struct CancelOnDrop<'a>(&'a Progress);
+
+impl Drop for CancelOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
 /// What a stretch of steps records of each generation: nothing, the population, the census.
 enum Sink<'a> {
     Nothing,
@@ -174,8 +200,8 @@ pub struct Switching {
     history: Vec<(u64, &'static str, String)>,
     /// A trial's HashLife that won, ahead of the run, and why it won.
     ahead: Option<(Box<dyn Engine>, String)>,
-    /// The engine, by name, that the first step of at least [`TRIAL_RUN`] generations races
-    /// the one inside against, on a second thread ([`Switching::race`]).
+    /// The engine, by name, that a step of the whole run races the one inside against, on a
+    /// second thread ([`Switching::race`]); taken by the race, or by a trial made here.
     rival: Option<&'static str>,
 }
 
@@ -236,20 +262,29 @@ impl Switching {
         }
     }
 
-    /// Whether a step of `generations` is a race: the first long one, before any trial was
-    /// made on this thread (which ends the chance of one).
+    /// Whether a step of `generations` is a race: a long one that runs the whole of the run
+    /// `auto` chose for (the command line's `run`; a window's pieces of a go-to never race,
+    /// and keep `auto`'s engine), before any trial was made on this thread (which ends the
+    /// chance of one).
     fn races(&self, generations: u64) -> bool {
-        self.rival.is_some() && generations >= TRIAL_RUN
+        self.rival.is_some()
+            && generations >= TRIAL_RUN
+            && generations >= self.request.workload.generations
     }
 
     /// Runs `generations` on two engines at once: the one that jumps (HashLife) whole on a
     /// second thread, the other here, [`RACE_STRETCH`] generations at a time; the first to
-    /// finish goes on with the run and the other is stopped. Both are exact, so which one
-    /// wins changes only the time. Where a trial is due, it is made first, its HashLife side
-    /// on the second thread while the tile engine goes on: a HashLife that a gas churns stops
-    /// there, its memory and its core given back. Returns the generations run (fewer where
+    /// finish goes on with the run and the other is stopped (HashLife through its `Progress`,
+    /// the tile engine at its next look at the flag). Both are exact, so which one wins
+    /// changes only the time. Where a trial is due, it is made first, its HashLife side on the
+    /// second thread while the tile engine goes on: a HashLife that a gas churns stops there,
+    /// its memory and its core given back. A race cancelled part way keeps the engine that got
+    /// further, and the next long step races again. Returns the generations run (fewer where
     /// `progress` was cancelled).
     fn race(&mut self, generations: u64, progress: &Progress) -> EngineResult<u64> {
+        if progress.cancelled() {
+            return Ok(0);
+        }
         let Some(rival) = self.rival.take() else {
             return self.step_inside(generations, progress);
         };
@@ -257,42 +292,44 @@ impl Switching {
             Policy::Memo(trial, Memo::Tiles { from }) => Some((trial, from)),
             _ => None,
         };
-        if let Policy::Memo(trial, _) = self.policy {
-            self.policy = Policy::Memo(trial, Memo::Chosen);
-        }
-        // The trial's probe, on the tile engine, here.
+        // The trial's probe, on the tile engine, here; cancelled, it is still to make.
         let mut probed = 0;
         let mut measured = None;
         if let Some((trial, from)) = due {
             // A window's pieces may have run part of the probe already.
             let n = trial.probe.saturating_sub(self.since_look).min(generations);
             probed = self.inner.step_with(n, progress)?;
+            self.since_look += probed;
             if probed < n {
+                self.rival = Some(rival);
                 return Ok(probed);
             }
             measured = Some((trial, tiles(self.inner.as_ref()) - from));
+        }
+        if let Policy::Memo(trial, _) = self.policy {
+            self.policy = Policy::Memo(trial, Memo::Chosen);
         }
         let left = generations - probed;
         let start = self.inner.generation();
         let cells = self.inner.export()?;
         // The engine that jumps races on the second thread. Where it is the rival, it is made
         // and given the cells there too (HashLife's quadtree of a crowded pattern takes a
-        // while); where it is the one inside, the rival steps here in its place.
+        // while); where it is the one inside, the rival steps here in its place. A rival that
+        // cannot be made or take the cells leaves the step to the engine inside.
         let mut made = None;
         if self.inner.jumps() {
-            let mut stepper = match super::create(rival, &self.request) {
-                Ok((e, _)) => e,
-                // The run goes on where it is rather than fail for want of a second engine.
-                Err(EngineError::Memory(_)) => {
-                    return Ok(probed + self.step_inside(left, progress)?);
-                }
-                Err(e) => return Err(e),
+            let stepper = super::create(rival, &self.request).and_then(|(mut e, _)| {
+                e.import(&cells)?;
+                e.set_generation(start);
+                Ok(e)
+            });
+            let Ok(mut stepper) = stepper else {
+                return Ok(probed + self.step_inside(left, progress)?);
             };
-            stepper.import(&cells)?;
-            stepper.set_generation(start);
             std::mem::swap(&mut self.inner, &mut stepper);
             made = Some(stepper);
         }
+        let jumper_was_inside = made.is_some();
         let request = self.request.clone();
         let jumper_progress = Progress::new(left);
         let finished = AtomicBool::new(false);
@@ -300,7 +337,9 @@ impl Switching {
             let jumper = std::thread::Builder::new()
                 .name("lifelab race".into())
                 .spawn_scoped(s, || {
-                    let made: EngineResult<Box<dyn Engine>> = made.map_or_else(
+                    // Set however the thread ends, a panic included: the stepping engine stops.
+                    let _finished = SetOnDrop(&finished);
+                    let made = made.map_or_else(
                         || {
                             let (mut e, _) = super::create(rival, &request)?;
                             e.import(&cells)?;
@@ -309,29 +348,31 @@ impl Switching {
                         },
                         Ok,
                     );
-                    let raced = made.and_then(|mut e| {
-                        let trial = match measured {
-                            Some((trial, tiles)) => Some(measure(trial, tiles, e.as_mut())?),
-                            None => None,
-                        };
-                        if trial.as_ref().is_none_or(|(wins, _)| *wins) {
-                            let done = e.generation() - start;
-                            e.step_with(left - done, &jumper_progress)?;
+                    let mut e = made.map_err(|_: EngineError| Failure::Setup)?;
+                    let trial = match measured {
+                        Some((trial, tiles)) => {
+                            Some(measure(trial, tiles, e.as_mut()).map_err(Failure::Step)?)
                         }
+                        None => None,
+                    };
+                    if trial.as_ref().is_none_or(|(wins, _)| *wins) {
                         let done = e.generation() - start;
-                        Ok(Jumper {
-                            engine: e,
-                            done,
-                            trial,
-                        })
-                    });
-                    finished.store(true, Ordering::Release);
-                    raced
+                        e.step_with(left - done, &jumper_progress)
+                            .map_err(Failure::Step)?;
+                    }
+                    let done = e.generation() - start;
+                    Ok(Jumper {
+                        engine: e,
+                        done,
+                        trial,
+                    })
                 });
             let Ok(jumper) = jumper else {
                 // No thread: the stepping engine runs the step alone.
                 return (self.step_inside(left, progress), None);
             };
+            // Cancels the jumping engine however this side ends, a panic included.
+            let stop = CancelOnDrop(&jumper_progress);
             let mut done = 0;
             let stepped = loop {
                 if done == left || finished.load(Ordering::Acquire) || progress.cancelled() {
@@ -344,39 +385,64 @@ impl Switching {
                     Err(e) => break Err(e),
                 }
             };
-            jumper_progress.cancel();
+            drop(stop);
             let joined = jumper
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             (stepped, Some(joined))
         });
         let stepped = stepped?;
-        // A rival that could not be made, or ran out of memory, only lost the race.
-        if let Some(Ok(jumper)) = jumped {
-            let won = jumper.done == left && stepped < left;
-            let (winner, loser) = if won {
-                (jumper.engine.name(), self.inner.name())
-            } else {
-                (self.inner.name(), jumper.engine.name())
-            };
-            let race = format!(
-                "it raced the {loser} engine on a second thread and finished first, at generation {}",
-                start + left
-            );
-            match jumper.trial {
-                // HashLife lost the trial: the tile engine goes on alone, as after a trial.
-                Some((false, why)) => self.history.push((start, self.inner.name(), why)),
-                Some((true, why)) if won || stepped == left => {
-                    self.history.push((start, winner, format!("{why}; {race}")));
+        match jumped {
+            // No thread: `stepped` is the whole step.
+            None => return Ok(probed + stepped),
+            // A rival that could not be made or take the cells, or that ran out of memory,
+            // only lost the race. Another error is the run's, unless the stepping engine
+            // finished anyway (HashLife refuses 2^56 generations at a time, as it would have
+            // alone).
+            Some(Err(Failure::Setup)) | Some(Err(Failure::Step(EngineError::Memory(_)))) => {}
+            Some(Err(Failure::Step(e))) => {
+                if stepped < left && !progress.cancelled() {
+                    return Err(e);
                 }
-                None if won || stepped == left => self.history.push((start, winner, race)),
-                // A race cancelled before either finished has no winner to name.
-                _ => {}
             }
-            if won {
-                self.inner = jumper.engine;
-                progress.advance(left - stepped);
-                return Ok(generations);
+            Some(Ok(jumper)) => {
+                let won = jumper.done == left && stepped < left;
+                let (winner, loser) = if won {
+                    (jumper.engine.name(), self.inner.name())
+                } else {
+                    (self.inner.name(), jumper.engine.name())
+                };
+                let race = format!(
+                    "it raced the {loser} engine on a second thread and finished first, at generation {}",
+                    start + left
+                );
+                match jumper.trial {
+                    // HashLife lost the trial: the tile engine goes on alone, as after a trial.
+                    Some((false, why)) => self.history.push((start, self.inner.name(), why)),
+                    Some((true, why)) if won || stepped == left => {
+                        self.history.push((start, winner, format!("{why}; {race}")));
+                    }
+                    None if won || stepped == left => self.history.push((start, winner, race)),
+                    // Cancelled before either finished: the one that got further stays, and
+                    // the next long step races again.
+                    _ => {
+                        let ahead =
+                            jumper.done > stepped || (jumper.done == stepped && jumper_was_inside);
+                        if ahead {
+                            self.rival = Some(self.inner.name());
+                            self.inner = jumper.engine;
+                            progress.advance(jumper.done - stepped);
+                            return Ok(probed + jumper.done);
+                        }
+                        self.rival = Some(jumper.engine.name());
+                        return Ok(probed + stepped);
+                    }
+                }
+                if won {
+                    self.inner = jumper.engine;
+                    progress.advance(left - stepped);
+                    return Ok(generations);
+                }
             }
         }
         // The stepping engine stopped when the jumping one did: where that one lost its trial
@@ -958,6 +1024,83 @@ mod race {
             got == want,
             "the race's cells differ from the reference engine's"
         );
+    }
+
+    /// A race cancelled part way (a soup of `B3/S2-a34`, which grows without end, sent a
+    /// million generations): the engine stays at the generation the step reports, with the
+    /// progress at the same count, on the cells the tile engine alone has there.
+    #[test]
+    fn a_race_cancelled_part_way_stops_where_it_says() {
+        if super::super::cpu_threads() < 2 {
+            eprintln!("skipped: a race needs two threads for the CPU engines");
+            return;
+        }
+        let rule: crate::rule::Rule = "B3/S2-a34".parse().unwrap();
+        let mut soup = Grid::new(64, 64);
+        soup.fill_random(0.4, 3);
+        let request = Request::new(rule, Universe::Plane).with_workload(Workload {
+            generations: 1 << 20,
+            population: soup.population(),
+            span: 64 * 64,
+            stride: 0,
+            from_quadtree: false,
+        });
+        let (mut e, _) = create("auto", &request).unwrap();
+        e.put(&soup, (0, 0), Put::Or).unwrap();
+        let progress = Progress::new(1 << 20);
+        let did = std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(std::time::Duration::from_millis(30));
+                progress.cancel();
+            });
+            e.step_with(1 << 20, &progress).unwrap()
+        });
+        assert!(did < 1 << 20, "{did}");
+        assert_eq!(e.generation(), did);
+        assert_eq!(progress.get().0, did);
+        let (mut alone, _) = create("tiles", &request).unwrap();
+        alone.put(&soup, (0, 0), Put::Or).unwrap();
+        alone.step(did).unwrap();
+        assert_eq!(e.population().unwrap(), alone.population().unwrap());
+        assert_eq!(e.bounds().unwrap(), alone.bounds().unwrap());
+    }
+
+    /// A blinker sent 2^20 generations: HashLife (which `auto` chose for the jump) has it in
+    /// a few dozen nodes, the tile engine would step it a generation at a time for a tenth of a
+    /// second, so HashLife wins, and the engine, the generation and the progress are its.
+    #[test]
+    fn hashlife_that_wins_a_race_goes_on_with_the_run() {
+        if super::super::cpu_threads() < 2 {
+            eprintln!("skipped: a race needs two threads for the CPU engines");
+            return;
+        }
+        let rule: crate::rule::Rule = "B3/S23-a".parse().unwrap();
+        let blinker = Grid::from_text("ooo");
+        let request = Request::new(rule, Universe::Plane).with_workload(Workload {
+            generations: 1 << 20,
+            population: 3,
+            span: 3,
+            stride: 0,
+            from_quadtree: false,
+        });
+        let (mut e, choice) = create("auto", &request).unwrap();
+        assert_eq!(choice.engine, "hashlife", "{}", choice.reason);
+        e.put(&blinker, (0, 0), Put::Or).unwrap();
+        let progress = Progress::new(1 << 20);
+        assert_eq!(e.step_with(1 << 20, &progress).unwrap(), 1 << 20);
+        assert_eq!(e.name(), "hashlife");
+        assert_eq!(e.generation(), 1 << 20);
+        assert_eq!(progress.get().0, 1 << 20);
+        let note = e.note().unwrap_or_default();
+        assert!(
+            note.contains("on hashlife from generation 0 (it raced the tiles engine"),
+            "{note}"
+        );
+        // An even generation: the blinker as it started.
+        let cells = e.cells_in(CellRect::new(-2, -2, 7, 5)).unwrap();
+        let mut want = Grid::new(7, 5);
+        want.paste(&blinker, 2, 2);
+        assert!(cells == want, "{}", cells.to_text());
     }
 
     /// A race cancelled before it starts runs nothing and names no winner.
