@@ -974,23 +974,35 @@ mod race {
     use crate::grid::Grid;
     use crate::registry::{Request, Workload, create};
 
+    /// Whether a race can happen here; a test without one says it is skipped.
+    fn two_threads() -> bool {
+        let two = super::super::cpu_threads() >= 2;
+        if !two {
+            eprintln!("skipped: a race needs two threads for the CPU engines");
+        }
+        two
+    }
+
+    /// A run of `generations` of `cells` under `rule` on the plane, looked at only at its end.
+    fn plane_run(rule: &str, cells: &Grid, generations: u64) -> Request {
+        Request::new(rule.parse().unwrap(), Universe::Plane).with_workload(Workload {
+            generations,
+            population: cells.population(),
+            span: cells.cells(),
+            stride: 0,
+            from_quadtree: false,
+        })
+    }
+
     /// A 24x24 soup of a non-totalistic rule near Life's (`B3/S23-a`, whose soups settle
     /// into ash and gliders), and `auto`'s engine for 600 generations of it on the plane.
     fn raced() -> Option<(Box<dyn Engine>, Grid)> {
-        if super::super::cpu_threads() < 2 {
-            eprintln!("skipped: a race needs two threads for the CPU engines");
+        if !two_threads() {
             return None;
         }
-        let rule = "B3/S23-a".parse().unwrap();
         let mut soup = Grid::new(24, 24);
         soup.fill_random(0.45, 7);
-        let request = Request::new(rule, Universe::Plane).with_workload(Workload {
-            generations: 600,
-            population: soup.population(),
-            span: 24 * 24,
-            stride: 0,
-            from_quadtree: false,
-        });
+        let request = plane_run("B3/S23-a", &soup, 600);
         let (mut e, choice) = create("auto", &request).unwrap();
         assert!(choice.reason.contains("race"), "{}", choice.reason);
         e.put(&soup, (0, 0), Put::Or).unwrap();
@@ -1031,20 +1043,12 @@ mod race {
     /// progress at the same count, on the cells the tile engine alone has there.
     #[test]
     fn a_race_cancelled_part_way_stops_where_it_says() {
-        if super::super::cpu_threads() < 2 {
-            eprintln!("skipped: a race needs two threads for the CPU engines");
+        if !two_threads() {
             return;
         }
-        let rule: crate::rule::Rule = "B3/S2-a34".parse().unwrap();
         let mut soup = Grid::new(64, 64);
         soup.fill_random(0.4, 3);
-        let request = Request::new(rule, Universe::Plane).with_workload(Workload {
-            generations: 1 << 20,
-            population: soup.population(),
-            span: 64 * 64,
-            stride: 0,
-            from_quadtree: false,
-        });
+        let request = plane_run("B3/S2-a34", &soup, 1 << 20);
         let (mut e, _) = create("auto", &request).unwrap();
         e.put(&soup, (0, 0), Put::Or).unwrap();
         let progress = Progress::new(1 << 20);
@@ -1070,19 +1074,11 @@ mod race {
     /// second, so HashLife wins, and the engine, the generation and the progress are its.
     #[test]
     fn hashlife_that_wins_a_race_goes_on_with_the_run() {
-        if super::super::cpu_threads() < 2 {
-            eprintln!("skipped: a race needs two threads for the CPU engines");
+        if !two_threads() {
             return;
         }
-        let rule: crate::rule::Rule = "B3/S23-a".parse().unwrap();
         let blinker = Grid::from_text("ooo");
-        let request = Request::new(rule, Universe::Plane).with_workload(Workload {
-            generations: 1 << 20,
-            population: 3,
-            span: 3,
-            stride: 0,
-            from_quadtree: false,
-        });
+        let request = plane_run("B3/S23-a", &blinker, 1 << 20);
         let (mut e, choice) = create("auto", &request).unwrap();
         assert_eq!(choice.engine, "hashlife", "{}", choice.reason);
         e.put(&blinker, (0, 0), Put::Or).unwrap();
