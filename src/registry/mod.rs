@@ -294,7 +294,7 @@ pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>,
         let choice = Choice {
             reason: if race {
                 format!(
-                    "{}; where its first step is long, HashLife's stretches run on a second thread while the {} engine goes on, and a HashLife that passes races it to the end",
+                    "{}; where the run is one long step, HashLife's stretches run on a second thread while the {} engine goes on, and a HashLife that passes races it to the end",
                     choice.reason, trial.tiles
                 )
             } else {
@@ -355,20 +355,26 @@ fn memo_may_pay(request: &Request, choice: &Choice) -> Option<switching::Trial> 
     } else {
         return None;
     };
-    let both = [trial.tiles, trial.hashlife].iter().all(|name| {
-        find(name)
-            .is_some_and(|spec| (spec.supports)(request).is_ok() && fits(&spec, request).is_ok())
-    });
-    (both
-        && request.universe.is_plane()
-        && w.generations >= switching::TRIAL_RUN
-        && (w.stride == 0 || w.stride >= 1024)
-        && !w.from_quadtree
-        && w.population < 1 << 19)
+    (both_may_run(request, trial) && (w.stride == 0 || w.stride >= 1024) && w.population < 1 << 19)
         .then_some(trial)
 }
 
-/// Whether a run's first long step may race two engines, on a thread each: a rule of the 3x3
+/// Whether `trial`'s two engines both run and fit the request, a run on the plane of at least
+/// [`switching::TRIAL_RUN`] generations that did not come as a quadtree (which is HashLife's).
+fn both_may_run(request: &Request, trial: switching::Trial) -> bool {
+    let w = request.workload;
+    let runs = |name: &str| {
+        find(name)
+            .is_some_and(|spec| (spec.supports)(request).is_ok() && fits(&spec, request).is_ok())
+    };
+    runs(trial.tiles)
+        && runs(trial.hashlife)
+        && request.universe.is_plane()
+        && w.generations >= switching::TRIAL_RUN
+        && !w.from_quadtree
+}
+
+/// Whether a run made in one long step may race two engines, on a thread each: a rule of the 3x3
 /// block (non-totalistic, MAP), and two threads for the CPU engines (`RAYON_NUM_THREADS`). A
 /// rule file's pattern keeps its trial on one thread: raced the same way, Golly's Loops and
 /// Self-Rep patterns to 10^4 generations kept their median (0.97× Golly's time), the smallest
@@ -378,27 +384,23 @@ fn may_race(request: &Request) -> bool {
 }
 
 /// The engine `auto` races the HashLife it chose against (`choice`): a pattern of a rule of
-/// the 3x3 block not crowded enough for a trial, on the plane, run long enough and looked at
-/// rarely enough that HashLife may pay, where the tile engine may pay too. Measured on Golly's
+/// the 3x3 block not crowded enough for a trial, on the plane, run long enough that HashLife
+/// may pay and looked at only at its end (a race is one step), where the tile engine may pay
+/// too. Measured on Golly's
 /// non-totalistic patterns at 1000 generations (in-process): limited-spacefiller 1.5 ms on
 /// the tile engine against 6.2 on HashLife, rr14gun 2.6 against 3.9; intergalactic-cruise-
 /// ship-factory 4.5 against 0.5, spaceships 2.9 against 1.1 (BENCHMARKS.md, 2026-12-06).
 fn race_may_pay(request: &Request, choice: &Choice) -> Option<&'static str> {
     let w = request.workload;
-    let tiles = switching::Trial::BLOCK_RULE.tiles;
-    let fits_too = find(tiles)
-        .is_some_and(|spec| (spec.supports)(request).is_ok() && fits(&spec, request).is_ok());
+    let trial = switching::Trial::BLOCK_RULE;
     // Small as HashLife's estimate has it (its first generations cost about what the tile
     // engine's do): a larger one is HashLife's, and is not flattened for a race.
     (choice.kind == EngineKind::HashLife
         && w.population <= 4096
+        && w.stride == 0
         && may_race(request)
-        && fits_too
-        && request.universe.is_plane()
-        && w.generations >= switching::TRIAL_RUN
-        && (w.stride == 0 || w.stride >= switching::TRIAL_RUN)
-        && !w.from_quadtree)
-        .then_some(tiles)
+        && both_may_run(request, trial))
+    .then_some(trial.tiles)
 }
 
 /// Seconds per cell update of the fast dense engine on all cores (measured: about 1e10 cell

@@ -210,14 +210,23 @@ impl Switching {
     pub fn new(inner: Box<dyn Engine>, request: Request) -> Switching {
         let dense =
             matches!(inner.kind(), EngineKind::Dense | EngineKind::Gpu).then(|| inner.kind());
+        Self::wrapping(inner, request, Policy::Activity { dense }, None)
+    }
+
+    fn wrapping(
+        inner: Box<dyn Engine>,
+        request: Request,
+        policy: Policy,
+        rival: Option<&'static str>,
+    ) -> Switching {
         Switching {
             inner,
             request,
-            policy: Policy::Activity { dense },
+            policy,
             since_look: 0,
             history: Vec::new(),
             ahead: None,
-            rival: None,
+            rival,
         }
     }
 
@@ -232,18 +241,16 @@ impl Switching {
         race: bool,
     ) -> Switching {
         let from = tiles(tiles_engine.as_ref());
-        Switching {
-            inner: tiles_engine,
+        let policy = Policy::Memo(trial, Memo::Tiles { from });
+        Self::wrapping(
+            tiles_engine,
             request,
-            policy: Policy::Memo(trial, Memo::Tiles { from }),
-            since_look: 0,
-            history: Vec::new(),
-            ahead: None,
-            rival: race.then_some(trial.hashlife),
-        }
+            policy,
+            race.then_some(trial.hashlife),
+        )
     }
 
-    /// `inner`, the engine `auto` chose, whose first long step races `rival` (one of
+    /// `inner`, the engine `auto` chose, whose step of the whole run races `rival` (one of
     /// `trial`'s two, the other being `inner`); there is no trial.
     pub fn racing(
         inner: Box<dyn Engine>,
@@ -251,15 +258,12 @@ impl Switching {
         rival: &'static str,
         request: Request,
     ) -> Switching {
-        Switching {
+        Self::wrapping(
             inner,
             request,
-            policy: Policy::Memo(trial, Memo::Chosen),
-            since_look: 0,
-            history: Vec::new(),
-            ahead: None,
-            rival: Some(rival),
-        }
+            Policy::Memo(trial, Memo::Chosen),
+            Some(rival),
+        )
     }
 
     /// Whether a step of `generations` is a race: a long one that runs the whole of the run
@@ -318,12 +322,7 @@ impl Switching {
         // cannot be made or take the cells leaves the step to the engine inside.
         let mut made = None;
         if self.inner.jumps() {
-            let stepper = super::create(rival, &self.request).and_then(|(mut e, _)| {
-                e.import(&cells)?;
-                e.set_generation(start);
-                Ok(e)
-            });
-            let Ok(mut stepper) = stepper else {
+            let Ok(mut stepper) = engine_at(rival, &self.request, &cells, start) else {
                 return Ok(probed + self.step_inside(left, progress)?);
             };
             std::mem::swap(&mut self.inner, &mut stepper);
@@ -339,16 +338,8 @@ impl Switching {
                 .spawn_scoped(s, || {
                     // Set however the thread ends, a panic included: the stepping engine stops.
                     let _finished = SetOnDrop(&finished);
-                    let made = made.map_or_else(
-                        || {
-                            let (mut e, _) = super::create(rival, &request)?;
-                            e.import(&cells)?;
-                            e.set_generation(start);
-                            Ok(e)
-                        },
-                        Ok,
-                    );
-                    let mut e = made.map_err(|_: EngineError| Failure::Setup)?;
+                    let made = made.map_or_else(|| engine_at(rival, &request, &cells, start), Ok);
+                    let mut e = made.map_err(|_| Failure::Setup)?;
                     let trial = match measured {
                         Some((trial, tiles)) => {
                             Some(measure(trial, tiles, e.as_mut()).map_err(Failure::Step)?)
@@ -625,14 +616,18 @@ impl Switching {
         };
         self.policy = Policy::Memo(trial, Memo::Chosen);
         let tiles = tiles(self.inner.as_ref()) - from;
-        let mut memo = match super::create(trial.hashlife, &self.request) {
-            Ok((next, _)) => next,
+        let cells = self.inner.export()?;
+        let mut memo = match engine_at(
+            trial.hashlife,
+            &self.request,
+            &cells,
+            self.inner.generation(),
+        ) {
+            Ok(memo) => memo,
             // The run goes on where it is rather than fail for want of a faster engine.
             Err(EngineError::Memory(_)) => return Ok(()),
             Err(e) => return Err(e),
         };
-        memo.import(&self.inner.export()?)?;
-        memo.set_generation(self.inner.generation());
         let (wins, why) = measure(trial, tiles, memo.as_mut())?;
         if wins {
             let at = memo.generation();
@@ -679,6 +674,19 @@ fn tiles(engine: &dyn Engine) -> u64 {
         Some(Work::TilesComputed(t)) => t,
         _ => 0,
     }
+}
+
+/// The engine `name` makes for `request`, holding `cells` at `generation`.
+fn engine_at(
+    name: &str,
+    request: &Request,
+    cells: &TileMap,
+    generation: u64,
+) -> EngineResult<Box<dyn Engine>> {
+    let (mut e, _) = super::create(name, request)?;
+    e.import(cells)?;
+    e.set_generation(generation);
+    Ok(e)
 }
 
 /// HashLife's two stretches of `trial`, on `memo` (the cells where the tile engine's probe,
