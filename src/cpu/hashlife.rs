@@ -115,7 +115,7 @@ fn hash4(c: [Id; 4], level: u8) -> u64 {
 /// Starts loading `slots[i]` into the cache (a hint: nothing waits for it, and an index past
 /// the end loads nothing that matters).
 #[inline(always)]
-pub(super) fn prefetch_slot(slots: &[u64], i: usize) {
+pub(super) fn prefetch_slot<T>(slots: &[T], i: usize) {
     // No bounds check: the address is only a hint, and `wrapping_add` makes any index sound.
     let at = slots.as_ptr().wrapping_add(i);
     #[cfg(target_arch = "x86_64")]

@@ -175,11 +175,12 @@ struct Variable {
     set: u32,
 }
 
-/// A token of a line and its 1-based column.
-fn tokens<'a>(line: &'a str, delimiters: &[char]) -> Vec<(&'a str, usize)> {
-    let mut out = Vec::new();
+/// A token of a line and its 1-based column. The delimiters are ASCII, so the line is cut
+/// between bytes that are whole characters (a table is read at every start, a byte at a time).
+fn tokens<'a>(line: &'a str, delimiters: &[u8]) -> Vec<(&'a str, usize)> {
+    let mut out = Vec::with_capacity(12);
     let mut start = None;
-    for (i, c) in line.char_indices() {
+    for (i, &c) in line.as_bytes().iter().enumerate() {
         if delimiters.contains(&c) {
             if let Some(s) = start.take() {
                 out.push((&line[s..i], s + 1));
@@ -295,7 +296,7 @@ pub fn parse(text: &str, first_line: usize, file: &str) -> Result<RuleTree, File
             };
             let sets = sets.get_or_insert_with(|| Sets::new(states));
             if lower.starts_with("var ") || lower.starts_with("var\t") {
-                let parts = tokens(line, &['=', ' ', '{', ',', '}', '\t']);
+                let parts = tokens(line, b"= {,}\t");
                 let Some(&(name, _)) = parts.get(1) else {
                     return Err(err(
                         n,
@@ -303,7 +304,7 @@ pub fn parse(text: &str, first_line: usize, file: &str) -> Result<RuleTree, File
                         "a variable line is 'var name={states}'".into(),
                     ));
                 };
-                let named = tokens(line, &['=', ' ', '\t']);
+                let named = tokens(line, b"= \t");
                 if named.get(1).map(|t| t.0) != Some(name) {
                     return Err(err(
                         n,
@@ -364,18 +365,6 @@ fn state_or_variable(
     state(t, states).map(|s| vec![s])
 }
 
-/// A state number, or the set of a variable defined above, as its number in [`Sets`].
-fn state_or_variable_set(
-    t: &str,
-    variables: &HashMap<String, Variable>,
-    states: u16,
-) -> Result<u32, String> {
-    match variables.get(t) {
-        Some(v) => Ok(v.set),
-        None => state(t, states).map(u32::from),
-    }
-}
-
 /// A state number below `states`.
 fn state(t: &str, states: u16) -> Result<u8, String> {
     match t.parse::<u32>() {
@@ -431,7 +420,7 @@ fn read_transition(
         });
         return Ok(());
     }
-    let parts = tokens(line, &[',', ' ', '\t']);
+    let parts = tokens(line, b", \t");
     if parts.len() < inputs + 1 {
         return Err((
             lead + 1,
@@ -443,40 +432,58 @@ fn read_transition(
         ));
     }
     let entries = &parts[..=inputs];
-    // Variables named more than once are bound; collect them in order of appearance.
-    let mut bound: Vec<&str> = Vec::new();
-    for &(t, _) in entries {
-        if variables.contains_key(t)
-            && !bound.contains(&t)
-            && entries.iter().filter(|e| e.0 == t).count() > 1
-        {
-            bound.push(t);
+    // Each entry resolved once: the set of a variable, or a state (as its own set), or which
+    // bound variable it is. Variables named more than once are bound, numbered in order of
+    // appearance; a bound one takes each of its states in turn.
+    let mut vars: [Option<&Variable>; MAX_INPUTS + 1] = [None; MAX_INPUTS + 1];
+    for (k, &(t, _)) in entries.iter().enumerate() {
+        vars[k] = variables.get(t);
+    }
+    let mut bound: Vec<&Variable> = Vec::new();
+    let mut bound_at = [usize::MAX; MAX_INPUTS + 1];
+    let mut fixed = [0u32; MAX_INPUTS + 1];
+    for (k, &(t, c)) in entries.iter().enumerate() {
+        match vars[k] {
+            Some(v) => {
+                if let Some(j) = (0..k).find(|&j| entries[j].0 == t) {
+                    bound_at[k] = bound_at[j];
+                } else if entries[k + 1..].iter().any(|e| e.0 == t) {
+                    bound_at[k] = bound.len();
+                    bound.push(v);
+                } else {
+                    fixed[k] = v.set;
+                }
+            }
+            None if k < inputs => fixed[k] = state(t, states).map_err(|m| (lead + c, m))? as u32,
+            None => {}
         }
     }
+    let (t, c) = entries[inputs];
+    let output_fixed = match (bound_at[inputs], vars[inputs]) {
+        (usize::MAX, Some(v)) if v.states.len() == 1 => v.states[0],
+        (usize::MAX, Some(_)) => {
+            return Err((
+                lead + c,
+                format!(
+                    "the output '{t}' is a variable of several states that is not bound (named only once), so it has no one value"
+                ),
+            ));
+        }
+        (usize::MAX, None) => state(t, states).map_err(|m| (lead + c, m))?,
+        _ => 0,
+    };
     let mut choice = vec![0usize; bound.len()];
     loop {
         let mut set = [0; MAX_INPUTS];
-        for (k, &(t, c)) in entries[..inputs].iter().enumerate() {
-            set[k] = match bound.iter().position(|b| *b == t) {
-                Some(b) => variables[t].states[choice[b]] as u32,
-                None => state_or_variable_set(t, variables, states).map_err(|m| (lead + c, m))?,
+        for (k, s) in set.iter_mut().enumerate().take(inputs) {
+            *s = match bound_at[k] {
+                usize::MAX => fixed[k],
+                b => bound[b].states[choice[b]] as u32,
             };
         }
-        let (t, c) = entries[inputs];
-        let output = match bound.iter().position(|b| *b == t) {
-            Some(k) => variables[t].states[choice[k]],
-            None => match variables.get(t) {
-                Some(v) if v.states.len() == 1 => v.states[0],
-                Some(_) => {
-                    return Err((
-                        lead + c,
-                        format!(
-                            "the output '{t}' is a variable of several states that is not bound (named only once), so it has no one value"
-                        ),
-                    ));
-                }
-                None => state(t, states).map_err(|m| (lead + c, m))?,
-            },
+        let output = match bound_at[inputs] {
+            usize::MAX => output_fixed,
+            b => bound[b].states[choice[b]],
         };
         out.push(Transition {
             inputs: set,
@@ -487,7 +494,7 @@ fn read_transition(
         let mut k = 0;
         while k < bound.len() {
             choice[k] += 1;
-            if choice[k] < variables[bound[k]].states.len() {
+            if choice[k] < bound[k].states.len() {
                 break;
             }
             choice[k] = 0;
@@ -503,8 +510,8 @@ fn read_transition(
 /// transition too).
 fn expand(transitions: &[Transition], shape: Shape, symmetry: &str) -> Vec<Transition> {
     let n = inputs_of(shape);
-    let mut out = Vec::with_capacity(transitions.len());
     let maps = (symmetry != "permute").then(|| remaps(shape, symmetry));
+    let mut out = Vec::with_capacity(transitions.len() * maps.as_ref().map_or(1, Vec::len));
     for t in transitions {
         match &maps {
             None => {
@@ -559,7 +566,8 @@ fn check_contradictions(
     file: &str,
 ) -> Result<(), FileError> {
     let n = inputs_of(shape);
-    let mut seen: HashMap<[u32; MAX_INPUTS], (u8, usize)> = HashMap::default();
+    let mut seen: HashMap<[u32; MAX_INPUTS], (u8, usize)> =
+        HashMap::with_capacity_and_hasher(transitions.len(), Default::default());
     for t in transitions {
         // A set below `states` is a single state.
         if t.inputs[..n].iter().any(|&s| s >= states as u32) {
@@ -610,7 +618,12 @@ fn compile(
     let mut suffixes: Vec<Vec<(&[u8], u32)>> = vec![Vec::new(); depths];
     let mut suffix_of: Vec<Vec<u32>> = vec![Vec::new(); depths];
     for d in (0..depths).rev() {
-        let mut index: HashMap<(u32, u32), u32> = HashMap::default();
+        let nexts = if d + 1 == depths {
+            states as usize
+        } else {
+            suffixes[d + 1].len()
+        };
+        let mut index = PairIndex::new(sets.list.len(), nexts, transitions.len());
         let mut of = Vec::with_capacity(transitions.len());
         for (i, t) in transitions.iter().enumerate() {
             let next = if d + 1 == depths {
@@ -619,7 +632,7 @@ fn compile(
                 suffix_of[d + 1][i]
             };
             let set = t.inputs[order[d]];
-            let id = *index.entry((set, next)).or_insert_with(|| {
+            let id = index.get_or_insert(set, next, || {
                 suffixes[d].push((sets.get(set), next));
                 suffixes[d].len() as u32 - 1
             });
@@ -640,12 +653,45 @@ fn compile(
         memo: vec![HashMap::default(); depths],
         unmatched: vec![None; depths],
         scratch: vec![vec![Vec::new(); states as usize]; depths],
+        entries: vec![Vec::with_capacity(states as usize); depths],
         stamps: suffixes.iter().map(|s| vec![0; s.len()]).collect(),
         stamp: 0,
         suffixes,
     };
     let root = c.build(0, &root)?;
     Ok(c.builder.finish(shape, root))
+}
+
+/// Numbers of (set, next suffix) pairs: a table of every pair where there are few (a table
+/// of a few states and transitions, read at every start), a hash map otherwise.
+enum PairIndex {
+    Dense { numbers: Vec<u32>, nexts: usize },
+    Sparse(HashMap<(u32, u32), u32>),
+}
+
+impl PairIndex {
+    fn new(sets: usize, nexts: usize, pairs: usize) -> Self {
+        match sets.checked_mul(nexts) {
+            Some(n) if n <= 1 << 13 => PairIndex::Dense {
+                numbers: vec![u32::MAX; n],
+                nexts,
+            },
+            _ => PairIndex::Sparse(HashMap::with_capacity_and_hasher(pairs, Default::default())),
+        }
+    }
+
+    fn get_or_insert(&mut self, set: u32, next: u32, make: impl FnOnce() -> u32) -> u32 {
+        match self {
+            PairIndex::Dense { numbers, nexts } => {
+                let slot = &mut numbers[set as usize * *nexts + next as usize];
+                if *slot == u32::MAX {
+                    *slot = make();
+                }
+                *slot
+            }
+            PairIndex::Sparse(map) => *map.entry((set, next)).or_insert_with(make),
+        }
+    }
 }
 
 struct Compiler<'a> {
@@ -658,6 +704,8 @@ struct Compiler<'a> {
     unmatched: Vec<Option<u32>>,
     /// For each depth, the children's lists of the node being built there, kept between nodes.
     scratch: Vec<Vec<Vec<u32>>>,
+    /// For each depth, the entries of the node being built there, kept between nodes.
+    entries: Vec<Vec<u32>>,
     /// For each depth and suffix, the last child list it was put in (`stamp` numbers the
     /// lists), so that a suffix is in a child once, at its first place.
     stamps: Vec<Vec<u32>>,
@@ -675,12 +723,13 @@ impl Compiler<'_> {
             return Ok(base);
         }
         let states = self.states as usize;
-        let mut entries;
+        let mut entries = std::mem::take(&mut self.entries[depth]);
+        entries.clear();
         if depth + 1 == self.suffixes.len() {
             // The first suffix that matches each state of the last cell gives its output;
             // with none the cell stays as it is.
             const UNSET: u32 = u32::MAX;
-            entries = vec![UNSET; states];
+            entries.resize(states, UNSET);
             let mut left = states;
             for &k in matching {
                 let (set, output) = self.suffixes[depth][k as usize];
@@ -722,13 +771,13 @@ impl Compiler<'_> {
                 let stamp = self.stamp;
                 child.retain(|&k| std::mem::replace(&mut stamps[k as usize], stamp) != stamp);
             }
-            entries = Vec::with_capacity(states);
             for child in &children {
                 entries.push(self.build(depth + 1, child)?);
             }
             self.scratch[depth] = children;
         }
-        let base = self.builder.node(entries);
+        let base = self.builder.node_of(&entries);
+        self.entries[depth] = entries;
         if self.builder.len() > MAX_NODES {
             return Err(format!(
                 "the table compiles to more than {MAX_NODES} tree nodes, more than lifelab takes"

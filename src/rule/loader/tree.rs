@@ -346,6 +346,15 @@ impl TreeBuilder {
         base
     }
 
+    /// [`TreeBuilder::node`] for entries the caller keeps: copied only when the node is new.
+    pub fn node_of(&mut self, entries: &[u32]) -> u32 {
+        debug_assert_eq!(entries.len(), self.states as usize);
+        match self.index.get(entries) {
+            Some(&base) => base,
+            None => self.node(entries.to_vec()),
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.nodes.len() / self.states as usize
     }
