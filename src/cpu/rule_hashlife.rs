@@ -275,7 +275,11 @@ impl RuleHashLifeEngine {
         let mut e = self.node(1, [0; 4]);
         self.empty.push(e); // level 1 at index 0
         for level in 2..=64u8 {
+            let below = e;
             e = self.node(level, [e; 4]);
+            // An empty node's future is the empty node below it, memoised as any other's,
+            // so that the one test of a full step's memo answers it.
+            self.nodes[e as usize].full = below;
             self.empty.push(e);
         }
         self.root = self.empty_of(3);
@@ -360,14 +364,15 @@ impl RuleHashLifeEngine {
         let n = &self.nodes[id as usize];
         let level = n.level;
         debug_assert!(j + 2 <= level);
+        if j + 2 == level && n.full != NONE {
+            return n.full;
+        }
         if n.population == 0 {
             return self.empty_of(level - 1);
         }
-        if j + 2 == level {
-            if n.full != NONE {
-                return n.full;
-            }
-        } else if let Some(&r) = self.results.get(&(id, j)) {
+        if j + 2 != level
+            && let Some(&r) = self.results.get(&(id, j))
+        {
             return r;
         }
         self.compute_result(id, j, progress)
