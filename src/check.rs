@@ -373,8 +373,48 @@ pub fn tabled_rules() -> Vec<Rule> {
         .map(|t| t.parse().expect("valid"))
         .collect();
     rules.push(Rule::parse_in_2d_file("W30").expect("valid"));
+    for (name, table) in TWO_STATE_TABLES {
+        let loaded = crate::rule::loader::load_text(table, name).expect("a valid rule file");
+        rules.push(Rule {
+            kind: crate::rule::RuleKind::Loaded(loaded),
+            torus: None,
+            bounded: None,
+            tube: None,
+        });
+    }
     rules
 }
+
+/// Rule files of two states (as Banks-I and Banks-III are), one per neighbourhood Golly's
+/// tables have: the two-state engines run each as its table of the 3x3 block, and the
+/// reference engine walks its tree. Asymmetric where the symmetry allows; a listed transition's
+/// bound variable is one state throughout, and an unlisted neighbourhood leaves the cell as it
+/// is (Golly's default).
+const TWO_STATE_TABLES: [(&str, &str); 4] = [
+    (
+        "TwoStateVonNeumann",
+        "@RULE TwoStateVonNeumann\n@TABLE\nn_states:2\nneighborhood:vonNeumann\nsymmetries:none\n\
+         # C,N,E,S,W,C'\n0,1,0,0,0,1\n0,1,1,0,0,1\n0,0,1,1,1,1\n1,0,0,0,0,0\n1,1,0,1,0,0\n1,0,1,0,0,0\n",
+    ),
+    (
+        "TwoStateMoore",
+        "@RULE TwoStateMoore\n@TABLE\nn_states:2\nneighborhood:Moore\nsymmetries:rotate4reflect\n\
+         var a={0,1}\nvar b={0,1}\n# C,N,NE,E,SE,S,SW,W,NW,C'\n0,1,1,0,0,0,0,0,1,1\n\
+         0,1,0,1,0,0,0,0,0,1\n0,1,0,0,0,1,0,0,0,1\n1,0,0,0,0,0,0,0,0,0\n1,a,0,a,0,0,0,0,0,0\n\
+         1,1,1,1,1,a,b,0,0,0\n1,1,a,1,a,1,a,1,a,0\n",
+    ),
+    (
+        "TwoStateHexagonal",
+        "@RULE TwoStateHexagonal\n@TABLE\nn_states:2\nneighborhood:hexagonal\nsymmetries:permute\n\
+         # C,N,E,SE,S,W,NW,C'\n0,1,1,0,0,0,0,1\n1,0,0,0,0,0,0,0\n1,1,1,1,1,0,0,0\n\
+         1,1,1,1,1,1,0,0\n",
+    ),
+    (
+        "TwoStateRows",
+        "@RULE TwoStateRows\n@TABLE\nn_states:2\nneighborhood:oneDimensional\nsymmetries:none\n\
+         # C,W,E,C': Wolfram's rule 30\n0,1,0,1\n0,0,1,1\n1,0,0,1\n1,1,0,0\n1,1,1,0\n1,0,1,1\n",
+    ),
+];
 
 const TABLED_RULES: [&str; 7] = [
     "B2-a/S12",

@@ -147,7 +147,11 @@ impl Logic {
             RuleKind::Generations(g) => {
                 panic!("the dense engine has two states; {g} has {}", g.states)
             }
-            RuleKind::Loaded(l) => panic!("the dense engine has two states; {l} is a rule file"),
+            // The registry keeps the other rule files off too.
+            RuleKind::Loaded(l) => match rule.block_rule() {
+                Some(r) => Logic::Map(Circuit::new(&r), r.births_from_nothing()),
+                None => panic!("the dense engine has two states; {l} is a rule file's of more"),
+            },
             RuleKind::Ltl(l) => panic!(
                 "the dense engine counts 8 neighbours; {l} has range {}",
                 l.range

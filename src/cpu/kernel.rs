@@ -308,7 +308,9 @@ impl Kernel {
             RuleKind::Life(l) => Some(Self::new(l)),
             RuleKind::Map(m) => Some(Self::for_map(m)),
             RuleKind::Ltl(l) => l.block_rule().map(|m| Self::for_map(&m)),
-            RuleKind::Elementary(_) | RuleKind::Generations(_) | RuleKind::Loaded(_) => None,
+            // A rule file's of two states, as its table (Banks-I).
+            RuleKind::Loaded(_) => rule.block_rule().map(|m| Self::for_map(&m)),
+            RuleKind::Elementary(_) | RuleKind::Generations(_) => None,
         }
     }
 

@@ -82,7 +82,10 @@ pub fn create_engine(
         Ok(Box::new(elementary::GpuElementaryEngine::new(
             ctx, rule, grid,
         )?))
-    } else if rule.states() > 2 || rule.loaded().is_some() || rule.ltl().is_some() {
+    } else if rule.states() > 2
+        || (rule.loaded().is_some() && !rule.is_tabled())
+        || rule.ltl().is_some()
+    {
         let mut e = generations::GpuGenerationsEngine::new(ctx, rule, grid.width(), grid.height())?;
         e.put(grid, (0, 0), crate::engine::Put::Replace)?;
         Ok(Box::new(e))

@@ -279,7 +279,7 @@ pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>,
         let choice = Choice {
             reason: format!(
                 "{} on the plane: the {} engine runs {} generations and HashLife {m} twice, and the run goes on with the one that did less work",
-                if request.rule.loaded().is_some() {
+                if request.rule.loaded().is_some() && !request.rule.is_tabled() {
                     "a rule file's rule"
                 } else {
                     "a crowded pattern of a rule of the 3x3 block"
@@ -346,12 +346,13 @@ pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>,
 /// cost model `auto` would give the tile engine (`choice`).
 fn memo_may_pay(request: &Request, choice: &Choice) -> Option<switching::Trial> {
     let w = request.workload;
-    let trial = if request.rule.loaded().is_some() {
-        switching::Trial::RULE_FILE
-    } else if matches!(request.rule.kind, crate::rule::RuleKind::Map(_))
-        && choice.kind == EngineKind::Tiles
-    {
+    let trial = if request.rule.is_tabled() {
+        if choice.kind != EngineKind::Tiles {
+            return None;
+        }
         switching::Trial::BLOCK_RULE
+    } else if request.rule.loaded().is_some() {
+        switching::Trial::RULE_FILE
     } else {
         return None;
     };
@@ -380,7 +381,7 @@ fn both_may_run(request: &Request, trial: switching::Trial) -> bool {
 /// Self-Rep patterns to 10^4 generations kept their median (0.97× Golly's time), the smallest
 /// demos a tenth of a millisecond slower, the second thread's cost (BENCHMARKS.md, 2026-12-06).
 fn may_race(request: &Request) -> bool {
-    matches!(request.rule.kind, crate::rule::RuleKind::Map(_)) && cpu_threads() >= 2
+    request.rule.is_tabled() && cpu_threads() >= 2
 }
 
 /// The engine `auto` races the HashLife it chose against (`choice`): a pattern of a rule of
@@ -442,12 +443,21 @@ fn two_states(r: &Request) -> Result<(), String> {
             r.rule, l.range
         ));
     }
-    if r.rule.loaded().is_some() {
-        // A rule file's rule may have two states (Banks-I): its table is what it lacks.
-        Err(format!(
-            "it runs rules given by their notation, not by a rule file's table or tree, and {} is a rule file's rule (the rule-tree and rule-hashlife engines run it)",
-            r.rule
-        ))
+    if r.rule.loaded().is_some() && !r.rule.is_tabled() {
+        // Of two states and not run as a table: it gives birth on empty space, which Golly
+        // runs as it stands and the tables' B0 emulation on the plane would not.
+        Err(if r.rule.states() == 2 {
+            format!(
+                "it runs a rule file's rule of two states as a table of the 3x3 block where a dead cell among dead ones stays dead, and {} gives birth on empty space (B0) (the rule-tree engine runs it on a torus)",
+                r.rule
+            )
+        } else {
+            format!(
+                "it has two states, and the rule file's rule {} has {} (the rule-tree and rule-hashlife engines run it)",
+                r.rule,
+                r.rule.states()
+            )
+        })
     } else if r.rule.states() > 2 {
         Err(format!(
             "it has two states, and {} has {} (the generations engine runs it)",
@@ -941,7 +951,7 @@ fn builtin() -> Vec<EngineSpec> {
                 // (Golly's infinite-binary-ruler-generator to 1000: 0.03 s against 0.22 s).
                 // A quadtree from a file is HashLife's own, and repeats itself: jumps pay there
                 // as well (Golly's metapixel-galaxy to 1000 took the tile engine 260 s).
-                let tabled = matches!(r.rule.kind, crate::rule::RuleKind::Map(_));
+                let tabled = r.rule.is_tabled();
                 // A run whose end alone matters: a plain B/S pattern's first 2^15 generations (a
                 // methuselah's churn, Golly's longest but the arks) are the tile engine's since
                 // it computes each changed tile in one pass: iwona to 28786 on the plane 0.08 s
@@ -1050,7 +1060,7 @@ fn gpu_spec() -> EngineSpec {
                 crate::gpu::LifeKernel::Tiles | crate::gpu::LifeKernel::Sparse
             ) && !r.rule.births_from_nothing()
                 && r.rule.states() <= 2
-                && r.rule.loaded().is_none()
+                && (r.rule.loaded().is_none() || r.rule.is_tabled())
                 && r.rule.ltl().is_none();
             // A Generations rule or a rule file's runs a cell per invocation: on the H200,
             // 1.04e11 cell updates/s on 4096² for Brian's Brain, WireWorld and Langtons-Loops,
@@ -1060,7 +1070,7 @@ fn gpu_spec() -> EngineSpec {
             } else if let Some(l) = r.rule.ltl() {
                 // Two passes, and a read of each of the range's rows per cell.
                 (r.cells() * (10.0 + 2.0 * l.range as f64), 40e-6)
-            } else if r.rule.states() > 2 || r.rule.loaded().is_some() {
+            } else if r.rule.states() > 2 || (r.rule.loaded().is_some() && !r.rule.is_tabled()) {
                 (r.cells() * 2.0, 20e-6)
             } else {
                 (r.cells(), 20e-6)
@@ -1087,7 +1097,7 @@ fn gpu_spec() -> EngineSpec {
         // The host keeps one copy (what edits and reads go through); the device checks its own.
         // A Generations rule's copy is a byte per cell.
         memory: |r| {
-            if r.rule.states() > 2 || r.rule.loaded().is_some() {
+            if r.rule.states() > 2 || (r.rule.loaded().is_some() && !r.rule.is_tabled()) {
                 r.universe.cells().unwrap_or(0)
             } else {
                 dense_bytes(r, 1)

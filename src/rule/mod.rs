@@ -327,10 +327,12 @@ impl Rule {
     }
 
     /// The rule as a table of the 3x3 block, for a 2D rule that is not stochastic: what the
-    /// table-driven kernels run (a Life-like rule becomes its table too).
+    /// table-driven kernels run (a Life-like rule becomes its table too, and so does a rule
+    /// file's of two states, `RuleTree::block_rule`).
     pub fn block_rule(&self) -> Option<MapRule> {
         match self.kind {
             RuleKind::Map(m) => Some(m),
+            RuleKind::Loaded(l) if l.states == 2 => l.def().block,
             RuleKind::Life(l) if !l.is_stochastic() => {
                 Some(MapRule::from_fn(l.neighbourhood, MapNotation::Map, |i| {
                     let alive = i & map::CENTRE != 0;
@@ -339,6 +341,17 @@ impl Rule {
                 }))
             }
             _ => None,
+        }
+    }
+
+    /// Whether the two-state engines run the rule from its table of the 3x3 block, by a
+    /// circuit, where a Life-like rule's counts take a shorter one: MAP, Hensel's letters, a
+    /// rule file's of two states.
+    pub fn is_tabled(&self) -> bool {
+        match self.kind {
+            RuleKind::Map(_) => true,
+            RuleKind::Loaded(_) => self.block_rule().is_some(),
+            _ => false,
         }
     }
 

@@ -90,6 +90,7 @@ pub fn parse(
     Ok(RuleDef {
         name,
         states: tree.states,
+        block: tree.block_rule(),
         tree: std::sync::Arc::new(tree),
         colours,
         has_icons: icons,

@@ -68,6 +68,7 @@ pub fn builtin(name: &str) -> Option<LoadedRule> {
                 name: variant.name().to_string(),
                 states: variant.states(),
                 tree: std::sync::Arc::new(tree(variant)),
+                block: None,
                 colours: colours(variant.states()),
                 has_icons: false,
                 source: format!(

@@ -20,6 +20,7 @@ pub mod jvn;
 pub mod table;
 pub mod tree;
 
+use crate::rule::map::MapRule;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
@@ -56,6 +57,9 @@ pub struct RuleDef {
     pub states: u16,
     /// Shared with the engines that walk it (HashLife over N states keeps it by this handle).
     pub tree: Arc<RuleTree>,
+    /// The rule as a table of the 3x3 block, where it is one (`RuleTree::block_rule`): the
+    /// two-state engines run it as they run a MAP rule.
+    pub block: Option<MapRule>,
     /// The colour of each state (state 0 first).
     pub colours: Vec<[u8; 3]>,
     /// Whether the file has icons (lifelab draws the colours).

@@ -6,6 +6,8 @@
 //! neighbourhoods).
 
 use super::FileError;
+use crate::rule::Neighbourhood;
+use crate::rule::map::{MapNotation, MapRule, bit_at};
 
 /// The neighbourhood a tree reads, which fixes the order of its cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -85,6 +87,25 @@ impl RuleTree {
     /// Whether empty space comes alive: a dead cell among dead cells does not stay dead.
     pub fn births_from_nothing(&self) -> bool {
         self.next(&vec![0; self.shape.order().len()]) != 0
+    }
+
+    /// The same rule as a table of the 3x3 block, when it is one the two-state engines run as
+    /// they run a MAP rule: two states and no birth from nothing (Golly runs a rule file's B0
+    /// literally, which fills the plane at once, so the rule-tree engine keeps it, on a torus).
+    /// Banks-I and Banks-III are such rules.
+    pub fn block_rule(&self) -> Option<MapRule> {
+        if self.states != 2 || self.births_from_nothing() {
+            return None;
+        }
+        let neighbourhood = match self.shape {
+            Shape::VonNeumann => Neighbourhood::VonNeumann,
+            Shape::Hexagonal => Neighbourhood::Hexagonal,
+            // A row's west and east neighbours are two cells of the Moore block.
+            Shape::Moore | Shape::OneDimensional => Neighbourhood::Moore,
+        };
+        Some(MapRule::from_fn(neighbourhood, MapNotation::Map, |index| {
+            self.next_with(|dx, dy| (index & bit_at(dx, dy) != 0) as u8) == 1
+        }))
     }
 
     /// Reads Golly's `@TREE` section (or a `.tree` file). `first_line` is the file's line
