@@ -69,11 +69,11 @@ enum Stop {
 struct Store {
     nodes: Vec<Node>,
     free: Vec<Id>,
-    /// Open addressing, linear probing: the node id in the low 32 bits and 32 bits of its hash
-    /// above, so that most probes that miss never read the node. The id is stored plus one, so
-    /// that an empty slot is 0.
-    table: Vec<u64>,
-    /// 64 less log2 of the table's size: a key's home is its hash shifted right by this.
+    /// Open addressing, linear probing by buckets of eight slots: the node id in the low 32
+    /// bits and 32 bits of its hash above, so that most probes that miss never read the node.
+    /// The id is stored plus one, so that an empty slot is 0.
+    table: Vec<Bucket>,
+    /// 64 less log2 of the buckets: a key's home bucket is its hash shifted right by this.
     shift: u32,
     live: usize,
     /// The most nodes the store may hold (`--memory`).
@@ -128,10 +128,70 @@ pub(super) fn prefetch_slot<T>(slots: &[T], i: usize) {
     let _ = at;
 }
 
-/// An empty table of `size` slots.
-pub(super) fn table(size: usize) -> Vec<u64> {
-    let mut t = crate::memory::vec_in_huge_pages(size);
-    t.resize(size, EMPTY_SLOT);
+/// Eight slots of a node table, one cache line, probed bucket after bucket (both HashLifes).
+/// Probing slot by slot took a branch on each slot's tag, and one in five was mispredicted
+/// (N-state: Banks-II to 10^4 generations, cachegrind's branch model: 270,000 mispredictions
+/// against Golly's 150,000, a third of them there, in a run of about 50 million instructions on
+/// both; two-state: Banks-III to 10^6, 386,000 of 1.6 million).
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+pub(super) struct Bucket(pub(super) [u64; 8]);
+
+impl Bucket {
+    /// The lanes whose tag (high half) is `tag`, as a bit mask; an empty lane matches a tag
+    /// of 0.
+    #[inline(always)]
+    pub(super) fn tags(&self, tag: u64) -> u32 {
+        self.halves::<true>(tag as u32)
+    }
+
+    /// The empty lanes (low half 0: a slot holds its node plus one), as a bit mask.
+    #[inline(always)]
+    pub(super) fn empty(&self) -> u32 {
+        self.halves::<false>(0)
+    }
+
+    /// The lanes whose high (`HIGH`) or low half is `value`.
+    #[inline(always)]
+    fn halves<const HIGH: bool>(&self, value: u32) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE2 is in every x86_64 CPU; the loads read the bucket's own 64 bytes,
+        // which its alignment keeps whole.
+        unsafe {
+            use std::arch::x86_64::*;
+            let p = self.0.as_ptr() as *const __m128i;
+            let v = _mm_set1_epi32(value as i32);
+            let mut mask = 0;
+            for k in 0..2 {
+                let a = _mm_castsi128_ps(_mm_load_si128(p.add(2 * k)));
+                let b = _mm_castsi128_ps(_mm_load_si128(p.add(2 * k + 1)));
+                // Four slots' high halves, or their low halves.
+                let half = _mm_castps_si128(if HIGH {
+                    _mm_shuffle_ps::<0b11_01_11_01>(a, b)
+                } else {
+                    _mm_shuffle_ps::<0b10_00_10_00>(a, b)
+                });
+                let m = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(half, v))) as u32;
+                mask |= m << (4 * k);
+            }
+            mask
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let mut mask = 0;
+            for (i, &slot) in self.0.iter().enumerate() {
+                let half = if HIGH { slot >> 32 } else { slot & 0xffff_ffff };
+                mask |= ((half == value as u64) as u32) << i;
+            }
+            mask
+        }
+    }
+}
+
+/// An empty table of `buckets` buckets.
+fn table(buckets: usize) -> Vec<Bucket> {
+    let mut t = crate::memory::vec_in_huge_pages(buckets);
+    t.resize(buckets, Bucket::default());
     t
 }
 
@@ -154,7 +214,7 @@ impl Store {
             collections: 0,
             made: 0,
         };
-        s.set_table(table(1 << 12));
+        s.set_table(table(1 << 9));
         let leaf = s.intern_unchecked([0; 4], LEAF, 0);
         s.empty = vec![NONE; LEAF as usize];
         s.empty.push(leaf);
@@ -169,22 +229,30 @@ impl Store {
     /// `probe`, the key's hash already computed (by `prefetch`).
     #[inline(always)]
     fn probe_hashed(&self, c: [Id; 4], level: u8, h: u64) -> Result<Id, usize> {
-        let tag = h >> 32;
         let mask = self.table.len() - 1;
-        let mut i = self.home(h);
+        let mut b = self.home(h);
         loop {
-            let slot = self.table[i];
-            if slot == EMPTY_SLOT {
-                return Err(i);
-            }
-            if slot >> 32 == tag {
-                let id = (slot as Id).wrapping_sub(1);
-                let n = &self.nodes[id as usize];
-                if n.children == c && n.level == level {
-                    return Ok(id);
+            let bucket = &self.table[b];
+            let mut hits = bucket.tags(h >> 32);
+            while hits != 0 {
+                let slot = bucket.0[hits.trailing_zeros() as usize];
+                hits &= hits - 1;
+                // An empty slot's tag is 0 too.
+                if slot as u32 != 0 {
+                    let id = slot as Id - 1;
+                    let n = &self.nodes[id as usize];
+                    if n.children == c && n.level == level {
+                        return Ok(id);
+                    }
                 }
             }
-            i = (i + 1) & mask;
+            // Slots empty only when the table is rebuilt, so a key is never past a bucket
+            // with room.
+            let empty = bucket.empty();
+            if empty != 0 {
+                return Err(8 * b + empty.trailing_zeros() as usize);
+            }
+            b = (b + 1) & mask;
         }
     }
 
@@ -198,7 +266,7 @@ impl Store {
         h
     }
 
-    /// The slot where a key of hash `h` is looked for first: the hash's top bits, which the
+    /// The bucket where a key of hash `h` is looked for first: the hash's top bits, which the
     /// slot keeps (its tag is the top 32), so that the table grows without reading a node.
     #[inline(always)]
     fn home(&self, h: u64) -> usize {
@@ -212,12 +280,25 @@ impl Store {
 
     /// Node `id`, whose hash is `h`, in the first empty slot from its home.
     fn place(&mut self, h: u64, id: Id) {
+        let b = self.home(h);
+        self.place_from(b, slot_of(h, id));
+    }
+
+    /// `slot` in the first empty slot from bucket `b` on.
+    fn place_from(&mut self, mut b: usize, slot: u64) {
         let mask = self.table.len() - 1;
-        let mut i = self.home(h);
-        while self.table[i] != EMPTY_SLOT {
-            i = (i + 1) & mask;
+        loop {
+            let empty = self.table[b].empty();
+            if empty != 0 {
+                self.table[b].0[empty.trailing_zeros() as usize] = slot;
+                return;
+            }
+            b = (b + 1) & mask;
         }
-        self.table[i] = slot_of(h, id);
+    }
+
+    fn set_slot(&mut self, slot: usize, value: u64) {
+        self.table[slot / 8].0[slot % 8] = value;
     }
 
     fn intern_unchecked(&mut self, c: [Id; 4], level: u8, population: u64) -> Id {
@@ -257,19 +338,20 @@ impl Store {
         self.live += 1;
         self.made += 1;
         let h = hash4(c, level);
-        if self.live * 4 > self.table.len() * 3 {
+        if self.live * 4 > self.table.len() * 8 * 3 {
             // The slots move, the new node's not yet among them; it goes in after.
             if !self.grow_table() {
                 self.place(h, id);
             }
         } else {
-            self.table[slot] = slot_of(h, id);
+            self.set_slot(slot, slot_of(h, id));
         }
         id
     }
 
+    /// The table rebuilt from the nodes, of `size` slots or a few more.
     fn rebuild_table(&mut self, size: usize) {
-        self.set_table(table(size.next_power_of_two()));
+        self.set_table(table(size.div_ceil(8).next_power_of_two()));
         for id in 0..self.nodes.len() {
             if self.nodes[id].level != 0 {
                 self.insert_slot(id as Id);
@@ -277,8 +359,8 @@ impl Store {
         }
     }
 
-    fn set_table(&mut self, t: Vec<u64>) {
-        // Tags are 32 bits: a home needs no more of them (a table of 2^32 slots is 32 GiB).
+    fn set_table(&mut self, t: Vec<Bucket>) {
+        // Tags are 32 bits: a home needs no more of them (a table of 2^32 buckets is 256 GiB).
         let bits = t.len().trailing_zeros().min(32);
         self.shift = 64 - bits;
         self.table = t;
@@ -288,30 +370,22 @@ impl Store {
     /// new table is twice its old home or one more, so the old table is read in order and the
     /// new one written nearly in order, where rehashing every node (the first build of
     /// broken-lines' nodes: a twelfth of its run) read each node and wrote a slot at random.
-    /// Returns whether it rebuilt the table from the nodes instead (past 2^32 slots, where a
+    /// Returns whether it rebuilt the table from the nodes instead (past 2^32 buckets, where a
     /// tag no longer holds a home), the newest node among them.
     fn grow_table(&mut self) -> bool {
         let old = std::mem::take(&mut self.table);
         if old.len() >= 1 << 32 {
-            self.rebuild_table(old.len() * 2);
+            self.rebuild_table(old.len() * 16);
             return true;
         }
         self.set_table(table(old.len() * 2));
-        let mask = self.table.len() - 1;
         let shift = self.shift - 32;
-        // A run of slots that wraps past the end began before the end: the slots at the start
-        // that belong to the end are moved after the rest, so that each finds its home's run
-        // already placed before it.
-        let wrapped = old.iter().take_while(|&&s| s != EMPTY_SLOT).count();
-        for &slot in old[wrapped..].iter().chain(&old[..wrapped]) {
-            if slot == EMPTY_SLOT {
-                continue;
+        for bucket in &old {
+            for &slot in &bucket.0 {
+                if slot != EMPTY_SLOT {
+                    self.place_from(((slot >> 32) >> shift) as usize, slot);
+                }
             }
-            let mut i = ((slot >> 32) >> shift) as usize;
-            while self.table[i] != EMPTY_SLOT {
-                i = (i + 1) & mask;
-            }
-            self.table[i] = slot;
         }
         false
     }
@@ -1778,6 +1852,31 @@ impl Engine for HashLifeEngine {
 mod tests {
     use super::*;
     use crate::cpu::FastEngine;
+
+    /// Keys of one hash overflow their bucket into the next ones, and round the table's end;
+    /// a key whose tag is 0, which every empty slot shows too, is found, and one never placed
+    /// is not (a lookup that took an empty slot for a node would index past the nodes).
+    #[test]
+    fn keys_of_one_hash_are_found_past_their_bucket_and_round_the_end() {
+        let mut s = Store::new(1 << 16, 1 << 16);
+        let ids: Vec<Id> = (0..20u32)
+            .map(|k| s.intern_unchecked([k + 1, 7, 0, 0], LEAF, 1))
+            .collect();
+        // Tag 0, homed in the first bucket; the top tag, homed in the last.
+        for h in [0u64, u64::MAX] {
+            for &id in &ids {
+                s.place(h, id);
+            }
+            for &id in &ids {
+                let c = s.node(id).children;
+                assert_eq!(s.probe_hashed(c, LEAF, h), Ok(id), "hash {h:x}");
+            }
+            assert!(
+                s.probe_hashed([99, 7, 0, 0], LEAF, h).is_err(),
+                "hash {h:x}"
+            );
+        }
+    }
 
     /// The table grown by its slots' tags alone (`Store::grow_table`) still finds every node:
     /// a lookup that missed would only make a duplicate, which no population shows. Distinct

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::hashlife::{prefetch_slot, slot_of};
+use super::hashlife::{Bucket, prefetch_slot, slot_of};
 use crate::engine::{
     Bounds, CellRect, Census, Core, Engine, EngineError, EngineKind, EngineResult, Progress, Put,
     Sampled, Universe, Work, cells_by_state, census_of_tiles, check_states, put_by_cell,
@@ -53,65 +53,6 @@ const NONE: u32 = u32::MAX;
 struct NodeIndex {
     buckets: Vec<Bucket>,
     len: usize,
-}
-
-/// Eight slots of the table, one cache line, probed bucket after bucket. Probing slot by
-/// slot took a branch on each slot's tag, and one in five was mispredicted (Banks-II to 10^4
-/// generations, cachegrind's branch model: 270,000 mispredictions against Golly's 150,000,
-/// a third of them there, in a run of about 50 million instructions on both).
-#[derive(Clone, Copy, Default)]
-#[repr(C, align(64))]
-struct Bucket([u64; 8]);
-
-impl Bucket {
-    /// The lanes whose tag (high half) is `tag`, as a bit mask; an empty lane matches a tag
-    /// of 0.
-    #[inline(always)]
-    fn tags(&self, tag: u64) -> u32 {
-        self.halves::<true>(tag as u32)
-    }
-
-    /// The empty lanes (low half 0: a slot holds its node plus one), as a bit mask.
-    #[inline(always)]
-    fn empty(&self) -> u32 {
-        self.halves::<false>(0)
-    }
-
-    /// The lanes whose high (`HIGH`) or low half is `value`.
-    #[inline(always)]
-    fn halves<const HIGH: bool>(&self, value: u32) -> u32 {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE2 is in every x86_64 CPU; the loads read the bucket's own 64 bytes,
-        // which its alignment keeps whole.
-        unsafe {
-            use std::arch::x86_64::*;
-            let p = self.0.as_ptr() as *const __m128i;
-            let v = _mm_set1_epi32(value as i32);
-            let mut mask = 0;
-            for k in 0..2 {
-                let a = _mm_castsi128_ps(_mm_load_si128(p.add(2 * k)));
-                let b = _mm_castsi128_ps(_mm_load_si128(p.add(2 * k + 1)));
-                // Four slots' high halves, or their low halves.
-                let half = _mm_castps_si128(if HIGH {
-                    _mm_shuffle_ps::<0b11_01_11_01>(a, b)
-                } else {
-                    _mm_shuffle_ps::<0b10_00_10_00>(a, b)
-                });
-                let m = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(half, v))) as u32;
-                mask |= m << (4 * k);
-            }
-            mask
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let mut mask = 0;
-            for (i, &slot) in self.0.iter().enumerate() {
-                let half = if HIGH { slot >> 32 } else { slot & 0xffff_ffff };
-                mask |= ((half == value as u64) as u32) << i;
-            }
-            mask
-        }
-    }
 }
 
 impl NodeIndex {
