@@ -19,8 +19,8 @@ pub fn ui(ui: &mut egui::Ui, s: &Status) {
                 ui.label(format!("generation {}", s.generation));
                 ui.separator();
                 // Under a Generations rule Golly's population counts the dying cells too; under
-                // a rule file's, every cell that is not in state 0.
-                let counted = if s.rule.loaded().is_some() {
+                // a rule file's, every cell that is not in state 0 (of two states: the live ones).
+                let counted = if s.rule.loaded().is_some() && s.rule.states() > 2 {
                     format!(" (states 1 to {})", s.rule.states() - 1)
                 } else if s.rule.states() > 2 {
                     " (live and dying)".to_string()
