@@ -149,6 +149,18 @@ fn malformed_rule_files_are_refused_with_file_line_and_column() {
             "has depth 1",
             (7, 3),
         ),
+        // Not digits, and past u32: a node line's numbers are read byte by byte, and anything
+        // else goes back to the token-by-token reading, which names it.
+        (
+            "@RULE A\n@TREE\nnum_states=2\nnum_neighbors=4\nnum_nodes=2\n1 0 1\n2 0 x\n",
+            "'x' is not a whole number",
+            (7, 5),
+        ),
+        (
+            "@RULE A\n@TREE\nnum_states=2\nnum_neighbors=4\nnum_nodes=2\n1 0 99999999999\n",
+            "'99999999999' is not a whole number",
+            (6, 5),
+        ),
         (
             "@RULE A\n@COLORS\n1 0 0 255\n",
             "no @TABLE or @TREE",
