@@ -69,8 +69,11 @@ fn check_against_oracle(symmetry: &str, file: &str, soups: u64) {
 }
 
 fn check_rule_against_oracle(rule: &str, symmetry: &str, file: &str, soups: u64) {
+    check_parsed_rule_against_oracle(Rule::parse(rule).unwrap(), symmetry, file, soups)
+}
+
+fn check_parsed_rule_against_oracle(rule: Rule, symmetry: &str, file: &str, soups: u64) {
     let want = oracle(file);
-    let rule = Rule::parse(rule).unwrap();
     let symmetry: Symmetry = symmetry.parse().unwrap();
     let mut wrong = Vec::new();
     for index in 0..soups {
@@ -123,6 +126,29 @@ fn highlife_and_an_isotropic_non_totalistic_rule_give_lifelibs_objects() {
         "lifelib_b3s2-i34q_C1_k_lifelab_.txt",
         300,
     );
+}
+
+/// A rule file of two states whose table is an isotropic rule of the Moore block is
+/// censused as that rule: Life written out as a table (by hand, below) gives lifelib's
+/// objects for Life's soups, and its haul is Catagolue's `b3s23`, not the file's name.
+#[test]
+fn a_rule_file_of_life_is_censused_as_life() {
+    let mut table = String::from(
+        "@RULE LifeAsATable\n@TABLE\nn_states:2\nneighborhood:Moore\nsymmetries:permute\n0,1,1,1,0,0,0,0,0,1\n",
+    );
+    for n in [0, 1, 4, 5, 6, 7, 8] {
+        let cells: Vec<&str> = (0..8).map(|k| if k < n { "1" } else { "0" }).collect();
+        table.push_str(&format!("1,{},0\n", cells.join(",")));
+    }
+    let loaded = lifelab::rule::loader::load_text(&table, "LifeAsATable").unwrap();
+    let rule = Rule {
+        kind: lifelab::rule::RuleKind::Loaded(loaded),
+        torus: None,
+        bounded: None,
+        tube: None,
+    };
+    assert_eq!(census::catagolue_rule(&rule), "b3s23");
+    check_parsed_rule_against_oracle(rule, "C1", "lifelib_b3s23_C1_k_lifelab_.txt", 300);
 }
 
 #[test]

@@ -58,7 +58,7 @@ pub fn census_table(rule: &Rule) -> Result<MapRule, Unsupported> {
         ));
     }
     let table = rule.block_rule().ok_or_else(|| {
-        refuse("the census runs two-state rules of the 3x3 block (B/S and isotropic non-totalistic rules)")
+        refuse("the census runs two-state rules of the 3x3 block (B/S and isotropic non-totalistic rules, and rule files of two states that are one)")
     })?;
     if table.neighbourhood != Neighbourhood::Moore {
         return Err(refuse(
@@ -97,14 +97,20 @@ fn isotropic(t: &MapRule) -> bool {
     })
 }
 
-/// The rule as Catagolue names it: `b3s23`, `b36s23`, `b2-as12`.
+/// The rule as Catagolue names it: `b3s23`, `b36s23`, `b2-as12`. A rule file's rule that the
+/// census runs is an isotropic rule of the Moore block, and goes by its canonical Hensel
+/// form, as Catagolue knows it (a table of Life is `b3s23`), not by the file's name.
 pub fn catagolue_rule(rule: &Rule) -> String {
-    match rule.kind {
-        RuleKind::Life(_) | RuleKind::Map(_) => {
-            rule.to_string().replace('/', "").to_ascii_lowercase()
-        }
-        _ => rule.to_string(),
-    }
+    let name = match rule.kind {
+        RuleKind::Loaded(_) => match census_table(rule) {
+            Ok(t) => MapRule::from_fn(t.neighbourhood, map::MapNotation::Hensel, |i| t.next(i))
+                .to_string(),
+            Err(_) => return rule.to_string(),
+        },
+        RuleKind::Life(_) | RuleKind::Map(_) => rule.to_string(),
+        _ => return rule.to_string(),
+    };
+    name.replace('/', "").to_ascii_lowercase()
 }
 
 /// `N` (soups 0 to N-1) or `A..B` (soups A to B-1), as `--soups` and the Census panel take it.

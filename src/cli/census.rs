@@ -25,7 +25,7 @@ pub struct CensusArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
-    /// The rule: B/S or isotropic non-totalistic, two states, not B0.
+    /// The rule: B/S or isotropic non-totalistic, two states, not B0; or a rule file's rule that is one (its haul names it in Hensel's notation).
     #[arg(long, default_value = "B3/S23")]
     pub rule: String,
     /// C1, G1, C2_1, C2_2, C2_4, C4_1, C4_4, D2_+1, D2_+2, D2_x, D4_+1, D4_+2, D4_+4, D4_x1,
