@@ -151,6 +151,20 @@ fn a_rule_file_of_life_is_censused_as_life() {
     check_parsed_rule_against_oracle(rule, "C1", "lifelib_b3s23_C1_k_lifelab_.txt", 300);
 }
 
+/// Catagolue's rule names are lowercase: Life written as a MAP string goes by `b3s23`, and an
+/// isotropic non-totalistic rule written as MAP by its Hensel form, not by its base64 lowered.
+#[test]
+fn a_map_rule_is_named_as_catagolue_names_it() {
+    use lifelab::rule::map::{MapNotation, MapRule};
+    for (rule, name) in [("B3/S23", "b3s23"), ("B3/S2-i34q", "b3s2-i34q")] {
+        let table = Rule::parse(rule).unwrap().block_rule().unwrap();
+        let map = MapRule::from_fn(table.neighbourhood, MapNotation::Map, |i| table.next(i));
+        let map = Rule::parse(&map.to_string()).unwrap();
+        assert!(map.to_string().starts_with("MAP"), "{map}");
+        assert_eq!(census::catagolue_rule(&map), name);
+    }
+}
+
 #[test]
 fn every_apgcode_in_a_census_decodes_to_an_object_of_that_period_and_motion() {
     let text = data("lifelib_b3s23_C1_k_lifelab_.txt");

@@ -57,6 +57,11 @@ pub fn census_table(rule: &Rule) -> Result<MapRule, Unsupported> {
             "soups are censused on the unbounded plane; leave out the bounded-grid suffix",
         ));
     }
+    if rule.loaded().is_some() && rule.states() == 2 && rule.births_from_nothing() {
+        return Err(refuse(
+            "the rule gives birth on empty space (B0); the census does not run B0 rules",
+        ));
+    }
     let table = rule.block_rule().ok_or_else(|| {
         refuse("the census runs two-state rules of the 3x3 block (B/S and isotropic non-totalistic rules, and rule files of two states that are one)")
     })?;
@@ -97,17 +102,18 @@ fn isotropic(t: &MapRule) -> bool {
     })
 }
 
-/// The rule as Catagolue names it: `b3s23`, `b36s23`, `b2-as12`. A rule file's rule that the
-/// census runs is an isotropic rule of the Moore block, and goes by its canonical Hensel
-/// form, as Catagolue knows it (a table of Life is `b3s23`), not by the file's name.
+/// The rule as Catagolue names it: `b3s23`, `b36s23`, `b2-as12`. A MAP rule or a rule file's
+/// that the census runs is an isotropic rule of the Moore block, and goes by its canonical
+/// Hensel form, as Catagolue knows it (Life's MAP string and a table of Life are `b3s23`),
+/// not by its base64 (which lowercase would garble) or the file's name.
 pub fn catagolue_rule(rule: &Rule) -> String {
     let name = match rule.kind {
-        RuleKind::Loaded(_) => match census_table(rule) {
+        RuleKind::Loaded(_) | RuleKind::Map(_) => match census_table(rule) {
             Ok(t) => MapRule::from_fn(t.neighbourhood, map::MapNotation::Hensel, |i| t.next(i))
                 .to_string(),
             Err(_) => return rule.to_string(),
         },
-        RuleKind::Life(_) | RuleKind::Map(_) => rule.to_string(),
+        RuleKind::Life(_) => rule.to_string(),
         _ => return rule.to_string(),
     };
     name.replace('/', "").to_ascii_lowercase()

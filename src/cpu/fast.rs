@@ -148,9 +148,12 @@ impl Logic {
                 panic!("the dense engine has two states; {g} has {}", g.states)
             }
             // The registry keeps the other rule files off too.
-            RuleKind::Loaded(l) => match rule.block_rule() {
+            RuleKind::Loaded(_) => match rule.block_rule() {
                 Some(r) => Logic::Map(Circuit::new(&r), r.births_from_nothing()),
-                None => panic!("the dense engine has two states; {l} is a rule file's of more"),
+                None => panic!(
+                    "the dense engine runs two-state rules of the 3x3 block; {}",
+                    super::kernel::Kernel::why_not(rule)
+                ),
             },
             RuleKind::Ltl(l) => panic!(
                 "the dense engine counts 8 neighbours; {l} has range {}",

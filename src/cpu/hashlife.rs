@@ -470,7 +470,8 @@ impl HashLifeEngine {
     pub fn new(rule: Rule, universe: Universe, memory: Option<u64>) -> EngineResult<Self> {
         let mut kernel = Kernel::for_rule(&rule).ok_or_else(|| {
             EngineError::Unsupported(format!(
-                "HashLife runs two-dimensional rules; {rule} is elementary"
+                "HashLife runs two-state rules of the 3x3 block; {}",
+                Kernel::why_not(&rule)
             ))
         })?;
         if rule.is_stochastic() {

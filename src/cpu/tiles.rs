@@ -321,14 +321,10 @@ impl TileEngine {
             )));
         }
         let mut kernel = Kernel::for_rule(&rule).ok_or_else(|| {
-            EngineError::Unsupported(if rule.states() > 2 {
-                format!(
-                    "the tile engine has two states; {rule} has {}",
-                    rule.states()
-                )
-            } else {
-                format!("the tile engine runs two-dimensional rules; {rule} is elementary")
-            })
+            EngineError::Unsupported(format!(
+                "the tile engine runs two-state rules of the 3x3 block; {}",
+                Kernel::why_not(&rule)
+            ))
         })?;
         // Beyond a bounded plane's or a strip's edge nothing is born: B0 would fill the inside
         // alone, which the tile engine has no dense mode for (the reference engine runs a

@@ -376,10 +376,13 @@ fn both_may_run(request: &Request, trial: switching::Trial) -> bool {
 }
 
 /// Whether a run made in one long step may race two engines, on a thread each: a rule of the 3x3
-/// block (non-totalistic, MAP), and two threads for the CPU engines (`RAYON_NUM_THREADS`). A
-/// rule file's pattern keeps its trial on one thread: raced the same way, Golly's Loops and
-/// Self-Rep patterns to 10^4 generations kept their median (0.97× Golly's time), the smallest
-/// demos a tenth of a millisecond slower, the second thread's cost (BENCHMARKS.md, 2026-12-06).
+/// block (non-totalistic, MAP, a rule file's of two states), and two threads for the CPU
+/// engines (`RAYON_NUM_THREADS`). A rule file's pattern of more states keeps its trial on one
+/// thread: raced the same way, Golly's Loops and Self-Rep patterns to 10^4 generations kept
+/// their median (0.97× Golly's time), the smallest demos a tenth of a millisecond slower, the
+/// second thread's cost (BENCHMARKS.md, 2026-12-06). Banks-III's demo, of two states, to 10^4:
+/// the race ran 5.9 ms, HashLife alone 8.9 ms, the tile engine alone 6.6 ms (BENCHMARKS.md,
+/// the twenty-first session).
 fn may_race(request: &Request) -> bool {
     request.rule.is_tabled() && cpu_threads() >= 2
 }
@@ -434,8 +437,9 @@ fn active_area(r: &Request) -> f64 {
         .min(r.cells())
 }
 
-/// Generations rules run on the Generations engine, rule files' on the rule-tree engine, and
-/// both on the reference engine.
+/// Generations rules run on the Generations engine, rule files' on the rule-tree engine (and a
+/// rule file's of two states without B0 here too, as its table), and all on the reference
+/// engine.
 fn two_states(r: &Request) -> Result<(), String> {
     if let Some(l) = r.rule.ltl() {
         return Err(format!(

@@ -130,37 +130,41 @@ impl GpuLifeEngine {
         options: LifeOptions,
     ) -> EngineResult<Self> {
         let transposed = runs_transposed(start.width(), start.height());
-        // MAP, Hensel's letters, and a rule file's of two states (Banks-I) as its table.
-        let tabled = rule.is_tabled().then(|| rule.block_rule()).flatten();
-        let (table, source) = match (rule.kind, tabled) {
-            (RuleKind::Life(life), _) => {
-                (CountTable::new(&life), shader_source(&life, options.shader))
-            }
-            // A tabled rule's shader is its circuit, whatever the mode: the uniform table of
-            // counts is unused (and all dead, so nothing reads it as a chance).
-            (_, Some(map)) => (
+        // A tabled rule's shader is its circuit, whatever the mode: the uniform table of
+        // counts is unused (and all dead, so nothing reads it as a chance).
+        let tabled = |map: &crate::rule::map::MapRule| {
+            (
                 CountTable::new(&LifeRule::moore(&[], &[])),
                 format!(
                     "{LIFE_WGSL}\n{TILES_WGSL}\n{HASH_WGSL}\n{}",
-                    super::tabled::rule_fn(&map, transposed)
+                    super::tabled::rule_fn(map, transposed)
                 ),
-            ),
-            (RuleKind::Elementary(_), _) => {
+            )
+        };
+        let (table, source) = match rule.kind {
+            RuleKind::Life(life) => (CountTable::new(&life), shader_source(&life, options.shader)),
+            RuleKind::Map(map) => tabled(&map),
+            // A rule file's of two states (Banks-I) as its table, where it has one.
+            RuleKind::Loaded(_) => match rule.block_rule() {
+                Some(map) => tabled(&map),
+                None => {
+                    return Err(EngineError::Unsupported(format!(
+                        "{}: the GPU rule-tree engine runs it",
+                        crate::cpu::kernel::Kernel::why_not(&rule)
+                    )));
+                }
+            },
+            RuleKind::Elementary(_) => {
                 return Err(EngineError::Unsupported(format!(
                     "{rule} is elementary: the elementary GPU engine runs it"
                 )));
             }
-            (RuleKind::Generations(_), _) => {
+            RuleKind::Generations(_) => {
                 return Err(EngineError::Unsupported(format!(
                     "{rule} is a Generations rule: the GPU Generations engine runs it"
                 )));
             }
-            (RuleKind::Loaded(_) | RuleKind::Map(_), _) => {
-                return Err(EngineError::Unsupported(format!(
-                    "{rule} is a rule file's rule: the GPU rule-tree engine runs it"
-                )));
-            }
-            (RuleKind::Ltl(_), _) => {
+            RuleKind::Ltl(_) => {
                 return Err(EngineError::Unsupported(format!(
                     "{rule} is a Larger than Life rule: the GPU Larger than Life engine runs it"
                 )));
