@@ -381,8 +381,8 @@ fn both_may_run(request: &Request, trial: switching::Trial) -> bool {
 /// thread: raced the same way, Golly's Loops and Self-Rep patterns to 10^4 generations kept
 /// their median (0.97× Golly's time), the smallest demos a tenth of a millisecond slower, the
 /// second thread's cost (BENCHMARKS.md, 2026-12-06). Banks-III's demo, of two states, to 10^4:
-/// the race ran 5.9 ms, HashLife alone 8.9 ms, the tile engine alone 6.6 ms (BENCHMARKS.md,
-/// the twenty-first session).
+/// HashLife alone 8.9 ms, the tile engine alone 6.6 ms, and the race 5.7 ms in another batch
+/// (BENCHMARKS.md, the twenty-first session).
 fn may_race(request: &Request) -> bool {
     request.rule.is_tabled() && cpu_threads() >= 2
 }
