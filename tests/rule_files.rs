@@ -253,6 +253,45 @@ fn a_two_state_rule_file_runs_on_the_two_state_engines() {
     }
 }
 
+/// A rule file's pattern of two states saved as a macrocell is in Golly's multi-state form
+/// from every engine (its RuleLoader reads no other: 8x8 leaves were a parse error to it),
+/// and bgolly runs it on to its own population: Banks-I and Banks-III to 1000 generations,
+/// written, then run by bgolly to 3000, against bgolly's run of the demo to 3000.
+#[test]
+fn a_two_state_rule_file_s_macrocell_reads_back_in_golly() {
+    if !bgolly_found() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let rules = Path::new(GOLLY_RULES);
+    for demo in ["Banks-I-demo.rle", "Banks-III-demo.rle"] {
+        let source = Path::new("/usr/share/golly/Patterns/Self-Rep/Banks").join(demo);
+        let want = golly(&source, rules, 3000);
+        for engine in ["hashlife", "tiles", "rule-tree", "rule-hashlife"] {
+            let out = dir.path().join(format!("{engine}.mc"));
+            let v = json(&[
+                "run",
+                "--json",
+                "--gens",
+                "1000",
+                "--engine",
+                engine,
+                "--pattern",
+                source.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ]);
+            assert_eq!(v["generation"], 1000, "{demo} on {engine}: {v}");
+            let text = std::fs::read_to_string(&out).unwrap();
+            assert!(
+                text.contains("\n1 "),
+                "{demo} on {engine}: no 2x2 blocks:\n{text}"
+            );
+            assert_eq!(golly(&out, rules, 3000), want, "{demo} written by {engine}");
+        }
+    }
+}
+
 /// A rule file of two states that gives birth on empty space (B0) is Golly's to run as it
 /// stands: the two-state engines, which would run it as a table, refuse it and say why.
 #[test]

@@ -267,6 +267,46 @@ impl Macrocell {
         self.nodes.iter().any(|n| matches!(n, McNode::States(_)))
     }
 
+    /// Whether a file of `rule` is written in Golly's multi-state form: a rule of more than two
+    /// states, and a rule file's of two as well, since Golly's RuleLoader reads only that form
+    /// (a two-state file's 8x8 leaves are a parse error to it).
+    pub fn states_form_for(rule: &Rule) -> bool {
+        rule.states() > 2 || rule.loaded().is_some()
+    }
+
+    /// The same quadtree in Golly's multi-state form, 2x2 blocks of states for leaves, its
+    /// shared subtrees still shared: a two-state HashLife's nodes, for a rule file's pattern.
+    pub fn with_states(&self) -> Macrocell {
+        let mut b = Builder {
+            states: true,
+            ..Builder::default()
+        };
+        // Old 1-based index to new; 0 (empty) stays 0. Children come before their parents.
+        let mut new = vec![0u32; self.nodes.len() + 1];
+        for (i, n) in self.nodes.iter().enumerate() {
+            new[i + 1] = match *n {
+                McNode::Leaf(bits) => b.leaf_states(bits, 0, 0, 3),
+                McNode::Inner { level, children } => {
+                    let children = children.map(|k| new[k as usize]);
+                    if children == [0; 4] {
+                        0
+                    } else {
+                        b.intern(McNode::Inner { level, children })
+                    }
+                }
+                McNode::States(s) if s == [0; 4] => 0,
+                McNode::States(s) => b.intern(McNode::States(s)),
+            };
+        }
+        Macrocell {
+            nodes: b.nodes,
+            root: new[self.root as usize],
+            rule: self.rule,
+            generation: self.generation,
+            comments: self.comments.clone(),
+        }
+    }
+
     /// The quadtree of `tiles` (Golly's coordinates), with shared subtrees shared.
     pub fn from_tiles(tiles: &TileMap) -> Macrocell {
         Self::build_from(tiles, false)
@@ -412,6 +452,37 @@ impl Builder {
             self.build_states(tile, x + h, y, level - 1),
             self.build_states(tile, x, y + h, level - 1),
             self.build_states(tile, x + h, y + h, level - 1),
+        ];
+        if children == [0; 4] {
+            0
+        } else {
+            self.intern(McNode::Inner { level, children })
+        }
+    }
+
+    /// The node of `level` (3 at most) at (x, y) of an 8x8 leaf's cells, in the multi-state
+    /// form.
+    fn leaf_states(&mut self, bits: u64, x: u32, y: u32, level: u8) -> u32 {
+        let cell = |cx: u32, cy: u32| (bits >> (8 * cy + cx) & 1) as u8;
+        if level == 1 {
+            let s = [
+                cell(x, y),
+                cell(x + 1, y),
+                cell(x, y + 1),
+                cell(x + 1, y + 1),
+            ];
+            return if s == [0; 4] {
+                0
+            } else {
+                self.intern(McNode::States(s))
+            };
+        }
+        let h = 1 << (level - 1);
+        let children = [
+            self.leaf_states(bits, x, y, level - 1),
+            self.leaf_states(bits, x + h, y, level - 1),
+            self.leaf_states(bits, x, y + h, level - 1),
+            self.leaf_states(bits, x + h, y + h, level - 1),
         ];
         if children == [0; 4] {
             0

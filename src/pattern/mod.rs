@@ -440,8 +440,10 @@ pub fn write(pattern: &Pattern, format: Format) -> String {
                 -(pattern.width() as i64 / 2),
                 -(pattern.height() as i64 / 2),
             );
-            let multi_state = pattern.rule.is_some_and(|r| r.states() > 2);
-            let mut mc = if multi_state {
+            let states_form = pattern
+                .rule
+                .is_some_and(|r| macrocell::Macrocell::states_form_for(&r));
+            let mut mc = if states_form {
                 macrocell::Macrocell::from_tiles_with_states(&pattern.to_tiles(at))
             } else {
                 macrocell::Macrocell::from_tiles(&crate::tiles::TileMap::from_grid(

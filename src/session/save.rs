@@ -49,7 +49,9 @@ pub fn text_of(engine: &mut dyn Engine, meta: &Meta, format: Format) -> anyhow::
     if format == Format::Macrocell {
         // An engine that keeps a quadtree gives its nodes as they are; the others' cells are
         // built into one.
+        let states_form = Macrocell::states_form_for(&rule);
         let mut mc = match engine.export_quadtree()? {
+            Some(mc) if states_form && !mc.is_multi_state() => mc.with_states(),
             Some(mc) => mc,
             None => {
                 let mut tiles = engine.export()?;
@@ -59,7 +61,7 @@ pub fn text_of(engine: &mut dyn Engine, meta: &Meta, format: Format) -> anyhow::
                 if (x, y) != (0, 0) {
                     tiles = tiles.shifted(-x, -y);
                 }
-                if multi_state {
+                if states_form {
                     Macrocell::from_tiles_with_states(&tiles)
                 } else {
                     Macrocell::from_tiles(&tiles)
