@@ -152,7 +152,7 @@ impl Logic {
                 Some(r) => Logic::Map(Circuit::new(&r), r.births_from_nothing()),
                 None => panic!(
                     "the dense engine runs two-state rules of the 3x3 block; {}",
-                    super::kernel::Kernel::why_not(rule)
+                    rule.why_no_block_rule()
                 ),
             },
             RuleKind::Ltl(l) => panic!(

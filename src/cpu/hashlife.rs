@@ -471,7 +471,7 @@ impl HashLifeEngine {
         let mut kernel = Kernel::for_rule(&rule).ok_or_else(|| {
             EngineError::Unsupported(format!(
                 "HashLife runs two-state rules of the 3x3 block; {}",
-                Kernel::why_not(&rule)
+                rule.why_no_block_rule()
             ))
         })?;
         if rule.is_stochastic() {

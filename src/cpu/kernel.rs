@@ -314,25 +314,6 @@ impl Kernel {
         }
     }
 
-    /// Why [`Kernel::for_rule`] has no kernel for `rule`, for an engine's refusal.
-    pub fn why_not(rule: &Rule) -> String {
-        match rule.kind {
-            RuleKind::Elementary(_) => format!("{rule} is elementary"),
-            RuleKind::Generations(g) => format!("{rule} has {} states", g.states),
-            RuleKind::Loaded(l) if l.states > 2 => {
-                format!("{rule} is a rule file's rule of {} states", l.states)
-            }
-            RuleKind::Loaded(_) => format!(
-                "{rule} is a rule file's rule that gives birth on empty space (B0), which the rule-tree engine runs as it stands"
-            ),
-            RuleKind::Ltl(l) => format!(
-                "{rule} is a Larger than Life rule of range {} and {} states",
-                l.range, l.states
-            ),
-            RuleKind::Life(_) | RuleKind::Map(_) => format!("{rule} has a kernel"),
-        }
-    }
-
     /// Whether the rule is B3/S23 on the Moore neighbourhood ([`life_next`] computes it).
     pub fn is_life(&self) -> bool {
         self.life

@@ -323,7 +323,7 @@ impl TileEngine {
         let mut kernel = Kernel::for_rule(&rule).ok_or_else(|| {
             EngineError::Unsupported(format!(
                 "the tile engine runs two-state rules of the 3x3 block; {}",
-                Kernel::why_not(&rule)
+                rule.why_no_block_rule()
             ))
         })?;
         // Beyond a bounded plane's or a strip's edge nothing is born: B0 would fill the inside

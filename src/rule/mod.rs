@@ -344,6 +344,27 @@ impl Rule {
         }
     }
 
+    /// Why a 2D rule has no table of the 3x3 block (`block_rule`), for the refusal of an engine
+    /// that runs those.
+    pub fn why_no_block_rule(&self) -> String {
+        match self.kind {
+            RuleKind::Elementary(_) => format!("{self} is elementary"),
+            RuleKind::Generations(g) => format!("{self} has {} states", g.states),
+            RuleKind::Loaded(l) if l.states > 2 => {
+                format!("{self} is a rule file's rule of {} states", l.states)
+            }
+            RuleKind::Loaded(_) => format!(
+                "{self} is a rule file's rule that gives birth on empty space (B0), which the rule-tree engine runs as it stands"
+            ),
+            RuleKind::Ltl(l) => format!(
+                "{self} is a Larger than Life rule of range {} and {} states",
+                l.range, l.states
+            ),
+            RuleKind::Life(l) if l.is_stochastic() => format!("{self} is stochastic"),
+            RuleKind::Life(_) | RuleKind::Map(_) => format!("{self} has one"),
+        }
+    }
+
     /// Whether the two-state engines run the rule from its table of the 3x3 block, by a
     /// circuit, where a Life-like rule's counts take a shorter one: MAP, Hensel's letters, a
     /// rule file's of two states.

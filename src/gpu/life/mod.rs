@@ -150,7 +150,7 @@ impl GpuLifeEngine {
                 None => {
                     return Err(EngineError::Unsupported(format!(
                         "{}: the GPU rule-tree engine runs it",
-                        crate::cpu::kernel::Kernel::why_not(&rule)
+                        rule.why_no_block_rule()
                     )));
                 }
             },
