@@ -188,6 +188,37 @@ impl Bucket {
     }
 }
 
+/// The node whose slot, from bucket `home` on, has the tag of `hash` and for which `is` holds,
+/// or the first empty slot (8 per bucket) where that key goes: both HashLifes' lookup. Slots
+/// empty only when a table is rebuilt, so a key is never past a bucket with room.
+#[inline(always)]
+pub(super) fn probe_buckets(
+    table: &[Bucket],
+    home: usize,
+    hash: u64,
+    is: impl Fn(u32) -> bool,
+) -> Result<u32, usize> {
+    let mask = table.len() - 1;
+    let mut b = home;
+    loop {
+        let bucket = &table[b];
+        let mut hits = bucket.tags(hash >> 32);
+        while hits != 0 {
+            let slot = bucket.0[hits.trailing_zeros() as usize];
+            hits &= hits - 1;
+            // An empty slot's tag is 0 too.
+            if slot as u32 != 0 && is(slot as u32 - 1) {
+                return Ok(slot as u32 - 1);
+            }
+        }
+        let empty = bucket.empty();
+        if empty != 0 {
+            return Err(8 * b + empty.trailing_zeros() as usize);
+        }
+        b = (b + 1) & mask;
+    }
+}
+
 /// An empty table of `buckets` buckets.
 fn table(buckets: usize) -> Vec<Bucket> {
     let mut t = crate::memory::vec_in_huge_pages(buckets);
@@ -229,31 +260,10 @@ impl Store {
     /// `probe`, the key's hash already computed (by `prefetch`).
     #[inline(always)]
     fn probe_hashed(&self, c: [Id; 4], level: u8, h: u64) -> Result<Id, usize> {
-        let mask = self.table.len() - 1;
-        let mut b = self.home(h);
-        loop {
-            let bucket = &self.table[b];
-            let mut hits = bucket.tags(h >> 32);
-            while hits != 0 {
-                let slot = bucket.0[hits.trailing_zeros() as usize];
-                hits &= hits - 1;
-                // An empty slot's tag is 0 too.
-                if slot as u32 != 0 {
-                    let id = slot as Id - 1;
-                    let n = &self.nodes[id as usize];
-                    if n.children == c && n.level == level {
-                        return Ok(id);
-                    }
-                }
-            }
-            // Slots empty only when the table is rebuilt, so a key is never past a bucket
-            // with room.
-            let empty = bucket.empty();
-            if empty != 0 {
-                return Err(8 * b + empty.trailing_zeros() as usize);
-            }
-            b = (b + 1) & mask;
-        }
+        probe_buckets(&self.table, self.home(h), h, |id| {
+            let n = &self.nodes[id as usize];
+            n.children == c && n.level == level
+        })
     }
 
     /// Starts loading the table slot a lookup of these children will read first: the table is

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::hashlife::{Bucket, prefetch_slot, slot_of};
+use super::hashlife::{Bucket, prefetch_slot, probe_buckets, slot_of};
 use crate::engine::{
     Bounds, CellRect, Census, Core, Engine, EngineError, EngineKind, EngineResult, Progress, Put,
     Sampled, Universe, Work, cells_by_state, census_of_tiles, check_states, put_by_cell,
@@ -81,31 +81,10 @@ impl NodeIndex {
         if self.buckets.is_empty() {
             return Err(usize::MAX);
         }
-        let mask = self.buckets.len() - 1;
-        let mut b = self.home(hash);
-        loop {
-            let bucket = &self.buckets[b];
-            let mut hits = bucket.tags(hash >> 32);
-            while hits != 0 {
-                let slot = bucket.0[hits.trailing_zeros() as usize];
-                hits &= hits - 1;
-                // An empty slot's tag is 0 too.
-                if slot as u32 != 0 {
-                    let id = slot as u32 - 1;
-                    let n = &nodes[id as usize];
-                    if n.kids == kids && n.level == level {
-                        return Ok(id);
-                    }
-                }
-            }
-            // Nothing leaves a bucket until the table is rebuilt, so a key is never past a
-            // bucket with room.
-            let empty = bucket.empty();
-            if empty != 0 {
-                return Err(8 * b + empty.trailing_zeros() as usize);
-            }
-            b = (b + 1) & mask;
-        }
+        probe_buckets(&self.buckets, self.home(hash), hash, |id| {
+            let n = &nodes[id as usize];
+            n.kids == kids && n.level == level
+        })
     }
 
     /// Starts loading the bucket a lookup of `hash` reads first: a recursion step looks up
