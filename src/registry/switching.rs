@@ -15,9 +15,9 @@
 //!   against 69 ms), the debris that churns the tile engine's.
 //!
 //! - for a rule of the 3x3 block, where a second core is free, the same two raced: a run
-//!   made in one long step (the command line's `run`) runs HashLife on that core, whole, while
-//!   the tile engine steps here, and goes on with the one that gets there first. No early measure tells them apart on
-//!   Golly's small non-totalistic patterns (the seventeenth session's trials, BENCHMARKS.md):
+//!   made in one long step (the command line's `run`) runs the one `auto` chose here and the
+//!   other on that core, and goes on with the one that gets there first. No early measure
+//!   tells them apart on Golly's small non-totalistic patterns (the seventeenth session's trials, BENCHMARKS.md):
 //!   limited-spacefiller to 1000 generations is 1.5 ms tile by tile against HashLife's 6.2
 //!   ms, intergalactic-cruise-ship-factory 4.5 ms against 0.5 ms, and their first
 //!   generations look alike. A crowded pattern's trial comes first, HashLife's side of it on
@@ -277,7 +277,8 @@ impl Switching {
     }
 
     /// Runs `generations` on two engines at once: the one that jumps (HashLife) whole on a
-    /// second thread, the other here, [`RACE_STRETCH`] generations at a time; the first to
+    /// second thread, the other here, [`RACE_STRETCH`] generations at a time (where `auto`
+    /// chose HashLife, the other way round: [`Switching::jump_here`]); the first to
     /// finish goes on with the run and the other is stopped (HashLife through its `Progress`,
     /// the tile engine at its next look at the flag). Both are exact, so which one wins
     /// changes only the time. Where a trial is due, it is made first, its HashLife side on the
@@ -316,19 +317,13 @@ impl Switching {
         let left = generations - probed;
         let start = self.inner.generation();
         let cells = self.inner.export()?;
-        // The engine that jumps races on the second thread. Where it is the rival, it is made
-        // and given the cells there too (HashLife's quadtree of a crowded pattern takes a
-        // while); where it is the one inside, the rival steps here in its place. A rival that
-        // cannot be made or take the cells leaves the step to the engine inside.
-        let mut made = None;
+        // The engine `auto` chose runs here, the other on a second thread: a thread can start
+        // late (a virtual machine's idle core took up to 4 ms to wake, longer than the whole
+        // run of many of Golly's small patterns), and then the race costs what the choice
+        // alone would. HashLife that jumps here races the tile engine there.
         if self.inner.jumps() {
-            let Ok(mut stepper) = engine_at(rival, &self.request, &cells, start) else {
-                return Ok(probed + self.step_inside(left, progress)?);
-            };
-            std::mem::swap(&mut self.inner, &mut stepper);
-            made = Some(stepper);
+            return Ok(probed + self.jump_here(rival, left, start, &cells, progress)?);
         }
-        let jumper_was_inside = made.is_some();
         let request = self.request.clone();
         let jumper_progress = Progress::new(left);
         let finished = AtomicBool::new(false);
@@ -338,7 +333,7 @@ impl Switching {
                 .spawn_scoped(s, || {
                     // Set however the thread ends, a panic included: the stepping engine stops.
                     let _finished = SetOnDrop(&finished);
-                    let made = made.map_or_else(|| engine_at(rival, &request, &cells, start), Ok);
+                    let made = engine_at(rival, &request, &cells, start);
                     let mut e = made.map_err(|_| Failure::Setup)?;
                     let trial = match measured {
                         Some((trial, tiles)) => {
@@ -417,9 +412,7 @@ impl Switching {
                     // Cancelled before either finished: the one that got further stays, and
                     // the next long step races again.
                     _ => {
-                        let ahead =
-                            jumper.done > stepped || (jumper.done == stepped && jumper_was_inside);
-                        if ahead {
+                        if jumper.done > stepped {
                             self.rival = Some(self.inner.name());
                             self.inner = jumper.engine;
                             progress.advance(jumper.done - stepped);
@@ -442,6 +435,144 @@ impl Switching {
             return Ok(probed + stepped + self.step_inside(left - stepped, progress)?);
         }
         Ok(probed + stepped)
+    }
+
+    /// [`Switching::race`] the other way round: the engine inside (HashLife, `auto`'s choice)
+    /// jumps `left` generations here, whole, while `rival` (the tile engine) is made from
+    /// `cells` and steps on a second thread, [`RACE_STRETCH`] generations at a time; the first
+    /// to finish stops the other. The rival's steps count in `progress`, as the stepping
+    /// engine's do the other way round, and it passes a cancel of `progress` on to the jump.
+    fn jump_here(
+        &mut self,
+        rival: &'static str,
+        left: u64,
+        start: u64,
+        cells: &TileMap,
+        progress: &Progress,
+    ) -> EngineResult<u64> {
+        let request = self.request.clone();
+        let jump = Progress::new(left);
+        // `stop`: the jump ended other than for want of memory (where it did, the rival runs
+        // the step to its end); `ended`: it ended.
+        let (stop, ended) = (AtomicBool::new(false), AtomicBool::new(false));
+        let raced = std::thread::scope(|s| {
+            let stepper = std::thread::Builder::new()
+                .name("lifelab race".into())
+                .spawn_scoped(s, || {
+                    let stepped = (!stop.load(Ordering::Acquire))
+                        .then(|| engine_at(rival, &request, cells, start).ok())
+                        .flatten()
+                        .map(|mut e| {
+                            let mut done = 0;
+                            let failed = loop {
+                                if done == left
+                                    || stop.load(Ordering::Acquire)
+                                    || progress.cancelled()
+                                {
+                                    break None;
+                                }
+                                let n = RACE_STRETCH.min(left - done);
+                                match e.step_with(n, progress) {
+                                    Ok(did) if did == n => done += did,
+                                    Ok(did) => {
+                                        done += did;
+                                        break None;
+                                    }
+                                    Err(err) => break Some(err),
+                                }
+                            };
+                            (e, done, failed)
+                        });
+                    if matches!(stepped, Some((_, done, _)) if done == left) || progress.cancelled()
+                    {
+                        jump.cancel();
+                    } else {
+                        // Lost, or could not run: the jump goes on alone, and a cancel of the
+                        // run must still reach it.
+                        while !ended.load(Ordering::Acquire) {
+                            if progress.cancelled() {
+                                jump.cancel();
+                                break;
+                            }
+                            std::thread::sleep(std::time::Duration::from_millis(1));
+                        }
+                    }
+                    stepped
+                });
+            let Ok(stepper) = stepper else {
+                return None;
+            };
+            let jumped = self.inner.step_with(left, &jump);
+            if !matches!(jumped, Err(EngineError::Memory(_))) {
+                stop.store(true, Ordering::Release);
+            }
+            ended.store(true, Ordering::Release);
+            let stepped = stepper
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            Some((jumped, stepped))
+        });
+        let Some((jumped, stepped)) = raced else {
+            // No thread: the engine inside runs the step alone.
+            return self.step_inside(left, progress);
+        };
+        let race = |loser: &str| {
+            format!(
+                "it raced the {loser} engine on a second thread and finished first, at generation {}",
+                start + left
+            )
+        };
+        let (stepper, stepped, failed) = match stepped {
+            Some((e, done, failed)) => (Some(e), done, failed),
+            None => (None, 0, None),
+        };
+        match jumped {
+            Ok(done) if done == left => {
+                self.history.push((start, self.inner.name(), race(rival)));
+                progress.advance(left - stepped);
+                Ok(left)
+            }
+            // The jump was stopped: the rival finished, or the run was cancelled.
+            Ok(done) => {
+                let Some(stepper) = stepper else {
+                    progress.advance(done);
+                    return Ok(done);
+                };
+                if stepped == left {
+                    self.history
+                        .push((start, stepper.name(), race(self.inner.name())));
+                    self.inner = stepper;
+                    return Ok(left);
+                }
+                // Cancelled before either finished: the one that got further stays, and the
+                // next long step races again.
+                if done > stepped || failed.is_some() {
+                    self.rival = Some(rival);
+                    progress.advance(done - stepped.min(done));
+                    return Ok(done);
+                }
+                self.rival = Some(self.inner.name());
+                self.inner = stepper;
+                Ok(stepped)
+            }
+            // HashLife out of memory only lost the race; another failure is the run's, unless
+            // the rival finished anyway.
+            Err(err) => match (stepper, failed) {
+                (Some(stepper), None)
+                    if stepped == left || matches!(err, EngineError::Memory(_)) =>
+                {
+                    let why = race(self.inner.name());
+                    self.inner = stepper;
+                    if stepped == left {
+                        self.history.push((start, self.inner.name(), why));
+                        return Ok(left);
+                    }
+                    // Cancelled part way: the rival's generations stand.
+                    Ok(stepped)
+                }
+                _ => Err(err),
+            },
+        }
     }
 
     /// `generations` on the engine inside, looking (and swapping) as due.
@@ -1105,6 +1236,46 @@ mod race {
         let mut want = Grid::new(7, 5);
         want.paste(&blinker, 2, 2);
         assert!(cells == want, "{}", cells.to_text());
+    }
+
+    /// A soup of `B3/S2-a34`, which grows without end, sent 1500 generations from a 16x16
+    /// start: `auto` chose HashLife, which jumps on the calling thread, but the churning
+    /// growth makes a new node for nearly every block, and the tile engine stepping on the
+    /// second thread gets there first; the run goes on with it, at the cells it has.
+    #[test]
+    fn a_tile_engine_that_wins_a_race_goes_on_with_the_run() {
+        if !two_threads() {
+            return;
+        }
+        let mut soup = Grid::new(16, 16);
+        soup.fill_random(0.4, 3);
+        let request = plane_run("B3/S2-a34", &soup, 1500);
+        let (mut e, choice) = create("auto", &request).unwrap();
+        assert_eq!(choice.engine, "hashlife", "{}", choice.reason);
+        e.put(&soup, (0, 0), Put::Or).unwrap();
+        let progress = Progress::new(1500);
+        assert_eq!(e.step_with(1500, &progress).unwrap(), 1500);
+        assert_eq!(e.name(), "tiles");
+        assert_eq!(e.generation(), 1500);
+        assert_eq!(progress.get().0, 1500);
+        let note = e.note().unwrap_or_default();
+        assert!(
+            note.contains("on tiles from generation 0 (it raced the hashlife engine"),
+            "{note}"
+        );
+        let (mut alone, _) = create("tiles", &request).unwrap();
+        alone.put(&soup, (0, 0), Put::Or).unwrap();
+        alone.step(1500).unwrap();
+        assert_eq!(e.population().unwrap(), alone.population().unwrap());
+        let bounds = alone.bounds().unwrap().unwrap();
+        assert_eq!(e.bounds().unwrap(), Some(bounds));
+        let rect = CellRect::new(
+            bounds.left,
+            bounds.top,
+            bounds.width() as u32,
+            bounds.height() as u32,
+        );
+        assert!(e.cells_in(rect).unwrap() == alone.cells_in(rect).unwrap());
     }
 
     /// A race cancelled before it starts runs nothing and names no winner.
