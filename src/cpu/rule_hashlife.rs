@@ -326,20 +326,12 @@ impl RuleHashLifeEngine {
                     g[(r + 1) * 4 + c + 1],
                 ]
             };
-            let subs = self.nodes_of(
-                lv,
-                [
-                    sub(0, 0),
-                    sub(0, 1),
-                    sub(0, 2),
-                    sub(1, 0),
-                    sub(1, 1),
-                    sub(1, 2),
-                    sub(2, 0),
-                    sub(2, 1),
-                    sub(2, 2),
-                ],
-            );
+            // The corners are the node's own children; the other five are looked up (nine
+            // lookups, where the corners always hit, took a third more of them).
+            let [nw, ne, sw, se] = self.kids(id);
+            let [n01, n10, n11, n12, n21] =
+                self.nodes_of(lv, [sub(0, 1), sub(1, 0), sub(1, 1), sub(1, 2), sub(2, 1)]);
+            let subs = [nw, n01, ne, n10, n11, n12, sw, n21, se];
             let half = if full { j - 1 } else { j };
             let nine = subs.map(|n| self.result(n, half, progress));
             let out = if full {
