@@ -253,6 +253,35 @@ fn a_two_state_rule_file_runs_on_the_two_state_engines() {
     }
 }
 
+/// A long run of a rule file's pattern of two states goes to HashLife over N states, as
+/// Golly's RuleLoader runs it, not to the two-state HashLife, whose 16x16 base memoises a
+/// Banks loop's signals less well (Banks-III to 10^6: 15 ms against 20 ms, BENCHMARKS.md).
+/// The same column as above, a million generations: `auto` names HashLife over N states,
+/// whether it or the tile engine it races finished first; and the column is a million and one
+/// cells long (worked by hand).
+#[test]
+fn a_long_run_of_a_two_state_rule_file_goes_to_hashlife_over_n_states() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("TwoStates.rule"),
+        "@RULE TwoStates\n@TABLE\nn_states:2\nneighborhood:vonNeumann\nsymmetries:none\n0,1,0,0,0,1\n",
+    )
+    .unwrap();
+    let pattern = dir.path().join("p.rle");
+    std::fs::write(&pattern, "x = 1, y = 1, rule = TwoStates\no!\n").unwrap();
+    let v = json(&[
+        "run",
+        "--json",
+        "--gens",
+        "1000000",
+        "--pattern",
+        pattern.to_str().unwrap(),
+    ]);
+    assert_eq!(v["population"], 1_000_001, "{v}");
+    let said = format!("{} {}", v["engine_reason"], v["engine_note"]);
+    assert!(said.contains("rule-hashlife"), "{v}");
+}
+
 /// A rule file's pattern of two states saved as a macrocell is in Golly's multi-state form
 /// from every engine (its RuleLoader reads no other: 8x8 leaves were a parse error to it),
 /// and bgolly runs it on to its own population: Banks-I and Banks-III to 1000 generations,

@@ -314,7 +314,7 @@ pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>,
         choice.reason.push_str(&format!(
             "; but on a small pattern of a rule of the 3x3 block either may win, and auto races the {rival} engine against it on a second thread, going on with the one that finishes first"
         ));
-        let raced = Switching::racing(engine, switching::Trial::BLOCK_RULE, rival, request.clone());
+        let raced = Switching::racing(engine, block_trial(request), rival, request.clone());
         return Ok((Box::new(raced), choice));
     }
     // A long run on a torus that both a dense and the sparse engine could take: keep looking.
@@ -350,7 +350,7 @@ fn memo_may_pay(request: &Request, choice: &Choice) -> Option<switching::Trial> 
         if choice.kind != EngineKind::Tiles {
             return None;
         }
-        switching::Trial::BLOCK_RULE
+        block_trial(request)
     } else if request.rule.loaded().is_some() {
         switching::Trial::RULE_FILE
     } else {
@@ -358,6 +358,16 @@ fn memo_may_pay(request: &Request, choice: &Choice) -> Option<switching::Trial> 
     };
     (both_may_run(request, trial) && (w.stride == 0 || w.stride >= 1024) && w.population < 1 << 19)
         .then_some(trial)
+}
+
+/// The trial of a rule of the 3x3 block: the tile engine against the two-state HashLife, or
+/// against HashLife over N states for a rule file's (see `memo_cost`).
+fn block_trial(request: &Request) -> switching::Trial {
+    if request.rule.loaded().is_some() {
+        switching::Trial::TWO_STATE_FILE
+    } else {
+        switching::Trial::BLOCK_RULE
+    }
 }
 
 /// Whether `trial`'s two engines both run and fit the request, a run on the plane of at least
@@ -396,7 +406,7 @@ fn may_race(request: &Request) -> bool {
 /// ship-factory 4.5 against 0.5, spaceships 2.9 against 1.1 (BENCHMARKS.md, 2026-12-06).
 fn race_may_pay(request: &Request, choice: &Choice) -> Option<&'static str> {
     let w = request.workload;
-    let trial = switching::Trial::BLOCK_RULE;
+    let trial = block_trial(request);
     // Small as HashLife's estimate has it (its first generations cost about what the tile
     // engine's do): a larger one is HashLife's, and is not flattened for a race.
     (choice.kind == EngineKind::HashLife
@@ -405,6 +415,57 @@ fn race_may_pay(request: &Request, choice: &Choice) -> Option<&'static str> {
         && may_race(request)
         && both_may_run(request, trial))
     .then_some(trial.tiles)
+}
+
+/// What a run costs on a HashLife of a rule of range 1 (the two-state one, or HashLife over N
+/// states for a rule file's pattern of two states).
+fn memo_cost(r: &Request) -> Cost {
+    let gens = r.workload.generations.max(1);
+    // HashLife pays for a pattern's first few thousand generations as a sparse
+    // engine does, then jumps: the memoised quadtree repeats nothing it has seen.
+    // Measured against the tile engine (BENCHMARKS.md): on a jump of a thousand
+    // generations or more, about half its time while a small pattern grows (acorn
+    // to 5206: 0.027 s against 0.053 s; the R-pentomino to 1103: 0.004 s against
+    // 0.007 s); a few generations at a time, about twice; some sixteen times while
+    // a large soup churns.
+    let jump = match r.workload.stride {
+        0 => gens,
+        s => s.min(gens),
+    };
+    // A rule of the 3x3 block costs the tile engine its circuit every generation,
+    // while HashLife pays it once per memoised block: it wins from shorter jumps
+    // (Golly's infinite-binary-ruler-generator to 1000: 0.03 s against 0.22 s).
+    // A quadtree from a file is HashLife's own, and repeats itself: jumps pay there
+    // as well (Golly's metapixel-galaxy to 1000 took the tile engine 260 s).
+    let tabled = r.rule.is_tabled();
+    // A run whose end alone matters: a plain B/S pattern's first 2^15 generations (a
+    // methuselah's churn, Golly's longest but the arks) are the tile engine's since
+    // it computes each changed tile in one pass: iwona to 28786 on the plane 0.08 s
+    // against HashLife's 0.10-0.14 s, acorn to 5206 0.010 s against 0.017 s
+    // (BENCHMARKS.md, issue 23). Steps of 2^10 and more, looked at one by one (the
+    // window's 2^k steps), repeat themselves: HashLife's memo pays from there.
+    let long = if tabled || r.workload.from_quadtree {
+        1 << 6
+    } else if r.workload.stride > 0 {
+        1 << 10
+    } else {
+        1 << 15
+    };
+    let small = r.workload.population <= 4096 || r.workload.from_quadtree;
+    let churn = match (small, jump >= long) {
+        (true, true) => 0.5,
+        (true, false) => 2.0,
+        (false, _) => 16.0,
+    };
+    let paid = if jump < long { gens } else { gens.min(1 << 12) };
+    let settling = paid as f64 * active_area(r) / (0.5 * dense_rate());
+    Cost {
+        seconds: churn * settling + (64 - gens.leading_zeros()) as f64 * 2e-5,
+        why: format!(
+            "a long jump of {gens} generations on {}: HashLife's memoised quadtree skips what repeats",
+            r.universe.describe()
+        ),
+    }
 }
 
 /// Seconds per cell update of the fast dense engine on all cores (measured: about 1e10 cell
@@ -853,6 +914,10 @@ fn builtin() -> Vec<EngineSpec> {
                 Ok(())
             },
             cost: |r| {
+                // A rule file's of two states: in the two-state HashLife's place (its cost).
+                if r.rule.is_tabled() {
+                    return Some(memo_cost(r));
+                }
                 let gens = r.workload.generations.max(1);
                 let jump = match r.workload.stride {
                     0 => gens,
@@ -937,54 +1002,11 @@ fn builtin() -> Vec<EngineSpec> {
                     _ => Ok(()),
                 }
             },
-            cost: |r| {
-                let gens = r.workload.generations.max(1);
-                // HashLife pays for a pattern's first few thousand generations as a sparse
-                // engine does, then jumps: the memoised quadtree repeats nothing it has seen.
-                // Measured against the tile engine (BENCHMARKS.md): on a jump of a thousand
-                // generations or more, about half its time while a small pattern grows (acorn
-                // to 5206: 0.027 s against 0.053 s; the R-pentomino to 1103: 0.004 s against
-                // 0.007 s); a few generations at a time, about twice; some sixteen times while
-                // a large soup churns.
-                let jump = match r.workload.stride {
-                    0 => gens,
-                    s => s.min(gens),
-                };
-                // A rule of the 3x3 block costs the tile engine its circuit every generation,
-                // while HashLife pays it once per memoised block: it wins from shorter jumps
-                // (Golly's infinite-binary-ruler-generator to 1000: 0.03 s against 0.22 s).
-                // A quadtree from a file is HashLife's own, and repeats itself: jumps pay there
-                // as well (Golly's metapixel-galaxy to 1000 took the tile engine 260 s).
-                let tabled = r.rule.is_tabled();
-                // A run whose end alone matters: a plain B/S pattern's first 2^15 generations (a
-                // methuselah's churn, Golly's longest but the arks) are the tile engine's since
-                // it computes each changed tile in one pass: iwona to 28786 on the plane 0.08 s
-                // against HashLife's 0.10-0.14 s, acorn to 5206 0.010 s against 0.017 s
-                // (BENCHMARKS.md, issue 23). Steps of 2^10 and more, looked at one by one (the
-                // window's 2^k steps), repeat themselves: HashLife's memo pays from there.
-                let long = if tabled || r.workload.from_quadtree {
-                    1 << 6
-                } else if r.workload.stride > 0 {
-                    1 << 10
-                } else {
-                    1 << 15
-                };
-                let small = r.workload.population <= 4096 || r.workload.from_quadtree;
-                let churn = match (small, jump >= long) {
-                    (true, true) => 0.5,
-                    (true, false) => 2.0,
-                    (false, _) => 16.0,
-                };
-                let paid = if jump < long { gens } else { gens.min(1 << 12) };
-                let settling = paid as f64 * active_area(r) / (0.5 * dense_rate());
-                Some(Cost {
-                    seconds: churn * settling + (64 - gens.leading_zeros()) as f64 * 2e-5,
-                    why: format!(
-                        "a long jump of {gens} generations on {}: HashLife's memoised quadtree skips what repeats",
-                        r.universe.describe()
-                    ),
-                })
-            },
+            // A rule file's pattern of two states is HashLife over N states' (its cost below):
+            // this one's base computes each new 16x16 block whole, that one memoises 2x2
+            // blocks, and a Banks loop's signals repeat in small pieces (Banks-III to 10^6:
+            // 15 ms against 20 ms; to 10^4: 2.1 against 3.7; the twenty-second session).
+            cost: |r| r.rule.loaded().is_none().then(|| memo_cost(r)),
             memory: |r| {
                 r.options
                     .memory

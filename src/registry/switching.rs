@@ -105,6 +105,18 @@ impl Trial {
         nodes_per_tile: (4, 3),
     };
 
+    /// A rule file's rule of two states (Banks-I, Banks-III): the tile engine, which runs its
+    /// table as a rule of the 3x3 block, and HashLife over N states, which memoises it better
+    /// than the two-state one (`registry::memo_cost`), held to [`Trial::RULE_FILE`]'s
+    /// allowance: the same HashLife, against tiles of the same size. Golly's collection has no
+    /// crowded pattern of such a rule to measure it on.
+    pub const TWO_STATE_FILE: Trial = Trial {
+        tiles: "tiles",
+        hashlife: "rule-hashlife",
+        probe: 16,
+        nodes_per_tile: (6, 1),
+    };
+
     /// The most nodes HashLife may make in its measured stretch and still go on, against a
     /// tile engine that computed `tiles` in its probe: both counted per generation.
     fn most_nodes(&self, tiles: u64) -> u64 {
