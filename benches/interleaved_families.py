@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """Golly's patterns of a rule family, bgolly and two lifelab binaries interleaved job by job.
 
-Usage: benches/interleaved_families.py rule-files|non-totalistic|generations|ltl GENS FIRST LAST
+Usage: benches/interleaved_families.py rule-files|jvn|non-totalistic|generations|ltl GENS FIRST LAST
 
-For each file, bgolly (RuleLoader with Golly's rules folder, Generations, Larger than Life or
-QuickLife), FIRST and LAST (`run --pattern F --gens GENS --json`) run in turn, 11 times where Golly takes under 50 ms and 3
-times otherwise; the medians of the whole processes are printed as a Markdown table with both
-ratios (Golly's time over lifelab's) and the populations, which must agree. On a noisy machine
-this is the way to compare two binaries: a run of each script per binary puts minutes between
-the two, and the noise of runs of a few milliseconds moves by 10-20% in that time.
+For each file, bgolly (RuleLoader with Golly's rules folder, JvN, Generations, Larger than
+Life or QuickLife), FIRST and LAST (`run --pattern F --gens GENS --json`) run in turn, 11 times
+where Golly takes under 50 ms and 3 times otherwise, the order reversed every other time (the
+one run last ran a few per cent faster on a virtual machine); the medians of the whole
+processes are printed as a Markdown table with both ratios (Golly's time over lifelab's) and
+the populations, which must agree. On a noisy machine this is the way to compare two binaries:
+a run of each script per binary puts minutes between the two, and the noise of runs of a few
+milliseconds moves by 10-20% in that time.
 """
 import glob
+import gzip
 import json
 import statistics
 import subprocess
@@ -24,6 +27,9 @@ if family == "rule-files":
         f for f in glob.glob(P + "/Self-Rep/*/*") if "/JvN/" not in f and not f.endswith(".zip")
     )
     golly = ["bgolly", "-a", "RuleLoader", "-s", "/usr/share/golly/Rules/", "-m", gens]
+elif family == "jvn":
+    files = sorted(f for f in glob.glob(P + "/Self-Rep/JvN/*") if not f.endswith(".zip"))
+    golly = ["bgolly", "-a", "JvN", "-m", gens]
 elif family == "ltl":
     files = sorted(glob.glob(P + "/Larger-than-Life/*"))
     golly = ["bgolly", "-a", "Larger than Life", "-m", gens]
@@ -35,6 +41,18 @@ else:
         glob.glob(P + "/Non-Totalistic/JustFriends/*.rle")
     )
     golly = ["bgolly", "-a", "QuickLife", "-m", gens]
+
+
+def golly_gens(f):
+    """bgolly's `-m` is the generation to reach: a macrocell's `#G` line starts it there."""
+    opener = gzip.open if f.endswith(".gz") else open
+    with opener(f, "rt", errors="replace") as text:
+        for line in text:
+            if line.startswith("#G"):
+                return str(int(line.split()[1]) + int(gens))
+            if not line.startswith(("#", "[")):
+                break
+    return gens
 
 
 def timed(cmd):
@@ -56,13 +74,13 @@ print("| pattern | Golly | lifelab, first | lifelab, last | ratio, first | ratio
 print("| --- | --- | --- | --- | --- | --- | --- |")
 ratios_first, ratios_last = [], []
 for f in files:
-    cmds = [golly + [f]] + [[b, "run", "--pattern", f, "--gens", gens, "--json"] for b in (first, last)]
+    cmds = [golly[:-1] + [golly_gens(f), f]] + [[b, "run", "--pattern", f, "--gens", gens, "--json"] for b in (first, last)]
     reps = 11 if timed(cmds[0])[0] < 0.05 else 3
     times = [[], [], []]
     pops = [None] * 3
-    for _ in range(reps):
-        for k, c in enumerate(cmds):
-            dt, out = timed(c)
+    for rep in range(reps):
+        for k in range(3) if rep % 2 == 0 else reversed(range(3)):
+            dt, out = timed(cmds[k])
             times[k].append(dt)
             pops[k] = population(out, k == 0)
     m = [statistics.median(t) for t in times]
