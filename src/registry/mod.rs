@@ -390,9 +390,8 @@ fn both_may_run(request: &Request, trial: switching::Trial) -> bool {
 /// engines (`RAYON_NUM_THREADS`). A rule file's pattern of more states keeps its trial on one
 /// thread: raced the same way, Golly's Loops and Self-Rep patterns to 10^4 generations kept
 /// their median (0.97× Golly's time), the smallest demos a tenth of a millisecond slower, the
-/// second thread's cost (BENCHMARKS.md, 2026-12-06). Banks-III's demo, of two states, to 10^4:
-/// HashLife alone 8.9 ms, the tile engine alone 6.6 ms, and the race 5.7 ms in another batch
-/// (BENCHMARKS.md, the twenty-first session).
+/// second thread's cost (BENCHMARKS.md, 2026-12-06). A rule file's of two states races in its
+/// trial only: its small patterns go to HashLife over N states alone (`race_may_pay`).
 fn may_race(request: &Request) -> bool {
     request.rule.is_tabled() && cpu_threads() >= 2
 }
@@ -409,7 +408,11 @@ fn race_may_pay(request: &Request, choice: &Choice) -> Option<&'static str> {
     let trial = block_trial(request);
     // Small as HashLife's estimate has it (its first generations cost about what the tile
     // engine's do): a larger one is HashLife's, and is not flattened for a race.
+    // A rule file's pattern of two states is HashLife over N states' alone: raced, Banks-III
+    // took 3.7 ms to 10^4 against 3.25, and 28 ms to 10^6 against 23 (11 runs each, the
+    // twenty-second session): the tile engine never won, and it slowed HashLife beside it.
     (choice.kind == EngineKind::HashLife
+        && request.rule.loaded().is_none()
         && w.population <= 4096
         && w.stride == 0
         && may_race(request)
