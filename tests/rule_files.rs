@@ -204,14 +204,9 @@ fn malformed_rule_files_are_refused_with_file_line_and_column() {
     );
 }
 
-/// A rule file's rule of two states and range 1 (Banks-I, Banks-III) runs on the two-state
-/// engines as its table of the 3x3 block. Here a von Neumann rule in which a dead cell under a
-/// live one is born and nothing dies: one cell grows a column downwards, a cell a generation
-/// (worked by hand: 6 cells at generation 5), on every engine, the rule-tree's among them; and
-/// written back under the rule file's name. (Soups against the reference engine, every
-/// neighbourhood: `check::tabled_rules` in the engines' suites.)
-#[test]
-fn a_two_state_rule_file_runs_on_the_two_state_engines() {
+/// A folder holding `TwoStates.rule`, a von Neumann rule in which a dead cell under a live one
+/// is born and nothing dies, and `p.rle`, one cell of it (the pattern's path).
+fn two_state_column() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("TwoStates.rule"),
@@ -220,6 +215,18 @@ fn a_two_state_rule_file_runs_on_the_two_state_engines() {
     .unwrap();
     let pattern = dir.path().join("p.rle");
     std::fs::write(&pattern, "x = 1, y = 1, rule = TwoStates\no!\n").unwrap();
+    (dir, pattern)
+}
+
+/// A rule file's rule of two states and range 1 (Banks-I, Banks-III) runs on the two-state
+/// engines as its table of the 3x3 block. Here a von Neumann rule in which a dead cell under a
+/// live one is born and nothing dies: one cell grows a column downwards, a cell a generation
+/// (worked by hand: 6 cells at generation 5), on every engine, the rule-tree's among them; and
+/// written back under the rule file's name. (Soups against the reference engine, every
+/// neighbourhood: `check::tabled_rules` in the engines' suites.)
+#[test]
+fn a_two_state_rule_file_runs_on_the_two_state_engines() {
+    let (dir, pattern) = two_state_column();
     let out = dir.path().join("out.rle");
     for engine in [
         "hashlife",
@@ -261,14 +268,7 @@ fn a_two_state_rule_file_runs_on_the_two_state_engines() {
 /// cells long (worked by hand).
 #[test]
 fn a_long_run_of_a_two_state_rule_file_goes_to_hashlife_over_n_states() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("TwoStates.rule"),
-        "@RULE TwoStates\n@TABLE\nn_states:2\nneighborhood:vonNeumann\nsymmetries:none\n0,1,0,0,0,1\n",
-    )
-    .unwrap();
-    let pattern = dir.path().join("p.rle");
-    std::fs::write(&pattern, "x = 1, y = 1, rule = TwoStates\no!\n").unwrap();
+    let (_dir, pattern) = two_state_column();
     let v = json(&[
         "run",
         "--json",
