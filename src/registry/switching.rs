@@ -17,12 +17,13 @@
 //! - for a rule of the 3x3 block, where a second core is free, the same two raced: a run
 //!   made in one long step (the command line's `run`) runs the one `auto` chose here and the
 //!   other on that core, and goes on with the one that gets there first. No early measure
-//!   tells them apart on Golly's small non-totalistic patterns (the seventeenth session's trials, BENCHMARKS.md):
-//!   limited-spacefiller to 1000 generations is 1.5 ms tile by tile against HashLife's 6.2
-//!   ms, intergalactic-cruise-ship-factory 4.5 ms against 0.5 ms, and their first
-//!   generations look alike. A crowded pattern's trial comes first, HashLife's side of it on
-//!   the second core: a HashLife that churns stops there, its memory and its core given back
-//!   to a tile engine that may spread over both.
+//!   tells them apart on Golly's small non-totalistic patterns (the seventeenth session's
+//!   trials, BENCHMARKS.md): limited-spacefiller to 1000 generations is 1.5 ms tile by tile
+//!   against HashLife's 6.2 ms, intergalactic-cruise-ship-factory 4.5 ms against 0.5 ms, and
+//!   their first generations look alike. A crowded pattern's trial comes first, HashLife's
+//!   side of it on the second core: a HashLife that churns stops there, its memory and its
+//!   core given back to a tile engine that may spread over both. A rule file's small pattern
+//!   of two states is not raced: HashLife over N states runs it alone.
 //!
 //! The cells move across through the seam's tiles, at a whole generation.
 
