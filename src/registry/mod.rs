@@ -314,7 +314,7 @@ pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>,
         choice.reason.push_str(&format!(
             "; but on a small pattern of a rule of the 3x3 block either may win, and auto races the {rival} engine against it on a second thread, going on with the one that finishes first"
         ));
-        let raced = Switching::racing(engine, block_trial(request), rival, request.clone());
+        let raced = Switching::racing(engine, switching::Trial::BLOCK_RULE, rival, request.clone());
         return Ok((Box::new(raced), choice));
     }
     // A long run on a torus that both a dense and the sparse engine could take: keep looking.
@@ -350,7 +350,12 @@ fn memo_may_pay(request: &Request, choice: &Choice) -> Option<switching::Trial> 
         if choice.kind != EngineKind::Tiles {
             return None;
         }
-        block_trial(request)
+        // A rule file's of two states against HashLife over N states (see `memo_cost`).
+        if request.rule.loaded().is_some() {
+            switching::Trial::TWO_STATE_FILE
+        } else {
+            switching::Trial::BLOCK_RULE
+        }
     } else if request.rule.loaded().is_some() {
         switching::Trial::RULE_FILE
     } else {
@@ -358,16 +363,6 @@ fn memo_may_pay(request: &Request, choice: &Choice) -> Option<switching::Trial> 
     };
     (both_may_run(request, trial) && (w.stride == 0 || w.stride >= 1024) && w.population < 1 << 19)
         .then_some(trial)
-}
-
-/// The trial of a rule of the 3x3 block: the tile engine against the two-state HashLife, or
-/// against HashLife over N states for a rule file's (see `memo_cost`).
-fn block_trial(request: &Request) -> switching::Trial {
-    if request.rule.loaded().is_some() {
-        switching::Trial::TWO_STATE_FILE
-    } else {
-        switching::Trial::BLOCK_RULE
-    }
 }
 
 /// Whether `trial`'s two engines both run and fit the request, a run on the plane of at least
@@ -405,7 +400,7 @@ fn may_race(request: &Request) -> bool {
 /// ship-factory 4.5 against 0.5, spaceships 2.9 against 1.1 (BENCHMARKS.md, 2026-12-06).
 fn race_may_pay(request: &Request, choice: &Choice) -> Option<&'static str> {
     let w = request.workload;
-    let trial = block_trial(request);
+    let trial = switching::Trial::BLOCK_RULE;
     // Small as HashLife's estimate has it (its first generations cost about what the tile
     // engine's do): a larger one is HashLife's, and is not flattened for a race.
     // A rule file's pattern of two states is HashLife over N states' alone: raced, Banks-III
