@@ -48,7 +48,8 @@ def golly_gens(f):
     opener = gzip.open if f.endswith(".gz") else open
     with opener(f, "rt", errors="replace") as text:
         for line in text:
-            if line.startswith("#G"):
+            # `#GAME` is an MCell file's game, not a generation.
+            if line.startswith("#G ") or line.rstrip() == "#G":
                 return str(int(line.split()[1]) + int(gens))
             if not line.startswith(("#", "[")):
                 break

@@ -60,6 +60,7 @@ pub struct RunArgs {
 }
 
 #[derive(clap::Subcommand, Debug)]
+#[command(defer = true)]
 pub enum CensusCommand {
     /// One soup as RLE: the seed string is ROOT followed by INDEX, as apgsearch makes it.
     Soup {

@@ -21,6 +21,7 @@ pub struct GrundyArgs {
 }
 
 #[derive(clap::Subcommand, Debug)]
+#[command(defer = true)]
 pub enum GrundyCommand {
     /// One heap; a move takes an amount from the take-set: the g sequence and its period.
     Subtract {

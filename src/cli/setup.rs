@@ -43,7 +43,8 @@ pub struct SimArgs {
     pub start: Option<String>,
 }
 
-/// The GPU engine's kernel flags (`run`).
+// The GPU engine's kernel flags (`run`). Not a doc comment: clap would make it the about of
+// the command it is flattened into, once that command's arguments are deferred.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct GpuArgs {
     /// The GPU kernel: tiles (active tiles, with dense stretches blocked; the default), sparse

@@ -3,6 +3,7 @@
 //! line, the app, the analysis) makes engines here, by name or with `auto`, which takes the
 //! cheapest entry and says why. A new engine is one more entry (or a [`register`] call).
 
+mod beside;
 mod switching;
 
 use std::sync::RwLock;

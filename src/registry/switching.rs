@@ -39,6 +39,7 @@ use crate::tiles::TileMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::Request;
+use super::beside::race_beside;
 
 /// Generations between looks on a torus.
 const LOOK_EVERY: u64 = 1024;
@@ -340,40 +341,38 @@ impl Switching {
         let request = self.request.clone();
         let jumper_progress = Progress::new(left);
         let finished = AtomicBool::new(false);
-        let (stepped, jumped) = std::thread::scope(|s| {
-            let jumper = std::thread::Builder::new()
-                .name("lifelab race".into())
-                .spawn_scoped(s, || {
-                    // Set however the thread ends, a panic included: the stepping engine stops.
-                    let _finished = SetOnDrop(&finished);
-                    let made = engine_at(rival, &request, &cells, start);
-                    let mut e = made.map_err(|_| Failure::Setup)?;
-                    let trial = match measured {
-                        Some((trial, tiles)) => {
-                            Some(measure(trial, tiles, e.as_mut()).map_err(Failure::Step)?)
-                        }
-                        None => None,
-                    };
-                    if trial.as_ref().is_none_or(|(wins, _)| *wins) {
-                        let done = e.generation() - start;
-                        e.step_with(left - done, &jumper_progress)
-                            .map_err(Failure::Step)?;
-                    }
-                    let done = e.generation() - start;
-                    Ok(Jumper {
-                        engine: e,
-                        done,
-                        trial,
-                    })
-                });
-            let Ok(jumper) = jumper else {
-                // No thread: the stepping engine runs the step alone.
-                return (self.step_inside(left, progress), None);
+        let jumper = || {
+            // Set however the thread ends, a panic included: the stepping engine stops.
+            let _finished = SetOnDrop(&finished);
+            let made = engine_at(rival, &request, &cells, start);
+            let mut e = made.map_err(|_| Failure::Setup)?;
+            let trial = match measured {
+                Some((trial, tiles)) => {
+                    Some(measure(trial, tiles, e.as_mut()).map_err(Failure::Step)?)
+                }
+                None => None,
             };
+            if trial.as_ref().is_none_or(|(wins, _)| *wins) {
+                let done = e.generation() - start;
+                e.step_with(left - done, &jumper_progress)
+                    .map_err(Failure::Step)?;
+            }
+            let done = e.generation() - start;
+            Ok(Jumper {
+                engine: e,
+                done,
+                trial,
+            })
+        };
+        let (jumped, stepped) = race_beside("lifelab race", jumper, |started| {
+            if !started {
+                // No thread: the stepping engine runs the step alone.
+                return self.step_inside(left, progress);
+            }
             // Cancels the jumping engine however this side ends, a panic included.
-            let stop = CancelOnDrop(&jumper_progress);
+            let _stop = CancelOnDrop(&jumper_progress);
             let mut done = 0;
-            let stepped = loop {
+            loop {
                 if done == left || finished.load(Ordering::Acquire) || progress.cancelled() {
                     break Ok(done);
                 }
@@ -383,12 +382,7 @@ impl Switching {
                     Ok(did) => break Ok(done + did),
                     Err(e) => break Err(e),
                 }
-            };
-            drop(stop);
-            let joined = jumper
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (stepped, Some(joined))
+            }
         });
         let stepped = stepped?;
         match jumped {
@@ -468,64 +462,54 @@ impl Switching {
         // `stop`: the jump ended other than for want of memory (where it did, the rival runs
         // the step to its end); `ended`: it ended.
         let (stop, ended) = (AtomicBool::new(false), AtomicBool::new(false));
-        let raced = std::thread::scope(|s| {
-            let stepper = std::thread::Builder::new()
-                .name("lifelab race".into())
-                .spawn_scoped(s, || {
-                    let stepped = (!stop.load(Ordering::Acquire))
-                        .then(|| engine_at(rival, &request, cells, start).ok())
-                        .flatten()
-                        .map(|mut e| {
-                            let mut done = 0;
-                            let failed = loop {
-                                if done == left
-                                    || stop.load(Ordering::Acquire)
-                                    || progress.cancelled()
-                                {
-                                    break None;
-                                }
-                                let n = RACE_STRETCH.min(left - done);
-                                match e.step_with(n, progress) {
-                                    Ok(did) if did == n => done += did,
-                                    Ok(did) => {
-                                        done += did;
-                                        break None;
-                                    }
-                                    Err(err) => break Some(err),
-                                }
-                            };
-                            (e, done, failed)
-                        });
-                    if matches!(stepped, Some((_, done, _)) if done == left) || progress.cancelled()
-                    {
-                        jump.cancel();
-                    } else {
-                        // Lost, or could not run: the jump goes on alone, and a cancel of the
-                        // run must still reach it.
-                        while !ended.load(Ordering::Acquire) {
-                            if progress.cancelled() {
-                                jump.cancel();
-                                break;
-                            }
-                            std::thread::sleep(std::time::Duration::from_millis(1));
+        let stepper = || {
+            let stepped = (!stop.load(Ordering::Acquire))
+                .then(|| engine_at(rival, &request, cells, start).ok())
+                .flatten()
+                .map(|mut e| {
+                    let mut done = 0;
+                    let failed = loop {
+                        if done == left || stop.load(Ordering::Acquire) || progress.cancelled() {
+                            break None;
                         }
-                    }
-                    stepped
+                        let n = RACE_STRETCH.min(left - done);
+                        match e.step_with(n, progress) {
+                            Ok(did) if did == n => done += did,
+                            Ok(did) => {
+                                done += did;
+                                break None;
+                            }
+                            Err(err) => break Some(err),
+                        }
+                    };
+                    (e, done, failed)
                 });
-            let Ok(stepper) = stepper else {
-                return None;
-            };
-            let jumped = self.inner.step_with(left, &jump);
-            if !matches!(jumped, Err(EngineError::Memory(_))) {
-                stop.store(true, Ordering::Release);
+            if matches!(stepped, Some((_, done, _)) if done == left) || progress.cancelled() {
+                jump.cancel();
+            } else {
+                // Lost, or could not run: the jump goes on alone, and a cancel of the run
+                // must still reach it.
+                while !ended.load(Ordering::Acquire) {
+                    if progress.cancelled() {
+                        jump.cancel();
+                        break;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
             }
-            ended.store(true, Ordering::Release);
-            let stepped = stepper
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            Some((jumped, stepped))
+            stepped
+        };
+        let (stepped, jumped) = race_beside("lifelab race", stepper, |started| {
+            started.then(|| {
+                let jumped = self.inner.step_with(left, &jump);
+                if !matches!(jumped, Err(EngineError::Memory(_))) {
+                    stop.store(true, Ordering::Release);
+                }
+                ended.store(true, Ordering::Release);
+                jumped
+            })
         });
-        let Some((jumped, stepped)) = raced else {
+        let (Some(stepped), Some(jumped)) = (stepped, jumped) else {
             // No thread: the engine inside runs the step alone.
             return self.step_inside(left, progress);
         };
