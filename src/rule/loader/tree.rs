@@ -629,7 +629,9 @@ mod tests {
         refused(&|b| b[0] = b'X', "not a lifelab rule tree");
         refused(&|b| b.truncate(8), "not a lifelab rule tree");
         refused(
-            &|b| drop(b.pop()),
+            &|b| {
+                b.pop();
+            },
             "node 4 has entries of 1 bytes and needs 3 bytes",
         );
         refused(&|b| b.truncate(28), "4 nodes where the header says 5");
