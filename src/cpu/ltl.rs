@@ -30,8 +30,12 @@ const MARGIN: i64 = 64;
 /// of rows, not row by row ([`MooreBand::chunk`]).
 const NARROW: usize = 128;
 /// Below this many cells a pass runs on the calling thread: waking the pool would cost more
-/// than the pass (a small bug's 1000 generations: 0.06 s on the pool).
-const PARALLEL_CELLS: usize = 1 << 15;
+/// than the pass (a small bug's 1000 generations: 0.06 s on the pool). A pass is some 20
+/// microseconds for 2^15 cells; handing half of it to the pool and back took as long on a
+/// virtual machine of two cores, and Golly's Majority (a 188x188 box) ran 75 ms on the pool
+/// against 36 ms here (the twenty-third session). At 2^19, the largest passes of R500 ran a
+/// little slower.
+const PARALLEL_CELLS: usize = 1 << 17;
 
 /// `f` on each row of `v` (`width` long) with its index, on every core or on this thread.
 fn rows_mut<T: Send, R: Send>(
