@@ -5,9 +5,11 @@
 //! took 3-5 ms in nine starts of ten while the creator computed (the twenty-third session's
 //! measure, BENCHMARKS.md): longer than the whole race on many of Golly's small patterns, and
 //! a HashLife that jumped here waited for a rival that had not begun. Moved off the caller's
-//! core as soon as it exists, the thread started within 0.2 ms in every start. It stays off
-//! that core for the race, where the caller's side runs.
+//! core as soon as it exists, the thread started within 0.2 ms in every start. Once running it
+//! takes back every core the caller may use: a rayon pool it starts (a tile engine's first
+//! parallel generation) is sized by, and runs on, the cores of the thread that starts it.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 
 /// Runs `beside` on a new thread named `name`, on another core where there is one, and `here`
@@ -23,18 +25,38 @@ pub(super) fn race_beside<'env, A, R>(
 where
     A: Send + 'env,
 {
-    // SAFETY: the thread borrows only what outlives this call (`'env`), and `Joined` joins it
-    // before this function returns or unwinds.
+    let placed = AtomicBool::new(false);
+    let cores = Cores::allowed();
+    let body = || {
+        // The caller moves this thread just after making it; waiting for that (yielding, in
+        // case this thread runs on the caller's core) keeps the move from coming after the
+        // cores are given back, which would keep them from this thread for good.
+        while !placed.load(Ordering::Acquire) {
+            std::thread::yield_now();
+        }
+        if let Some(cores) = &cores {
+            cores.give_to_this_thread();
+        }
+        beside()
+    };
+    // SAFETY: the thread borrows only what outlives this call (`'env`, and `placed` and
+    // `cores`, which live to its end), and `Joined` joins it before this function returns or
+    // unwinds: it holds the thread from the moment it exists.
     let spawned = unsafe {
         std::thread::Builder::new()
             .name(name.into())
-            .spawn_unchecked(beside)
+            .spawn_unchecked(body)
     };
     let Ok(handle) = spawned else {
         return (None, here(false));
     };
-    away_from_this_core(&handle);
     let joined = Joined(Some(handle));
+    // Set however the move ends, so that the thread never waits for ever.
+    let placing = SetOnDrop(&placed);
+    if let (Some(cores), Some(thread)) = (&cores, &joined.0) {
+        cores.move_off_this_core(thread);
+    }
+    drop(placing);
     let out = here(true);
     let result = joined.join();
     (
@@ -60,37 +82,79 @@ impl<T> Drop for Joined<T> {
     }
 }
 
-/// Lets `thread` run on every core the caller may, but the one the caller runs on now (where
-/// there is another).
+/// Sets the flag when dropped, an unwinding caller included.
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Release);
+    }
+}
+
+/// The cores a thread may run on.
 #[cfg(target_os = "linux")]
-fn away_from_this_core<T>(thread: &JoinHandle<T>) {
-    use std::os::unix::thread::JoinHandleExt;
+struct Cores(libc::cpu_set_t);
+
+#[cfg(target_os = "linux")]
+impl Cores {
     const SIZE: usize = std::mem::size_of::<libc::cpu_set_t>();
-    // SAFETY: system calls on a set owned here (a zeroed cpu_set_t is empty, and they write at
-    // most SIZE bytes) and on a thread that has not been joined.
-    unsafe {
-        let mut others: libc::cpu_set_t = std::mem::zeroed();
-        let Ok(here) = usize::try_from(libc::sched_getcpu()) else {
-            return;
-        };
-        if libc::sched_getaffinity(0, SIZE, &mut others) != 0 {
-            return;
+
+    /// The calling thread's.
+    fn allowed() -> Option<Self> {
+        // SAFETY: a zeroed cpu_set_t is an empty set, and the call writes at most SIZE bytes.
+        unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            (libc::sched_getaffinity(0, Self::SIZE, &mut set) == 0).then_some(Cores(set))
         }
-        libc::CPU_CLR(here, &mut others);
-        if libc::CPU_COUNT(&others) > 0 {
-            libc::pthread_setaffinity_np(thread.as_pthread_t(), SIZE, &others);
+    }
+
+    /// Lets `thread` run on these cores but the one the caller runs on now, where another is
+    /// among them.
+    fn move_off_this_core<T>(&self, thread: &JoinHandle<T>) {
+        use std::os::unix::thread::JoinHandleExt;
+        // SAFETY: system calls on a set owned here and on a thread that has not been joined.
+        unsafe {
+            let Ok(here) = usize::try_from(libc::sched_getcpu()) else {
+                return;
+            };
+            // A set holds cores below its size in bits (`CPU_CLR` would panic past it).
+            if here >= 8 * Self::SIZE {
+                return;
+            }
+            let mut others = self.0;
+            libc::CPU_CLR(here, &mut others);
+            if libc::CPU_COUNT(&others) > 0 {
+                libc::pthread_setaffinity_np(thread.as_pthread_t(), Self::SIZE, &others);
+            }
+        }
+    }
+
+    fn give_to_this_thread(&self) {
+        // SAFETY: a system call on the calling thread with a set owned here.
+        unsafe {
+            libc::sched_setaffinity(0, Self::SIZE, &self.0);
         }
     }
 }
 
 /// Elsewhere the thread starts where the system puts it.
 #[cfg(not(target_os = "linux"))]
-fn away_from_this_core<T>(_: &JoinHandle<T>) {}
+struct Cores;
+
+#[cfg(not(target_os = "linux"))]
+impl Cores {
+    fn allowed() -> Option<Self> {
+        None
+    }
+
+    fn move_off_this_core<T>(&self, _: &JoinHandle<T>) {}
+
+    fn give_to_this_thread(&self) {}
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicBool, Ordering};
 
     #[test]
     fn both_sides_run_and_the_thread_may_borrow() {
@@ -100,24 +164,44 @@ mod tests {
         assert_eq!(here, (true, 7));
     }
 
-    /// The cores a thread may run on.
+    /// The number of cores in a set.
     #[cfg(target_os = "linux")]
-    fn allowed() -> i32 {
-        // SAFETY: a system call on a set owned here.
-        unsafe {
-            let mut set: libc::cpu_set_t = std::mem::zeroed();
-            libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set);
-            libc::CPU_COUNT(&set)
-        }
+    fn count(cores: &Cores) -> i32 {
+        // SAFETY: reads a set owned by the caller.
+        unsafe { libc::CPU_COUNT(&cores.0) }
     }
 
     #[cfg(target_os = "linux")]
     #[test]
-    fn the_thread_may_not_run_on_the_caller_s_core_where_there_is_another() {
-        let cores = allowed();
-        let (beside, _) = race_beside("test", allowed, |_| ());
-        assert_eq!(beside, Some(if cores > 1 { cores - 1 } else { cores }));
-        assert_eq!(allowed(), cores, "the caller's own cores are unchanged");
+    fn a_new_thread_is_moved_off_the_caller_s_core_where_there_is_another() {
+        use std::os::unix::thread::JoinHandleExt;
+        let cores = Cores::allowed().expect("the cores can be read");
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let thread = std::thread::spawn(move || rx.recv());
+        cores.move_off_this_core(&thread);
+        // SAFETY: a zeroed set, and a thread that has not been joined.
+        let moved = unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            let size = std::mem::size_of::<libc::cpu_set_t>();
+            libc::pthread_getaffinity_np(thread.as_pthread_t(), size, &mut set);
+            Cores(set)
+        };
+        tx.send(()).expect("the thread waits");
+        let _ = thread.join();
+        let n = count(&cores);
+        assert_eq!(count(&moved), if n > 1 { n - 1 } else { n });
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_thread_runs_on_every_core_the_caller_may_once_started() {
+        let cores = Cores::allowed().expect("the cores can be read");
+        let (inside, _) = race_beside("test", Cores::allowed, |_| ());
+        let inside = inside.flatten().expect("the cores can be read");
+        assert_eq!(count(&inside), count(&cores));
+        // SAFETY: two sets owned here.
+        assert!(unsafe { libc::CPU_EQUAL(&inside.0, &cores.0) });
+        assert_eq!(count(&Cores::allowed().expect("read")), count(&cores));
     }
 
     #[test]

@@ -189,6 +189,17 @@ impl Drop for SetOnDrop<'_> {
     }
 }
 
+/// Sets the flag when dropped by a panic's unwinding.
+struct SetIfPanicking<'a>(&'a AtomicBool);
+
+impl Drop for SetIfPanicking<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Release);
+        }
+    }
+}
+
 /// Cancels the progress when dropped.
 struct CancelOnDrop<'a>(&'a Progress);
 
@@ -501,11 +512,14 @@ impl Switching {
         };
         let (stepped, jumped) = race_beside("lifelab race", stepper, |started| {
             started.then(|| {
+                // However the jump ends, a panic included, the rival stops waiting for it
+                // (dropped last); a panic stops the rival's steps too.
+                let _ended = SetOnDrop(&ended);
+                let _stop = SetIfPanicking(&stop);
                 let jumped = self.inner.step_with(left, &jump);
                 if !matches!(jumped, Err(EngineError::Memory(_))) {
                     stop.store(true, Ordering::Release);
                 }
-                ended.store(true, Ordering::Release);
                 jumped
             })
         });

@@ -84,8 +84,8 @@ pub fn builtin(name: &str) -> Option<LoadedRule> {
 /// The transition function as a reduced tree, in Golly's order N, W, E, S, C: the tree
 /// [`compile`] makes, stored in `assets/jvn/` in [`RuleTree::to_bytes`]'s form. Compiling reads
 /// 29^5 or 32^5 neighbourhoods, a tenth of a second for each rule in every process that opens a
-/// file of von Neumann's (and many seconds under a sanitizer); reading the stored tree takes a
-/// tenth of a millisecond (Golly's text of Hutton32's, gzipped, took 3 ms). The tests hold the
+/// file of von Neumann's (and many seconds under a sanitizer); reading the stored tree takes
+/// about 0.3 ms (Golly's text of Hutton32's, gzipped, took 3 ms). The tests hold the
 /// stored trees to the functions, neighbourhood for neighbourhood.
 pub fn tree(variant: Variant) -> RuleTree {
     let bytes: &[u8] = match variant {
