@@ -170,15 +170,19 @@ impl RuleHashLifeEngine {
             )));
         }
         let bytes = memory.unwrap_or_else(|| crate::memory::limit().bytes / 4);
+        let max_nodes = (bytes / NODE_BYTES).max(1 << 16) as usize;
         let mut engine = Self {
             core: Core::new(EngineKind::HashLife, "rule-hashlife", rule),
             tree,
-            nodes: Vec::new(),
+            // Room for the nodes a collection keeps to, reserved up front so that the vector
+            // seldom moves and keeps its huge pages (see `reserve_in_huge_pages`); a step
+            // that makes more doubles it.
+            nodes: crate::memory::reserve_in_huge_pages(max_nodes).unwrap_or_default(),
             index: NodeIndex::default(),
             results: FxHashMap::default(),
             empty: Vec::new(),
             root: 0,
-            max_nodes: (bytes / NODE_BYTES).max(1 << 16) as usize,
+            max_nodes,
             made: 0,
             since_check: 0,
             stopped: false,
