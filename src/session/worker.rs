@@ -146,31 +146,79 @@ impl Access {
 
     /// Steps `gens` in pieces of about the engine's `piece_ms`, publishing as it goes; stops at a whole
     /// generation when `progress` is cancelled. Returns the generations done.
+    ///
+    /// A jumping engine's step costs about the same whatever its length, so its pieces are whole
+    /// strides of a power of two, one plot point each (a few hundred over the job), and a stride
+    /// that makes more than [`STRIDE_NODES`] doubles: the points are then what the job spends
+    /// its time on. A go-to of 2^20 on metapixel-galaxy took about 30 s in pieces of a few
+    /// hundred generations (the 15 ms a piece may take), where one jump takes 0.2 s. Without a
+    /// plot the rest of the job is one jump, which HashLife cancels inside.
     pub fn step(&self, gens: u64, progress: &Progress) -> EngineResult<u64> {
         let mut done = 0;
         let mut piece = 1u64;
+        // A jumping engine's stride, set when one is first seen, and its strides a piece.
+        let mut stride: Option<u64> = None;
+        let mut strides = 1u64;
         while done < gens && !progress.cancelled() {
-            let n = piece.min(gens - done);
             let t = Instant::now();
             let watch = lock(&self.shared.control).watch;
-            // A jumping engine's job goes in strides that leave the plot a few hundred points
-            // (one jump per piece would leave a dozen).
-            let stride = if watch.populations {
-                prev_power_of_two((gens / PLOT_POINTS).max(1))
-            } else {
-                n
-            };
-            let (did, target_ms) = self.with(|e| -> EngineResult<(u64, f64)> {
+            let plot_stride = prev_power_of_two((gens / PLOT_POINTS).max(1));
+            type Jumped = Option<(u64, Option<u64>)>;
+            let (did, target_ms, jumped) = self.with(|e| -> EngineResult<(u64, f64, Jumped)> {
+                let left = gens - done;
+                let (n, s) = if e.jumps() {
+                    let s =
+                        *stride.get_or_insert(if watch.populations { plot_stride } else { gens });
+                    (s.saturating_mul(strides).min(left), s)
+                } else {
+                    let n = piece.min(left);
+                    (n, if watch.populations { plot_stride } else { n })
+                };
+                let before = nodes_made(e);
+                let did = advance(&self.shared, e, n, s, progress, watch)?;
+                let made = nodes_made(e).zip(before).map(|(a, b)| a.saturating_sub(b));
                 Ok((
-                    advance(&self.shared, e, n, stride, progress, watch)?,
+                    did,
                     e.piece_ms(),
+                    e.jumps().then_some((n.div_ceil(s), made)),
                 ))
             })?;
             done += did;
             self.shared.publish_figures(false);
-            piece = next_piece(piece, did, t.elapsed(), target_ms);
+            let took = t.elapsed();
+            match (stride.as_mut(), jumped) {
+                (Some(s), Some((taken, Some(made)))) => {
+                    // By the nodes a stride makes, not the clock: the same job leaves the same
+                    // plot on a loaded machine.
+                    let per_stride = made / taken.max(1);
+                    if per_stride > STRIDE_NODES {
+                        *s = s.saturating_mul(2);
+                        strides = (strides / 2).max(1);
+                    } else if per_stride < STRIDE_NODES / 8 && *s > plot_stride {
+                        // Cheap again (acorn once its first 5000 generations are past): the
+                        // plot's points come back.
+                        *s /= 2;
+                    } else if took.as_secs_f64() * 1000.0 < target_ms {
+                        strides = strides.saturating_mul(2);
+                    }
+                }
+                _ => piece = next_piece(piece, did, took, target_ms),
+            }
         }
         Ok(done)
+    }
+}
+
+/// The most nodes a jumping engine's stride (one plot point) may make before it doubles, a
+/// few milliseconds of HashLife's (2-5 million nodes a second here): a job of a few hundred
+/// points then spends at most about a second on them.
+const STRIDE_NODES: u64 = 1 << 14;
+
+/// The nodes a HashLife engine has made so far; `None` for an engine that does not count them.
+fn nodes_made(e: &dyn Engine) -> Option<u64> {
+    match e.work() {
+        Some(crate::engine::Work::NodesMade(n)) => Some(n),
+        _ => None,
     }
 }
 
@@ -724,6 +772,57 @@ mod tests {
         assert_eq!(done, 100);
         w.wait_idle();
         assert_eq!(w.status().generation, 100);
+    }
+
+    /// HashLife with acorn, the plot watched.
+    fn jumping_worker() -> Worker {
+        let (mut e, _) = create("hashlife", &Request::new(Rule::life(), Universe::Plane)).unwrap();
+        for (x, y) in [(1, 0), (3, 1), (0, 2), (1, 2), (4, 2), (5, 2), (6, 2)] {
+            e.set_cell(x, y, true).unwrap();
+        }
+        let w = Worker::new(e);
+        w.set_watch(Watch {
+            populations: true,
+            ..Watch::default()
+        });
+        w
+    }
+
+    /// A long job on a jumping engine, in strides that double where a stride is slow, lands on
+    /// its generation: acorn is stable from generation 5206 with 633 cells (LifeWiki), its
+    /// gliders included. The plot has the job's end, and points in order.
+    #[test]
+    fn a_long_job_on_a_jumping_engine_lands_on_its_generation() {
+        let w = jumping_worker();
+        let h = w.step(1 << 20);
+        assert_eq!(h.wait().unwrap(), 1 << 20);
+        w.wait_idle();
+        w.sync();
+        let s = w.status();
+        assert_eq!((s.generation, s.population), (1 << 20, Some(633)));
+        let plot = w.history();
+        assert_eq!(plot.last(), Some(&(1 << 20, 633)));
+        assert!(plot.windows(2).all(|p| p[0].0 < p[1].0), "{plot:?}");
+        assert!(plot.len() >= 8, "{} points", plot.len());
+    }
+
+    /// A cancel reaches inside a jumping engine's stride: a job of 2^40 generations of a soup
+    /// of `B3/S2-a34`, which grows without end, stops at the whole generation it reports.
+    #[test]
+    fn cancelling_a_jumping_engine_s_job_stops_inside_its_stride() {
+        let rule: Rule = "B3/S2-a34".parse().unwrap();
+        let (mut e, _) = create("hashlife", &Request::new(rule, Universe::Plane)).unwrap();
+        let mut soup = crate::grid::Grid::new(64, 64);
+        soup.fill_random(0.4, 3);
+        e.put(&soup, (0, 0), crate::engine::Put::Or).unwrap();
+        let w = Worker::new(e);
+        let h = w.step(1 << 40);
+        std::thread::sleep(Duration::from_millis(30));
+        h.cancel();
+        let done = h.wait().unwrap();
+        w.wait_idle();
+        assert_eq!(w.status().generation, done);
+        assert!(done < 1 << 40);
     }
 
     #[test]

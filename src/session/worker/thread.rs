@@ -71,7 +71,8 @@ pub(super) fn advance(
 /// A jumping engine's step costs about the same whatever its length, so a run's piece of such
 /// an engine is whole steps of the step size shown (2^k), taken one by one, with a point for the
 /// plot after each: a piece as long as the clock allows would jump far past what the status
-/// line says. Stops after a whole stride when `progress` is cancelled.
+/// line says. Stops at a whole generation when `progress` is cancelled, inside a stride where
+/// the engine looks at it (HashLife, between the power-of-two jumps of a stride and inside them).
 fn advance_in_strides(
     shared: &Shared,
     e: &mut dyn Engine,
@@ -84,9 +85,12 @@ fn advance_in_strides(
     let mut done = 0;
     while done < n && !progress.cancelled() {
         let len = stride.min(n - done);
-        let did = e.step_with(len, &Progress::new(len))?;
+        // The job's own progress, so that a cancel stops a long stride inside; an engine
+        // that counts its own steps has moved it already.
+        let before = progress.get().0;
+        let did = e.step_with(len, progress)?;
         done += did;
-        progress.advance(did);
+        progress.advance(did.saturating_sub(progress.get().0.saturating_sub(before)));
         if watch.populations {
             let (g, p) = (e.generation(), e.population()?);
             lock(&shared.status).history.record(g, p, false);
