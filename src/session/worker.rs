@@ -151,8 +151,9 @@ impl Access {
     /// strides of a power of two, one plot point each (a few hundred over the job), and a stride
     /// that makes more than [`STRIDE_NODES`] doubles: the points are then what the job spends
     /// its time on. A go-to of 2^20 on metapixel-galaxy took about 30 s in pieces of a few
-    /// hundred generations (the 15 ms a piece may take), where one jump takes 0.2 s. Without a
-    /// plot the rest of the job is one jump, which HashLife cancels inside.
+    /// hundred generations (the 15 ms a piece may take), where one jump takes 0.2 s. Cheap
+    /// strides go several to a piece, up to the piece's time; a piece holds the engine for one
+    /// stride at most beyond that, never for the whole job (the owner may be waiting for it).
     pub fn step(&self, gens: u64, progress: &Progress) -> EngineResult<u64> {
         let mut done = 0;
         let mut piece = 1u64;
@@ -167,8 +168,7 @@ impl Access {
             let (did, target_ms, jumped) = self.with(|e| -> EngineResult<(u64, f64, Jumped)> {
                 let left = gens - done;
                 let (n, s) = if e.jumps() {
-                    let s =
-                        *stride.get_or_insert(if watch.populations { plot_stride } else { gens });
+                    let s = *stride.get_or_insert(plot_stride);
                     (s.saturating_mul(strides).min(left), s)
                 } else {
                     let n = piece.min(left);
