@@ -49,6 +49,8 @@ pub enum Edit {
     /// Not a change: a read of the cells here, in the edits' order, whose answer goes to
     /// whoever asked ([`crate::session::job::Reading`]).
     Read(ReadFn),
+    /// Not a change: the engine stops keeping the census hash it kept for repeat detection.
+    StopHashing,
 }
 
 impl Edit {
@@ -97,6 +99,10 @@ impl Edit {
             }
             Edit::Read(read) => {
                 read(e);
+                Ok(())
+            }
+            Edit::StopHashing => {
+                e.track_hash(false);
                 Ok(())
             }
         }

@@ -160,14 +160,16 @@ impl Access {
         // A jumping engine's stride, set when one is first seen, and its strides a piece.
         let mut stride: Option<u64> = None;
         let mut strides = 1u64;
+        let plot_stride = prev_power_of_two((gens / PLOT_POINTS).max(1));
+        // A jumping engine's strides this piece and the nodes they made, where it counts them.
+        type Jumped = Option<(u64, Option<u64>)>;
         while done < gens && !progress.cancelled() {
             let t = Instant::now();
             let watch = lock(&self.shared.control).watch;
-            let plot_stride = prev_power_of_two((gens / PLOT_POINTS).max(1));
-            type Jumped = Option<(u64, Option<u64>)>;
             let (did, target_ms, jumped) = self.with(|e| -> EngineResult<(u64, f64, Jumped)> {
                 let left = gens - done;
-                let (n, s) = if e.jumps() {
+                let jumps = e.jumps();
+                let (n, s) = if jumps {
                     let s = *stride.get_or_insert(plot_stride);
                     (s.saturating_mul(strides).min(left), s)
                 } else {
@@ -177,11 +179,7 @@ impl Access {
                 let before = nodes_made(e);
                 let did = advance(&self.shared, e, n, s, progress, watch)?;
                 let made = nodes_made(e).zip(before).map(|(a, b)| a.saturating_sub(b));
-                Ok((
-                    did,
-                    e.piece_ms(),
-                    e.jumps().then_some((n.div_ceil(s), made)),
-                ))
+                Ok((did, e.piece_ms(), jumps.then_some((n.div_ceil(s), made))))
             })?;
             done += did;
             self.shared.publish_figures(false);
@@ -453,8 +451,10 @@ impl Worker {
         }
         if !watch.repeats && was.repeats {
             lock(&self.shared.repeats).restart(false);
-            // The hash costs the dense engine a pass per generation: stop paying for it.
-            self.with_engine(|e| e.track_hash(false));
+            // The hash costs the dense engine a pass per generation: stop paying for it. Queued,
+            // so that the window never waits for a piece of work (a HashLife stride can take a
+            // second).
+            self.edit(Edit::StopHashing);
         }
         self.control().refresh = true;
         self.poke();
