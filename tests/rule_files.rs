@@ -882,6 +882,46 @@ fn auto_runs_a_random_walk_tile_by_tile_and_a_replicating_loop_on_hashlife() {
     }
 }
 
+/// A rule file's pattern that covers many tiles runs HashLife's stretches first, and goes on
+/// on HashLife without the rule-tree engine's probe where HashLife made no more nodes in its
+/// measured stretch than the pattern covers tiles: Devore's replicator (1759 tiles, its tape
+/// a repeating block) made some 500 (the probe alone computed 5324 tiles in 8 generations).
+/// A small loop (Chou and Reggia's, 4 tiles) keeps the probe. The populations are bgolly's.
+#[test]
+fn auto_runs_hashlife_first_on_a_rule_file_s_pattern_that_covers_many_tiles() {
+    if !bgolly_found() {
+        return;
+    }
+    let patterns = Path::new("/usr/share/golly/Patterns");
+    for (file, first) in [
+        ("Self-Rep/Devore/Devore-rep.rle", true),
+        ("Loops/Chou-Reggia-Loop-1.rle", false),
+    ] {
+        let path = patterns.join(file);
+        let out = json(&[
+            "run",
+            "--json",
+            "--gens",
+            "1000",
+            "--pattern",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(out["engine"], "rule-hashlife", "{file}: {out}");
+        let note = out["engine_note"].as_str().unwrap_or_default();
+        assert_eq!(
+            note.contains("run first on a pattern that covers"),
+            first,
+            "{file}: {out}"
+        );
+        assert_eq!(note.contains("probe was not made"), first, "{file}: {out}");
+        assert_eq!(
+            out["population"].as_u64().unwrap(),
+            golly(&path, Path::new(GOLLY_RULES), 1000),
+            "{file}"
+        );
+    }
+}
+
 /// HashLife over N states drops its unreachable nodes and memoised results when its store
 /// fills (at least 2^16 nodes; `--memory 1` keeps it there): Langton's loops to 3000
 /// generations make more than that, and the population is still bgolly's.
