@@ -201,7 +201,7 @@ fn run_with_progress(
         if let Some(answer) = job.try_take() {
             break answer;
         }
-        bar.set_position(job.progress.get().0);
+        bar.set_position(job.progress.estimate().0);
         std::thread::sleep(std::time::Duration::from_millis(100));
     };
     bar.finish_and_clear();

@@ -21,7 +21,7 @@
 use super::kernel::{BlockTable, Kernel};
 use crate::engine::{
     Bounds, CellRect, Census, CensusSum, Core, Engine, EngineError, EngineKind, EngineResult,
-    Progress, Put, Sampled, Universe, Work, census_index,
+    Progress, Put, Sampled, StepTally, Universe, Work, census_index,
 };
 use crate::grid::Grid;
 use crate::pattern::macrocell::{Macrocell, McNode, leaf_box};
@@ -450,6 +450,8 @@ pub struct HashLifeEngine {
     /// Results computed since the last look at the cancel flag.
     since_check: u32,
     limit_bytes: u64,
+    /// How far the step in progress has got, for its `Progress` while a long jump runs.
+    tally: StepTally,
 }
 
 /// Where the default store starts collecting (see `Store::soft_nodes`): twice what Golly's
@@ -556,6 +558,7 @@ impl HashLifeEngine {
             computed16: 0,
             since_check: 0,
             limit_bytes,
+            tally: StepTally::default(),
         })
     }
 
@@ -881,6 +884,8 @@ impl HashLifeEngine {
         progress: Option<&Progress>,
     ) -> Result<Id, Stop> {
         let mark = self.store.stack.len();
+        // Nine results, and four more where the step is the node's whole reach.
+        self.tally.enter(level, if j >= level - 2 { 13 } else { 9 });
         let r = self.recurse_inner(c, level, j, progress);
         self.store.stack.truncate(mark);
         r
@@ -912,6 +917,7 @@ impl HashLifeEngine {
         let [n01, n10, n11, n12, n21] = self.make_all(five)?;
         let nine = [a, n01, b, n10, n11, n12, cc, n21, d];
         let by_four = level - 1 == self.base && self.base == LEAF + 1;
+        let full = j >= level - 2;
         let mut r = [NONE; 9];
         if by_four {
             self.results16(&nine, j, &mut r, progress)?;
@@ -919,9 +925,9 @@ impl HashLifeEngine {
             for (k, &x) in nine.iter().enumerate() {
                 r[k] = self.result(x, j, progress)?;
                 self.store.stack.push(r[k]);
+                self.tally.part_done(level, progress);
             }
         }
-        let full = j >= level - 2;
         let quads = [
             [r[0], r[1], r[3], r[4]],
             [r[1], r[2], r[4], r[5]],
@@ -935,7 +941,9 @@ impl HashLifeEngine {
         } else {
             for (k, &node) in quads.iter().enumerate() {
                 out[k] = if full {
-                    self.result(node, j, progress)?
+                    let r = self.result(node, j, progress)?;
+                    self.tally.part_done(level, progress);
+                    r
                 } else {
                     self.centre(node)?
                 };
@@ -1051,6 +1059,7 @@ impl HashLifeEngine {
         }
         self.expand()?;
         let level = self.store.node(self.root).level;
+        self.tally.start(1 << k, level);
         let next = self.result(self.root, k, progress)?;
         self.root = next;
         let q = 1i64 << (level - 2);
@@ -1072,6 +1081,7 @@ impl HashLifeEngine {
         }
         let big = self.make([x; 4])?;
         self.store.stack.push(big);
+        self.tally.start(1 << k, m + 1);
         let r = self.result(big, k, progress)?;
         self.store.stack.push(r);
         // `r` is the torus seen from (2^(m-1), 2^(m-1)).
@@ -1942,6 +1952,28 @@ mod tests {
             assert_eq!(s.intern_unchecked(c, LEAF + 1, 4), id);
         }
         assert_eq!(s.made, made);
+    }
+
+    /// A jump counts in its progress only once whole, but says how far it has got: stopped
+    /// part way (by a node budget, as a cancel would), acorn's jump of 4096 generations has
+    /// run none of them, and its estimate lies strictly between none and all; a jump that ends
+    /// counts whole, the estimate with it.
+    #[test]
+    fn a_jump_in_progress_estimates_how_far_it_has_got() {
+        let acorn = crate::pattern::library::get("acorn").unwrap();
+        let mut e = HashLifeEngine::new(Rule::life(), Universe::Plane, None).unwrap();
+        for (x, y) in acorn.cells.alive_cells() {
+            e.set_cell(x as i64, y as i64, true).unwrap();
+        }
+        let stopped = Progress::new(4096);
+        stopped.stop_at_work(e.store.made + 20_000);
+        assert_eq!(e.step_with(4096, &stopped).unwrap(), 0);
+        let (estimate, total) = stopped.estimate();
+        assert_eq!(stopped.get(), (0, 4096));
+        assert!(0 < estimate && estimate < total, "{estimate} of {total}");
+        let whole = Progress::new(4096);
+        assert_eq!(e.step_with(4096, &whole).unwrap(), 4096);
+        assert_eq!(whole.estimate(), (4096, 4096));
     }
 
     fn torus_matches(rule: &str, side: u32, gens: &[u64]) {

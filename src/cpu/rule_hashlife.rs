@@ -16,7 +16,7 @@ use rustc_hash::FxHashMap;
 use super::hashlife::{Bucket, prefetch_slot, probe_buckets, slot_of};
 use crate::engine::{
     Bounds, CellRect, Census, Core, Engine, EngineError, EngineKind, EngineResult, Progress, Put,
-    Sampled, Universe, Work, cells_by_state, census_of_tiles, check_states, put_by_cell,
+    Sampled, StepTally, Universe, Work, cells_by_state, census_of_tiles, check_states, put_by_cell,
     states_by_cell,
 };
 use crate::grid::Grid;
@@ -150,6 +150,8 @@ pub struct RuleHashLifeEngine {
     since_check: u32,
     /// The step in progress is abandoned (cancelled, or its node budget spent).
     stopped: bool,
+    /// How far the step in progress has got, for its `Progress` while a long jump runs.
+    tally: StepTally,
 }
 
 impl RuleHashLifeEngine {
@@ -186,6 +188,7 @@ impl RuleHashLifeEngine {
             made: 0,
             since_check: 0,
             stopped: false,
+            tally: StepTally::default(),
         };
         engine.reset();
         Ok(engine)
@@ -337,7 +340,13 @@ impl RuleHashLifeEngine {
                 self.nodes_of(lv, [sub(0, 1), sub(1, 0), sub(1, 1), sub(1, 2), sub(2, 1)]);
             let subs = [nw, n01, ne, n10, n11, n12, sw, n21, se];
             let half = if full { j - 1 } else { j };
-            let nine = subs.map(|n| self.result(n, half, progress));
+            // Nine results, and four more where the step is the node's whole reach.
+            self.tally.enter(level, if full { 13 } else { 9 });
+            let nine = subs.map(|n| {
+                let r = self.result(n, half, progress);
+                self.part_done(level, progress);
+                r
+            });
             let out = if full {
                 let four = |r: usize, c: usize| {
                     [
@@ -348,7 +357,11 @@ impl RuleHashLifeEngine {
                     ]
                 };
                 let fours = self.nodes_of(lv, [four(0, 0), four(0, 1), four(1, 0), four(1, 1)]);
-                fours.map(|n| self.result(n, j - 1, progress))
+                fours.map(|n| {
+                    let r = self.result(n, j - 1, progress);
+                    self.part_done(level, progress);
+                    r
+                })
             } else {
                 // The centre of each 2x2 of the nine, made straight from their quarters
                 // nearest it: no node of the 2x2 itself, which only this step would use.
@@ -370,6 +383,15 @@ impl RuleHashLifeEngine {
             self.results.insert((id, j), r);
         }
         r
+    }
+
+    /// A sub-result of the node the recursion is in is done; an abandoned step's stand-ins
+    /// count for nothing.
+    #[inline(always)]
+    fn part_done(&mut self, level: u8, progress: Option<&Progress>) {
+        if !self.stopped {
+            self.tally.part_done(level, progress);
+        }
     }
 
     /// One generation of the centre 2x2 of a 4x4 node.
@@ -434,6 +456,7 @@ impl RuleHashLifeEngine {
             }
             self.root = self.expand(self.root);
         }
+        self.tally.start(1 << j, self.level(self.root));
         let next = self.result(self.root, j, progress);
         let done = !std::mem::take(&mut self.stopped);
         if done {
@@ -900,6 +923,35 @@ mod tests {
     /// Keys of one hash fill their bucket and go on into the next ones, round the table's end;
     /// a tag of 0, which every empty slot shows too, is found among them and no empty slot is
     /// taken for a node.
+    /// As in the two-state HashLife: a jump stopped part way has run none of its generations
+    /// and estimates that it had got some of the way; a whole one counts whole. A growing
+    /// soup of a Generations rule (`B3/S23/C3`) on HashLife over N states.
+    #[test]
+    fn a_jump_in_progress_estimates_how_far_it_has_got() {
+        let rule: Rule = "B3/S23/C3".parse().unwrap();
+        let mut e = RuleHashLifeEngine::new(rule, Universe::Plane, None).unwrap();
+        let mut x = 0x9e37_79b9_u64;
+        for y in 0..40 {
+            for i in 0..40 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                if x.is_multiple_of(3) {
+                    e.set_cell(i, y, true).unwrap();
+                }
+            }
+        }
+        let stopped = Progress::new(1024);
+        stopped.stop_at_work(e.made + 2_000);
+        assert_eq!(e.step_with(1024, &stopped).unwrap(), 0);
+        let (estimate, total) = stopped.estimate();
+        assert_eq!(stopped.get(), (0, 1024));
+        assert!(0 < estimate && estimate < total, "{estimate} of {total}");
+        let whole = Progress::new(64);
+        assert_eq!(e.step_with(64, &whole).unwrap(), 64);
+        assert_eq!(whole.estimate(), (64, 64));
+    }
+
     #[test]
     fn keys_of_one_hash_overflow_round_the_end_and_are_each_found() {
         let mut index = NodeIndex::default();

@@ -250,6 +250,9 @@ pub struct Progress {
     total: AtomicU64,
     /// The engine's [`Engine::work`] count at which it stops; 0: no limit.
     work_limit: AtomicU64,
+    /// An estimate of the generations done inside the step in progress, for display only: a
+    /// jumping engine's step of 2^k generations counts in `done` only once whole.
+    within: AtomicU64,
 }
 
 impl Progress {
@@ -284,10 +287,27 @@ impl Progress {
 
     pub fn advance(&self, n: u64) {
         self.done.fetch_add(n, Ordering::Relaxed);
+        self.within.store(0, Ordering::Relaxed);
+    }
+
+    /// Sets the estimate of the generations done inside the step in progress (see
+    /// [`Progress::estimate`]); the next [`Progress::advance`] clears it.
+    pub fn set_within(&self, n: u64) {
+        self.within.store(n, Ordering::Relaxed);
+    }
+
+    /// (done, total) for a progress bar: the generations done and an estimate of those done
+    /// inside the step in progress, never past the total. A HashLife jump of 2^20 generations
+    /// would otherwise show nothing until it ends.
+    pub fn estimate(&self) -> (u64, u64) {
+        let (done, total) = self.get();
+        let within = self.within.load(Ordering::Relaxed);
+        (done.saturating_add(within).min(total.max(done)), total)
     }
 
     pub fn set_done(&self, n: u64) {
         self.done.store(n, Ordering::Relaxed);
+        self.within.store(0, Ordering::Relaxed);
     }
 
     pub fn set_total(&self, n: u64) {
@@ -300,6 +320,72 @@ impl Progress {
             self.done.load(Ordering::Relaxed),
             self.total.load(Ordering::Relaxed),
         )
+    }
+}
+
+/// A jumping engine's estimate of how far its step of 2^k generations has got, for
+/// [`Progress::set_within`]: HashLife's recursion needs 9 sub-results of each node (13 where
+/// the node's step is its whole reach), and the share done is counted over the nodes of the
+/// first [`StepTally::DEPTH`] levels below the step's root, some two thousand parts, of which a
+/// memoised or empty one is done at once. A node is placed by its level alone, so the deep
+/// recursion, where nearly all of the step's results are, pays one comparison a result. Both
+/// HashLifes keep one.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StepTally {
+    /// The level of the step's root.
+    top: u8,
+    /// For the nodes of the levels just below the root's, the parts done of those the node
+    /// needs.
+    parts: [(u8, u8); StepTally::DEPTH],
+    /// The generations of the step in progress.
+    generations: u64,
+}
+
+impl StepTally {
+    const DEPTH: usize = 3;
+
+    /// A step of `generations` begins from a root of level `top`.
+    pub fn start(&mut self, generations: u64, top: u8) {
+        *self = StepTally {
+            top,
+            generations,
+            ..Default::default()
+        };
+    }
+
+    /// Where a node of `level` counts: its depth below the root.
+    #[inline(always)]
+    fn depth(&self, level: u8) -> Option<usize> {
+        let d = self.top.checked_sub(level)? as usize;
+        (d < Self::DEPTH).then_some(d)
+    }
+
+    /// The recursion begins a node of `level` that needs `parts` sub-results.
+    #[inline(always)]
+    pub fn enter(&mut self, level: u8, parts: u8) {
+        if let Some(d) = self.depth(level) {
+            self.parts[d] = (0, parts.max(1));
+        }
+    }
+
+    /// A sub-result of the node of `level` the recursion is in is done: where the level
+    /// counts, the estimate moves on.
+    #[inline(always)]
+    pub fn part_done(&mut self, level: u8, progress: Option<&Progress>) {
+        if let (Some(d), Some(progress)) = (self.depth(level), progress) {
+            self.report(d, progress);
+        }
+    }
+
+    #[cold]
+    fn report(&mut self, d: usize, progress: &Progress) {
+        self.parts[d].0 += 1;
+        let (mut share, mut scale) = (0.0, 1.0);
+        for &(done, of) in &self.parts[..=d] {
+            scale /= of.max(1) as f64;
+            share += done as f64 * scale;
+        }
+        progress.set_within((share * self.generations as f64) as u64);
     }
 }
 

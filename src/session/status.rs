@@ -15,9 +15,10 @@ pub struct Busy {
 }
 
 impl Busy {
-    /// (done, total, per second, seconds left).
+    /// (done, total, per second, seconds left), with the estimate of what is done inside a
+    /// step in progress (a HashLife jump) counted as done.
     pub fn figures(&self) -> (u64, u64, f64, Option<f64>) {
-        let (done, total) = self.progress.get();
+        let (done, total) = self.progress.estimate();
         let secs = self.started.elapsed().as_secs_f64().max(1e-6);
         let rate = done as f64 / secs;
         let left = (rate > 0.0 && total > done).then(|| (total - done) as f64 / rate);
