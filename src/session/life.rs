@@ -556,12 +556,18 @@ impl Session {
     /// at the end), when it is not the one running: a long go-to jumps on HashLife, a run
     /// watched generation by generation goes back to the tile engine.
     fn engine_for(&self, generations: u64, stride: u64) -> Option<Choice> {
+        self.auto_choice(generations, stride)
+            .filter(|choice| choice.engine != self.choice.engine)
+    }
+
+    /// `auto`'s choice for a piece of work of `generations`, looked at every `stride`, where
+    /// the user left the engine to it.
+    fn auto_choice(&self, generations: u64, stride: u64) -> Option<Choice> {
         if !self.wanted.eq_ignore_ascii_case("auto") {
             return None;
         }
         let request = self.job_request(generations, stride);
-        let choice = registry::choose("auto", &request).ok()?;
-        (choice.engine != self.choice.engine).then_some(choice)
+        registry::choose("auto", &request).ok()
     }
 
     /// After a GPU failure: the simulation goes on on the CPU from the last good state. Returns
@@ -783,10 +789,14 @@ impl Session {
         self.refuse_if_busy()?;
         self.pause();
         // Only the end matters (the plot keeps a point per piece): auto's engine for that.
-        let switched = (gens >= JUMP)
-            .then(|| self.engine_for(gens, 0))
-            .flatten()
-            .filter(|c| c.kind == EngineKind::HashLife);
+        let chosen = (gens >= JUMP).then(|| self.auto_choice(gens, 0)).flatten();
+        // Where it is the engine running already, the reason shown is this job's, not the
+        // one of the job it was chosen for.
+        if let Some(c) = chosen.as_ref().filter(|c| c.engine == self.choice.engine) {
+            self.choice.reason = c.reason.clone();
+        }
+        let switched =
+            chosen.filter(|c| c.engine != self.choice.engine && c.kind == EngineKind::HashLife);
         let make = switched.as_ref().map(|_| self.job_request(gens, 0));
         let h = self
             .worker

@@ -964,22 +964,43 @@ fn auto_takes_hashlife_for_a_long_go_to_and_the_tile_engine_for_a_run() {
     let s = app.status();
     assert_eq!((s.generation, s.population), (1_000_000, Some(633)));
     assert_eq!(s.engine, "hashlife");
+    assert!(
+        s.engine_reason
+            .contains("a long jump of 1000000 generations"),
+        "{}",
+        s.engine_reason
+    );
+    // A second go-to on the same engine: the reason is the new job's.
+    app.command(&ctx, Command::GoTo(1_100_000));
+    app.settle();
+    let s = app.status();
+    assert_eq!((s.generation, s.population), (1_100_000, Some(633)));
+    assert_eq!(s.engine, "hashlife");
+    assert!(
+        s.engine_reason
+            .contains("a long jump of 100000 generations"),
+        "{}",
+        s.engine_reason
+    );
     // A run at a pace, one generation at a time: the tile engine again, from where it was.
     app.command(&ctx, Command::SetStepExponent(0));
     run_until(
         &mut app,
         &ctx,
         lifelab::session::pace::Pace::Max,
-        1_000_010,
+        1_100_010,
         2000,
         2,
     );
     app.settle();
     let s = app.status();
     assert_eq!(s.engine, "tiles");
-    assert!(s.generation >= 1_000_010);
+    assert!(s.generation >= 1_100_010);
     assert_eq!(s.population, Some(633));
-    // Undo goes back to before the run, then to before the go-to, on whatever engine.
+    // Undo goes back to before the run, then to before each go-to, on whatever engine.
+    app.command(&ctx, Command::Undo);
+    app.settle();
+    assert_eq!(app.status().generation, 1_100_000);
     app.command(&ctx, Command::Undo);
     app.settle();
     assert_eq!(app.status().generation, 1_000_000);
