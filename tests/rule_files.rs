@@ -922,6 +922,45 @@ fn auto_runs_hashlife_first_on_a_rule_file_s_pattern_that_covers_many_tiles() {
     }
 }
 
+/// A trial the rule-tree engine won is made again later in a long run (at generation 1024,
+/// then four times further on each time): Codd's and von Neumann's constructors churn
+/// HashLife while they build, and repeat once built. Golly's golly-constructor (Hutton32)
+/// loses HashLife's trial at generation 8 and at 1032, and wins it at 4168 (before, 10^4
+/// generations took 145 ms tile by tile; HashLife alone, 84 ms). The population is bgolly's.
+#[test]
+fn auto_tries_hashlife_again_later_in_a_long_run_that_the_rule_tree_engine_began() {
+    if !bgolly_found() {
+        return;
+    }
+    let path = Path::new("/usr/share/golly/Patterns/Self-Rep/JvN/golly-constructor.rle");
+    let out = json(&[
+        "run",
+        "--json",
+        "--gens",
+        "10000",
+        "--pattern",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(out["engine"], "rule-hashlife", "{out}");
+    let note = out["engine_note"].as_str().unwrap_or_default();
+    assert!(note.contains("on rule-tree from generation 8"), "{out}");
+    assert!(note.contains("; again at generation 1032:"), "{out}");
+    assert!(note.contains("on rule-hashlife from generation"), "{out}");
+    let golly = Command::new("bgolly")
+        .args(["-a", "JvN", "-m", "10000"])
+        .arg(path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&golly.stdout);
+    let population: u64 = text
+        .lines()
+        .last()
+        .and_then(|l| l.split_once(':'))
+        .map(|(_, p)| p.trim().replace(',', "").parse().unwrap())
+        .unwrap_or_else(|| panic!("bgolly: {text}"));
+    assert_eq!(out["population"].as_u64().unwrap(), population);
+}
+
 /// HashLife over N states drops its unreachable nodes and memoised results when its store
 /// fills (at least 2^16 nodes; `--memory 1` keeps it there): Langton's loops to 3000
 /// generations make more than that, and the population is still bgolly's.

@@ -144,6 +144,19 @@ impl Trial {
 const FIRST_STRETCH_TIMES: u64 = 2;
 /// See [`FIRST_STRETCH_TIMES`]: a small pattern's first nodes are not held against it.
 const FIRST_STRETCH_FLOOR: u64 = 1024;
+/// The generation of the first trial after the one at the start, where the tile engine won
+/// that: a run shorter than this makes one trial, as before.
+const AGAIN_FROM: u64 = 1024;
+
+/// Where the trial after one the tile engine won at `generation` begins: [`AGAIN_TIMES`] as
+/// far on, and at [`AGAIN_FROM`] at the earliest.
+fn next_trial(generation: u64) -> u64 {
+    generation.saturating_mul(AGAIN_TIMES).max(AGAIN_FROM)
+}
+
+/// How much further on each trial after the first puts the next.
+const AGAIN_TIMES: u64 = 4;
+
 /// The tiles a pattern must cover for HashLife to run first in a trial that allows it
 /// ([`Memo::First`]). Golly's rule-file patterns that cover this many or more are large
 /// constructors and replicators whose probe computes thousands of tiles (NP-replicator: 6776
@@ -180,6 +193,12 @@ enum Memo {
     /// the run's own steps go on on the tile engine, generation by generation where the
     /// caller records each one.
     Tiles { from: u64 },
+    /// The tile engine won the last trial, and at generation `at` another begins, with a
+    /// probe of its own: a constructor or a replicator whose first generations churn HashLife
+    /// may repeat later (von Neumann's golly-constructor to 10^4: 145 ms tile by tile, 84 ms
+    /// on HashLife, which lost the trial at generation 8). Each trial puts the next four
+    /// times further on, so that a gas pays for a handful in a long run.
+    Again { at: u64 },
     /// HashLife won, and waits (in `Switching::ahead`) at generation `at`, which the tile
     /// engine is catching up with; then it takes over.
     Catching { at: u64 },
@@ -641,6 +660,7 @@ impl Switching {
             Policy::Activity { .. } => Some(LOOK_EVERY.saturating_sub(self.since_look)),
             Policy::Memo(_, Memo::Chosen) => None,
             Policy::Memo(_, Memo::First { .. }) => Some(0),
+            Policy::Memo(_, Memo::Again { at }) => Some(at.saturating_sub(self.inner.generation())),
             Policy::Memo(trial, Memo::Tiles { .. }) => {
                 Some(trial.probe.saturating_sub(self.since_look))
             }
@@ -788,9 +808,28 @@ impl Switching {
                 return Ok(());
             }
             Memo::Chosen => return Ok(()),
+            Memo::Again { .. } => {
+                // A new probe, on the run's own generations, and the trial at its end.
+                let from = tiles(self.inner.as_ref());
+                self.policy = Policy::Memo(trial, Memo::Tiles { from });
+                return Ok(());
+            }
         };
         self.policy = Policy::Memo(trial, Memo::Chosen);
         let tiles = tiles(self.inner.as_ref()) - from;
+        let generation = self.inner.generation();
+        let again = matches!(self.history.last(), Some((_, e, _)) if *e == self.inner.name());
+        if again && tiles == 0 {
+            // The tile engine computed nothing: nothing for HashLife to win, and the trial
+            // would only cost it the cells' move.
+            self.policy = Policy::Memo(
+                trial,
+                Memo::Again {
+                    at: next_trial(generation),
+                },
+            );
+            return Ok(());
+        }
         let cells = self.inner.export()?;
         let mut memo = match engine_at(
             trial.hashlife,
@@ -809,8 +848,20 @@ impl Switching {
             self.ahead = Some((memo, why));
             self.policy = Policy::Memo(trial, Memo::Catching { at });
         } else {
-            let generation = self.inner.generation();
-            self.history.push((generation, self.inner.name(), why));
+            // A trial the tile engine won again adds to the note of the first it won.
+            match self.history.last_mut() {
+                Some((_, engine, said)) if again => {
+                    debug_assert_eq!(*engine, self.inner.name());
+                    said.push_str(&format!("; again at generation {generation}: {why}"));
+                }
+                _ => self.history.push((generation, self.inner.name(), why)),
+            }
+            self.policy = Policy::Memo(
+                trial,
+                Memo::Again {
+                    at: next_trial(generation),
+                },
+            );
         }
         Ok(())
     }
