@@ -156,6 +156,9 @@ fn next_trial(generation: u64) -> u64 {
 
 /// How much further on each trial after the first puts the next.
 const AGAIN_TIMES: u64 = 4;
+/// The new nodes HashLife may make in the measured stretch of a trial after the first whose
+/// probe computed no tile (see [`measure_settled`]).
+const AGAIN_FLOOR: u64 = 64;
 
 /// The tiles a pattern must cover for HashLife to run first in a trial that allows it
 /// ([`Memo::First`]). Golly's rule-file patterns that cover this many or more are large
@@ -819,17 +822,6 @@ impl Switching {
         let tiles = tiles(self.inner.as_ref()) - from;
         let generation = self.inner.generation();
         let again = matches!(self.history.last(), Some((_, e, _)) if *e == self.inner.name());
-        if again && tiles == 0 {
-            // The tile engine computed nothing: nothing for HashLife to win, and the trial
-            // would only cost it the cells' move.
-            self.policy = Policy::Memo(
-                trial,
-                Memo::Again {
-                    at: next_trial(generation),
-                },
-            );
-            return Ok(());
-        }
         let cells = self.inner.export()?;
         let mut memo = match engine_at(
             trial.hashlife,
@@ -842,7 +834,11 @@ impl Switching {
             Err(EngineError::Memory(_)) => return Ok(()),
             Err(e) => return Err(e),
         };
-        let (wins, why) = measure_probe(trial, tiles, memo.as_mut())?;
+        let (wins, why) = if again && tiles == 0 {
+            measure_settled(trial, memo.as_mut())?
+        } else {
+            measure_probe(trial, tiles, memo.as_mut())?
+        };
         if wins {
             let at = memo.generation();
             self.ahead = Some((memo, why));
@@ -957,6 +953,23 @@ fn measure_probe(trial: Trial, tiles: u64, memo: &mut dyn Engine) -> EngineResul
     )?;
     let why = format!(
         "the {} engine computed {tiles} tiles in {} generations, HashLife made {made}",
+        trial.tiles, trial.probe
+    );
+    Ok((wins, why))
+}
+
+/// [`measure_probe`] for a trial after the first whose probe computed no tile: the pattern
+/// has settled into still lifes and period-2 oscillators, which cost the tile engine its
+/// rounds of every generation and HashLife nothing once memoised (von Neumann's
+/// construction-arm-demo to 10^4: 2 ms tile by tile, 0.2 ms on HashLife). HashLife's first
+/// stretch may make [`FIRST_STRETCH_PER_NODE`] times the nodes it imported (the memo of a
+/// pattern it has not seen), and the measured one [`AGAIN_FLOOR`].
+fn measure_settled(trial: Trial, memo: &mut dyn Engine) -> EngineResult<(bool, String)> {
+    let first_limit = (FIRST_STRETCH_TIMES * AGAIN_FLOOR + FIRST_STRETCH_FLOOR)
+        .max(FIRST_STRETCH_PER_NODE * nodes(memo));
+    let (wins, made) = measure(first_limit, AGAIN_FLOOR, memo)?;
+    let why = format!(
+        "the {} engine computed no tile in {} generations, HashLife made {made}",
         trial.tiles, trial.probe
     );
     Ok((wins, why))
