@@ -920,9 +920,6 @@ mod tests {
         id
     }
 
-    /// Keys of one hash fill their bucket and go on into the next ones, round the table's end;
-    /// a tag of 0, which every empty slot shows too, is found among them and no empty slot is
-    /// taken for a node.
     /// As in the two-state HashLife: a jump stopped part way has run none of its generations
     /// and estimates that it had got some of the way; a whole one counts whole. A growing
     /// soup of a Generations rule (`B3/S23/C3`) on HashLife over N states.
@@ -952,6 +949,9 @@ mod tests {
         assert_eq!(whole.estimate(), (64, 64));
     }
 
+    /// Keys of one hash fill their bucket and go on into the next ones, round the table's end;
+    /// a tag of 0, which every empty slot shows too, is found among them and no empty slot is
+    /// taken for a node.
     #[test]
     fn keys_of_one_hash_overflow_round_the_end_and_are_each_found() {
         let mut index = NodeIndex::default();

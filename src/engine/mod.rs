@@ -327,7 +327,9 @@ impl Progress {
 /// [`Progress::set_within`]: HashLife's recursion needs 9 sub-results of each node (13 where
 /// the node's step is its whole reach), and the share done is counted over the nodes of the
 /// first [`StepTally::DEPTH`] levels below the step's root, some two thousand parts, of which a
-/// memoised or empty one is done at once. A node is placed by its level alone, so the deep
+/// memoised or empty one is done at once. The parts count alike, so the estimate is of the
+/// share of the work, which is only roughly that of the generations. A node is placed by its
+/// level alone, so the deep
 /// recursion, where nearly all of the step's results are, pays one comparison a result. Both
 /// HashLifes keep one.
 #[derive(Clone, Copy, Debug, Default)]

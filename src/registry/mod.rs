@@ -299,7 +299,20 @@ pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>,
                     choice.reason, trial.tiles
                 )
             } else {
-                choice.reason
+                format!(
+                    "{}{}; where the {} engine goes on, the trial is made again from generation {} on, four times as far each time",
+                    choice.reason,
+                    if trial.runs_hashlife_first() {
+                        format!(
+                            " (on a pattern that covers {} tiles or more, HashLife's first)",
+                            switching::FIRST_TILES
+                        )
+                    } else {
+                        String::new()
+                    },
+                    trial.tiles,
+                    switching::AGAIN_FROM
+                )
             },
             ..choice
         };

@@ -125,6 +125,11 @@ impl Trial {
         hashlife_first: false,
     };
 
+    /// Whether HashLife's stretches come first on a pattern of many tiles ([`Memo::First`]).
+    pub fn runs_hashlife_first(&self) -> bool {
+        self.hashlife_first
+    }
+
     /// The most nodes HashLife may make in its measured stretch and still go on, against a
     /// tile engine that computed `tiles` in its probe: both counted per generation.
     fn most_nodes(&self, tiles: u64) -> u64 {
@@ -144,15 +149,10 @@ impl Trial {
 const FIRST_STRETCH_TIMES: u64 = 2;
 /// See [`FIRST_STRETCH_TIMES`]: a small pattern's first nodes are not held against it.
 const FIRST_STRETCH_FLOOR: u64 = 1024;
-/// The generation of the first trial after the one at the start, where the tile engine won
-/// that: a run shorter than this makes one trial, as before.
-const AGAIN_FROM: u64 = 1024;
-
-/// Where the trial after one the tile engine won at `generation` begins: [`AGAIN_TIMES`] as
-/// far on, and at [`AGAIN_FROM`] at the earliest.
-fn next_trial(generation: u64) -> u64 {
-    generation.saturating_mul(AGAIN_TIMES).max(AGAIN_FROM)
-}
+/// Generations from the start of the first trial to the second, where the tile engine won the
+/// first; each later one comes [`AGAIN_TIMES`] as far from the start as the last. A run
+/// shorter than this makes one trial: a later one would cost more than it could save.
+pub const AGAIN_FROM: u64 = 1024;
 
 /// How much further on each trial after the first puts the next.
 const AGAIN_TIMES: u64 = 4;
@@ -165,7 +165,7 @@ const AGAIN_FLOOR: u64 = 64;
 /// constructors and replicators whose probe computes thousands of tiles (NP-replicator: 6776
 /// in 8 generations, 21 ms of a 29 ms run to 1000, where HashLife made 147 nodes in its
 /// measured stretch); the smallest cover at most 4, and lose nothing to the probe.
-const FIRST_TILES: u64 = 256;
+pub const FIRST_TILES: u64 = 256;
 /// Run first, HashLife's first stretch may make this many times the nodes of its import. On
 /// Golly's rule-file patterns it made 3.8 to 4.5 times on those it then won (NP-replicator,
 /// N-compressed-replicator, codon4 and codon5, Devore-rep), 8.4 and 9.5 times on
@@ -194,13 +194,14 @@ enum Memo {
     /// window's worker steps, a few generations at a time) HashLife would make the nodes of
     /// each piece's short steps too, and be measured on work the run itself never does; and
     /// the run's own steps go on on the tile engine, generation by generation where the
-    /// caller records each one.
-    Tiles { from: u64 },
+    /// caller records each one. `again`: a trial after one the tile engine won.
+    Tiles { from: u64, again: bool },
     /// The tile engine won the last trial, and at generation `at` another begins, with a
     /// probe of its own: a constructor or a replicator whose first generations churn HashLife
-    /// may repeat later (von Neumann's golly-constructor to 10^4: 145 ms tile by tile, 84 ms
-    /// on HashLife, which lost the trial at generation 8). Each trial puts the next four
-    /// times further on, so that a gas pays for a handful in a long run.
+    /// may repeat later (von Neumann's golly-constructor to 10^4: 128 ms tile by tile, 84 ms
+    /// on HashLife alone, which lost the trial at generation 8). Each trial puts the next
+    /// four times as far from the start, so that a gas pays for a handful in a long run. A
+    /// raced trial (`Switching::race`) is the whole run's, and is not made again.
     Again { at: u64 },
     /// HashLife won, and waits (in `Switching::ahead`) at generation `at`, which the tile
     /// engine is catching up with; then it takes over.
@@ -273,6 +274,8 @@ pub struct Switching {
     /// The engine, by name, that a step of the whole run races the one inside against, on a
     /// second thread ([`Switching::race`]); taken by the race, or by a trial made here.
     rival: Option<&'static str>,
+    /// The generation the first trial began at, from which later ones are placed.
+    began: u64,
 }
 
 impl Switching {
@@ -297,6 +300,7 @@ impl Switching {
             history: Vec::new(),
             ahead: None,
             rival,
+            began: 0,
         }
     }
 
@@ -314,7 +318,7 @@ impl Switching {
         let phase = if trial.hashlife_first {
             Memo::First { from }
         } else {
-            Memo::Tiles { from }
+            Memo::Tiles { from, again: false }
         };
         let policy = Policy::Memo(trial, phase);
         Self::wrapping(
@@ -369,7 +373,9 @@ impl Switching {
             return self.step_inside(generations, progress);
         };
         let due = match self.policy {
-            Policy::Memo(trial, Memo::Tiles { from } | Memo::First { from }) => Some((trial, from)),
+            Policy::Memo(trial, Memo::Tiles { from, .. } | Memo::First { from }) => {
+                Some((trial, from))
+            }
             _ => None,
         };
         // The trial's probe, on the tile engine, here; cancelled, it is still to make.
@@ -798,12 +804,13 @@ impl Switching {
 
     fn look_at_work(&mut self, trial: Trial, phase: Memo) -> EngineResult<()> {
         self.rival = None;
-        let from = match phase {
+        let (from, again) = match phase {
             Memo::First { from } => {
-                self.policy = Policy::Memo(trial, Memo::Tiles { from });
-                return self.hashlife_first(trial);
+                self.policy = Policy::Memo(trial, Memo::Tiles { from, again: false });
+                self.hashlife_first(trial);
+                return Ok(());
             }
-            Memo::Tiles { from } => from,
+            Memo::Tiles { from, again } => (from, again),
             Memo::Catching { .. } => {
                 // The tile engine has reached HashLife: the same cells, which HashLife holds
                 // with its nodes made.
@@ -814,73 +821,80 @@ impl Switching {
             Memo::Again { .. } => {
                 // A new probe, on the run's own generations, and the trial at its end.
                 let from = tiles(self.inner.as_ref());
-                self.policy = Policy::Memo(trial, Memo::Tiles { from });
+                self.policy = Policy::Memo(trial, Memo::Tiles { from, again: true });
                 return Ok(());
             }
         };
         self.policy = Policy::Memo(trial, Memo::Chosen);
         let tiles = tiles(self.inner.as_ref()) - from;
         let generation = self.inner.generation();
-        let again = matches!(self.history.last(), Some((_, e, _)) if *e == self.inner.name());
-        let cells = self.inner.export()?;
-        let mut memo = match engine_at(
-            trial.hashlife,
-            &self.request,
-            &cells,
-            self.inner.generation(),
-        ) {
-            Ok(memo) => memo,
-            // The run goes on where it is rather than fail for want of a faster engine.
-            Err(EngineError::Memory(_)) => return Ok(()),
-            Err(e) => return Err(e),
+        if !again {
+            self.began = generation.saturating_sub(trial.probe);
+        }
+        let why = match self.try_hashlife(trial, tiles, again) {
+            Ok((memo, true, why)) => {
+                let at = memo.generation();
+                self.ahead = Some((memo, why));
+                self.policy = Policy::Memo(trial, Memo::Catching { at });
+                return Ok(());
+            }
+            Ok((_, false, why)) => why,
+            // HashLife could not be made, or could not go on (out of memory, a pattern past
+            // what its store holds): the run goes on where it is rather than fail for want of
+            // a faster engine.
+            Err(e) => format!("HashLife could not run: {e}"),
         };
+        // A trial the tile engine won again adds to the note of the first it won.
+        match self.history.last_mut() {
+            Some((_, _, said)) if again => {
+                said.push_str(&format!("; again at generation {generation}: {why}"));
+            }
+            _ => self.history.push((generation, self.inner.name(), why)),
+        }
+        let after = generation.saturating_sub(self.began);
+        let at = self.began + after.saturating_mul(AGAIN_TIMES).max(AGAIN_FROM);
+        self.policy = Policy::Memo(trial, Memo::Again { at });
+        Ok(())
+    }
+
+    /// HashLife made from the tile engine's cells and measured after a probe that computed
+    /// `tiles`: the engine, whether it won, and why.
+    fn try_hashlife(
+        &mut self,
+        trial: Trial,
+        tiles: u64,
+        again: bool,
+    ) -> EngineResult<(Box<dyn Engine>, bool, String)> {
+        let cells = self.inner.export()?;
+        let generation = self.inner.generation();
+        let mut memo = engine_at(trial.hashlife, &self.request, &cells, generation)?;
         let (wins, why) = if again && tiles == 0 {
             measure_settled(trial, memo.as_mut())?
         } else {
             measure_probe(trial, tiles, memo.as_mut())?
         };
-        if wins {
-            let at = memo.generation();
-            self.ahead = Some((memo, why));
-            self.policy = Policy::Memo(trial, Memo::Catching { at });
-        } else {
-            // A trial the tile engine won again adds to the note of the first it won.
-            match self.history.last_mut() {
-                Some((_, engine, said)) if again => {
-                    debug_assert_eq!(*engine, self.inner.name());
-                    said.push_str(&format!("; again at generation {generation}: {why}"));
-                }
-                _ => self.history.push((generation, self.inner.name(), why)),
-            }
-            self.policy = Policy::Memo(
-                trial,
-                Memo::Again {
-                    at: next_trial(generation),
-                },
-            );
-        }
-        Ok(())
+        Ok((memo, wins, why))
     }
 
     /// [`Memo::First`]: HashLife's stretches on the cells as they are, before the tile
     /// engine's probe, where the pattern covers enough tiles; a HashLife that passes waits
     /// ahead, as after a probe.
-    fn hashlife_first(&mut self, trial: Trial) -> EngineResult<()> {
-        let cells = self.inner.export()?;
+    fn hashlife_first(&mut self, trial: Trial) {
+        let Ok(cells) = self.inner.export() else {
+            return;
+        };
         let covered = cells.len() as u64;
         if covered < FIRST_TILES {
-            return Ok(());
+            return;
         }
         let generation = self.inner.generation();
-        let mut memo = match engine_at(trial.hashlife, &self.request, &cells, generation) {
-            Ok(memo) => memo,
-            // The trial goes on as it would have.
-            Err(EngineError::Memory(_)) => return Ok(()),
-            Err(e) => return Err(e),
+        // HashLife that cannot be made or go on leaves the trial as it would have been.
+        let Ok(mut memo) = engine_at(trial.hashlife, &self.request, &cells, generation) else {
+            return;
         };
         let imported = nodes(memo.as_ref());
-        let (wins, made) = measure(FIRST_STRETCH_PER_NODE * imported, covered, memo.as_mut())?;
-        if wins {
+        let measured = measure(FIRST_STRETCH_PER_NODE * imported, covered, memo.as_mut());
+        if let Ok((true, made)) = measured {
             let at = memo.generation();
             let why = format!(
                 "HashLife, run first on a pattern that covers {covered} tiles, made {made}: \
@@ -890,7 +904,6 @@ impl Switching {
             self.ahead = Some((memo, why));
             self.policy = Policy::Memo(trial, Memo::Catching { at });
         }
-        Ok(())
     }
 
     /// The HashLife waiting ahead goes on with the run.
@@ -963,7 +976,8 @@ fn measure_probe(trial: Trial, tiles: u64, memo: &mut dyn Engine) -> EngineResul
 /// rounds of every generation and HashLife nothing once memoised (von Neumann's
 /// construction-arm-demo to 10^4: 2 ms tile by tile, 0.2 ms on HashLife). HashLife's first
 /// stretch may make [`FIRST_STRETCH_PER_NODE`] times the nodes it imported (the memo of a
-/// pattern it has not seen), and the measured one [`AGAIN_FLOOR`].
+/// pattern it has not seen), or the usual limit for an allowance of [`AGAIN_FLOOR`] where
+/// that is more, and the measured one [`AGAIN_FLOOR`].
 fn measure_settled(trial: Trial, memo: &mut dyn Engine) -> EngineResult<(bool, String)> {
     let first_limit = (FIRST_STRETCH_TIMES * AGAIN_FLOOR + FIRST_STRETCH_FLOOR)
         .max(FIRST_STRETCH_PER_NODE * nodes(memo));

@@ -404,6 +404,9 @@ impl Session {
         self.record_ready();
         self.take_start(false);
         if let Some(landed) = self.take_landed() {
+            // The figures the job published before its answer, which those read above may
+            // predate: a landing compares the engine it ran on with them (`adopt`).
+            self.figures = self.worker.figures();
             self.land(landed);
             // A run's error is the next step's to handle (a fall-back from the GPU), even when
             // a job on the same failed engine reported its own after it.
@@ -792,7 +795,10 @@ impl Session {
         let chosen = (gens >= JUMP).then(|| self.auto_choice(gens, 0)).flatten();
         // Where it is the engine running already, the reason shown is this job's, not the
         // one of the job it was chosen for.
-        if let Some(c) = chosen.as_ref().filter(|c| c.engine == self.choice.engine) {
+        if let Some(c) = chosen
+            .as_ref()
+            .filter(|c| c.engine == self.choice.engine && c.engine == self.figures.engine)
+        {
             self.choice.reason = c.reason.clone();
         }
         let switched =
