@@ -61,6 +61,19 @@ fn golly_with(algorithm: &[&str], file: &Path, gens: u64) -> u64 {
     p.trim().replace(',', "").parse().unwrap()
 }
 
+/// `run --json` of the pattern file at `path` for `gens` generations, on `auto`'s engine.
+fn run_auto(path: &Path, gens: u64) -> serde_json::Value {
+    let gens = gens.to_string();
+    json(&[
+        "run",
+        "--json",
+        "--gens",
+        &gens,
+        "--pattern",
+        path.to_str().unwrap(),
+    ])
+}
+
 fn population(args: &[&str]) -> u64 {
     json(args)["population"].as_u64().unwrap()
 }
@@ -853,14 +866,7 @@ fn auto_runs_a_random_walk_tile_by_tile_and_a_replicating_loop_on_hashlife() {
         ),
     ] {
         let path = patterns.join(file);
-        let out = json(&[
-            "run",
-            "--json",
-            "--gens",
-            "1000",
-            "--pattern",
-            path.to_str().unwrap(),
-        ]);
+        let out = run_auto(&path, 1_000);
         assert_eq!(out["engine"], engine, "{file}: {out}");
         assert!(
             out["engine_reason"]
@@ -903,14 +909,7 @@ fn auto_runs_hashlife_first_on_a_rule_file_s_pattern_that_covers_many_tiles() {
         ("Loops/Chou-Reggia-Loop-1.rle", false),
     ] {
         let path = patterns.join(file);
-        let out = json(&[
-            "run",
-            "--json",
-            "--gens",
-            "1000",
-            "--pattern",
-            path.to_str().unwrap(),
-        ]);
+        let out = run_auto(&path, 1_000);
         assert_eq!(out["engine"], "rule-hashlife", "{file}: {out}");
         let note = out["engine_note"].as_str().unwrap_or_default();
         assert_eq!(
@@ -954,14 +953,7 @@ fn auto_tries_hashlife_again_later_in_a_long_run_that_the_rule_tree_engine_began
         ),
     ] {
         let path = jvn.join(file);
-        let out = json(&[
-            "run",
-            "--json",
-            "--gens",
-            "10000",
-            "--pattern",
-            path.to_str().unwrap(),
-        ]);
+        let out = run_auto(&path, 10_000);
         assert_eq!(out["engine"], "rule-hashlife", "{file}: {out}");
         let note = out["engine_note"].as_str().unwrap_or_default();
         assert!(
