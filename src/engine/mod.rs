@@ -329,9 +329,8 @@ impl Progress {
 /// first [`StepTally::DEPTH`] levels below the step's root, some two thousand parts, of which a
 /// memoised or empty one is done at once. The parts count alike, so the estimate is of the
 /// share of the work, which is only roughly that of the generations. A node is placed by its
-/// level alone, so the deep
-/// recursion, where nearly all of the step's results are, pays one comparison a result. Both
-/// HashLifes keep one.
+/// level alone, so the deep recursion, where nearly all of the step's results are, pays one
+/// comparison a result. Both HashLifes keep one.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct StepTally {
     /// The level of the step's root.
@@ -459,6 +458,24 @@ pub enum Work {
     /// Quadtree nodes made, each a hash-table insert and at its lowest level a few cells of
     /// the rule (HashLife, two-state and N-state); a pattern that repeats makes few, a gas many.
     NodesMade(u64),
+}
+
+impl Work {
+    /// The nodes made, where this is a HashLife's count.
+    pub fn nodes_made(self) -> Option<u64> {
+        match self {
+            Work::NodesMade(n) => Some(n),
+            Work::TilesComputed(_) => None,
+        }
+    }
+
+    /// The tiles computed, where this is a tile engine's count.
+    pub fn tiles_computed(self) -> Option<u64> {
+        match self {
+            Work::TilesComputed(t) => Some(t),
+            Work::NodesMade(_) => None,
+        }
+    }
 }
 
 /// What kind of engine one is, as the session's and the registry's policies need it: a GPU

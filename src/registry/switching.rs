@@ -936,10 +936,7 @@ impl Switching {
 
 /// The tiles a tile engine (two-state or a rule file's) has computed.
 fn tiles(engine: &dyn Engine) -> u64 {
-    match engine.work() {
-        Some(Work::TilesComputed(t)) => t,
-        _ => 0,
-    }
+    engine.work().and_then(Work::tiles_computed).unwrap_or(0)
 }
 
 /// The engine `name` makes for `request`, holding `cells` at `generation`.
@@ -1023,10 +1020,7 @@ fn measure(
 
 /// The nodes a HashLife engine has made.
 fn nodes(engine: &dyn Engine) -> u64 {
-    match engine.work() {
-        Some(Work::NodesMade(n)) => n,
-        _ => 0,
-    }
+    engine.work().and_then(Work::nodes_made).unwrap_or(0)
 }
 
 impl Engine for Switching {

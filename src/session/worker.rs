@@ -15,7 +15,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::engine::{Engine, EngineResult, Progress};
+use crate::engine::{Engine, EngineResult, Progress, Work};
 use crate::session::edit::Edit;
 pub use crate::session::history::Thinned;
 use crate::session::job::JobResult;
@@ -176,9 +176,13 @@ impl Access {
                     let n = piece.min(left);
                     (n, if watch.populations { plot_stride } else { n })
                 };
-                let before = nodes_made(e);
+                let before = e.work().and_then(Work::nodes_made);
                 let did = advance(&self.shared, e, n, s, progress, watch)?;
-                let made = nodes_made(e).zip(before).map(|(a, b)| a.saturating_sub(b));
+                let made = e
+                    .work()
+                    .and_then(Work::nodes_made)
+                    .zip(before)
+                    .map(|(a, b)| a.saturating_sub(b));
                 Ok((did, e.piece_ms(), jumps.then_some((n.div_ceil(s), made))))
             })?;
             done += did;
@@ -211,14 +215,6 @@ impl Access {
 /// few milliseconds of HashLife's (2-5 million nodes a second here): a job of a few hundred
 /// points then spends at most about a second on them.
 const STRIDE_NODES: u64 = 1 << 14;
-
-/// The nodes a HashLife engine has made so far; `None` for an engine that does not count them.
-fn nodes_made(e: &dyn Engine) -> Option<u64> {
-    match e.work() {
-        Some(crate::engine::Work::NodesMade(n)) => Some(n),
-        _ => None,
-    }
-}
 
 /// The plot points a long job on a jumping engine leaves, at least.
 const PLOT_POINTS: u64 = 256;
