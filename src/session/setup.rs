@@ -145,7 +145,8 @@ pub struct Simulation {
     pub seed: u64,
     /// The pattern's name or file, `random 0.35 (seed 7)`, or the elementary start.
     pub source: String,
-    /// The file's own name, author and comments, when a pattern was loaded.
+    /// The file's own name, author and comments, when a pattern was loaded (its cells are in
+    /// `start`).
     pub pattern: Option<Pattern>,
     /// The generation the start belongs to (a macrocell file says).
     pub generation: u64,
@@ -252,7 +253,8 @@ impl Spec {
             Some(tree) => Some(FileCells::Quadtree(Box::new(tree))),
             None => tiles.map(FileCells::Tiles),
         };
-        let (start, source) = match (pattern.as_ref(), loose, self.random) {
+        let mut pattern = pattern;
+        let (start, source) = match (pattern.as_mut(), loose, self.random) {
             (_, Some(loose), _) => {
                 let start = loose
                     .place(universe)
@@ -272,13 +274,13 @@ impl Spec {
                 let at = place_pattern(p, universe).with_context(|| format!("pattern {source}"))?;
                 (Start::Tiles(p.to_tiles(at)), source)
             }
-            (Some(p), None, _) => (
-                Start::Cells {
-                    cells: p.cells.clone(),
-                    at: place_pattern(p, universe).with_context(|| format!("pattern {source}"))?,
-                },
-                source,
-            ),
+            (Some(p), None, _) => {
+                let at = place_pattern(p, universe).with_context(|| format!("pattern {source}"))?;
+                // The start holds the cells; the pattern kept beside it is its name and
+                // comments (a copy of a large bitmap cost a run's start a few hundred pages).
+                let cells = std::mem::replace(&mut p.cells, Grid::new(0, 0));
+                (Start::Cells { cells, at }, source)
+            }
             (None, None, Some(density)) => {
                 let region = match (universe, flag_size) {
                     (
@@ -771,6 +773,20 @@ fn resolve_file(name: &str, path: &Path) -> anyhow::Result<Loaded> {
                     quadtree: None,
                 });
             }
+            // What `parse_bytes` would make of it, without reading the text a second time.
+            let p = parsed
+                .into_pattern()
+                .map_err(|error| pattern::LoadError::Parse {
+                    path: path.to_path_buf(),
+                    error,
+                })?;
+            return Ok(Loaded {
+                pattern: p,
+                label: name.to_string(),
+                generation: 0,
+                tiles: None,
+                quadtree: None,
+            });
         }
         // Parsed from the bytes already read: a pipe can be read only once.
         let p = pattern::parse_bytes(&bytes, hint).map_err(|error| pattern::LoadError::Parse {
