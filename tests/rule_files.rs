@@ -926,6 +926,58 @@ fn auto_runs_hashlife_first_on_a_rule_file_s_pattern_that_covers_many_tiles() {
     }
 }
 
+/// HashLife's first stretches start from the cells the pattern was loaded with, not from the
+/// rule-tree engine's copy of them; an edit before the first step drops that HashLife, and the
+/// trial makes it from the edited cells. Either way, the cells after the run are the rule-tree
+/// engine's (itself checked against bgolly above), and the unedited run's population bgolly's.
+#[test]
+fn hashlife_first_starts_from_the_loaded_cells_and_an_edit_before_the_run_is_kept() {
+    if !bgolly_found() {
+        return;
+    }
+    let path = Path::new("/usr/share/golly/Patterns/Self-Rep/Devore/Devore-rep.rle");
+    let sim = lifelab::session::setup::Spec {
+        rule: None,
+        pattern: Some(path.display().to_string()),
+        random: None,
+        seed: 1,
+        size: None,
+        start: None,
+        plane: false,
+    }
+    .build()
+    .unwrap();
+    let gens = 600;
+    for edit in [None, Some((-700, 40)), Some((3, -2))] {
+        let (mut auto, _) = sim.engine("auto", gens, Default::default()).unwrap();
+        let (mut tree, _) = sim.engine("rule-tree", gens, Default::default()).unwrap();
+        if let Some((x, y)) = edit {
+            let flipped = !tree.cell(x, y).unwrap();
+            auto.set_cell(x, y, flipped).unwrap();
+            tree.set_cell(x, y, flipped).unwrap();
+        }
+        auto.step(gens).unwrap();
+        tree.step(gens).unwrap();
+        let note = auto.note().unwrap_or_default();
+        assert!(
+            note.contains("run first on a pattern that covers"),
+            "{edit:?}: {note}"
+        );
+        assert_eq!(auto.name(), "rule-hashlife", "{edit:?}: {note}");
+        assert_eq!(auto.generation(), gens);
+        assert!(
+            auto.export().unwrap() == tree.export().unwrap(),
+            "{edit:?}: the cells differ from the rule-tree engine's"
+        );
+        if edit.is_none() {
+            assert_eq!(
+                auto.population().unwrap(),
+                golly(path, Path::new(GOLLY_RULES), gens)
+            );
+        }
+    }
+}
+
 /// A trial the rule-tree engine won is made again later in a long run (at generation 1024,
 /// then four times further on each time): Codd's and von Neumann's constructors churn
 /// HashLife while they build, and repeat once built. Golly's golly-constructor (Hutton32)
