@@ -978,6 +978,89 @@ fn hashlife_first_starts_from_the_loaded_cells_and_an_edit_before_the_run_is_kep
     }
 }
 
+/// A rule-file pattern of many tiles waits in the HashLife made from it until its first step:
+/// what reads its cells before that reads HashLife's, and where HashLife's first stretches
+/// churn (a sparse random soup of Brian's Brain over 324 tiles: HashLife stops in its first
+/// stretch), the rule-tree engine takes HashLife's cells, or takes them before a first step too
+/// short for HashLife's stretches. After each step the cells are the rule-tree engine's alone.
+#[test]
+fn a_large_rule_file_soup_read_before_its_run_and_lost_by_hashlife_goes_on_tile_by_tile() {
+    if !bgolly_found() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("lifelab-loaded-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("soup.rle");
+    // A cell in eight live or dying: under the population past which auto gives HashLife
+    // the run outright.
+    let mut x = 0x2545_f491_4f6c_dd1d_u64;
+    let rows: Vec<String> = (0..1040)
+        .map(|_| {
+            (0..1040)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    match x % 16 {
+                        0 => 'A',
+                        1 => 'B',
+                        _ => '.',
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let rle = format!(
+        "x = 1040, y = 1040, rule = BriansBrain\n{}!\n",
+        rows.join("$")
+    );
+    std::fs::write(&file, rle).unwrap();
+    let sim = lifelab::session::setup::Spec {
+        rule: None,
+        pattern: Some(file.display().to_string()),
+        random: None,
+        seed: 1,
+        size: None,
+        start: None,
+        plane: false,
+    }
+    .build()
+    .unwrap();
+    // A long run asked for, so that auto makes its trial; a few generations of it stepped.
+    // Its first step takes HashLife's stretches whole (the tile engine goes on from their
+    // cells), or is too short for them (the tile engine takes the cells first).
+    for steps in [[47, 1, 16], [1, 47, 16]] {
+        let (mut auto, _) = sim.engine("auto", 600, Default::default()).unwrap();
+        let (mut tree, _) = sim.engine("rule-tree", 600, Default::default()).unwrap();
+        assert_eq!(auto.population().unwrap(), tree.population().unwrap());
+        assert_eq!(auto.bounds().unwrap(), tree.bounds().unwrap());
+        for (x, y) in [(0, 0), (-300, 211), (519, -519), (-520, -520), (7, 400)] {
+            assert_eq!(
+                auto.state(x, y).unwrap(),
+                tree.state(x, y).unwrap(),
+                "({x}, {y})"
+            );
+        }
+        for step in steps {
+            auto.step(step).unwrap();
+            tree.step(step).unwrap();
+            assert!(
+                auto.export().unwrap() == tree.export().unwrap(),
+                "{steps:?}, generation {}: the cells differ from the rule-tree engine's",
+                tree.generation()
+            );
+            assert_eq!(auto.generation(), tree.generation());
+        }
+        let note = auto.note().unwrap_or_default();
+        assert_eq!(auto.name(), "rule-tree", "{note}");
+        assert!(
+            note.starts_with("auto ran it on rule-tree from generation 8 ("),
+            "{steps:?}: {note}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// A trial the rule-tree engine won is made again later in a long run (at generation 1024,
 /// then four times further on each time): Codd's and von Neumann's constructors churn
 /// HashLife while they build, and repeat once built. Golly's golly-constructor (Hutton32)

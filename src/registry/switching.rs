@@ -277,10 +277,20 @@ pub struct Switching {
     /// The generation the first trial began at, from which later ones are placed.
     began: u64,
     /// HashLife made from the cells a pattern was imported with while [`Memo::First`] is still
-    /// to come, and the tiles they cover: its stretches start from it, and the tile engine's
-    /// cells are not exported again to make it (NP-replicator: 5.7 ms of a run of 37 ms to
-    /// 1000). Any edit drops it.
-    loaded: Option<(Box<dyn Engine>, u64)>,
+    /// to come: its stretches start from it, and the tile engine's cells are not exported
+    /// again to make it (NP-replicator: 5.7 ms of a run of 37 ms to 1000). Any edit drops it.
+    loaded: Option<Loaded>,
+}
+
+/// See [`Switching::loaded`].
+struct Loaded {
+    memo: Box<dyn Engine>,
+    /// The tiles the cells cover.
+    covered: u64,
+    /// The engine inside has not been given the cells yet: a HashLife that passes goes on
+    /// without them ever being laid out tile by tile (NP-replicator: 6 ms more). Whatever
+    /// reads or edits the cells first gives them to it ([`Switching::settle`]).
+    deferred: bool,
 }
 
 impl Switching {
@@ -375,6 +385,7 @@ impl Switching {
         if progress.cancelled() {
             return Ok(0);
         }
+        self.settle()?;
         let Some(rival) = self.rival.take() else {
             return self.step_inside(generations, progress);
         };
@@ -763,6 +774,11 @@ impl Switching {
     /// Looks, and swaps if it is time to, with `left` generations still to run. Returns the
     /// generations the look itself ran (each recorded in `sink`).
     fn look(&mut self, sink: &mut Sink, left: u64) -> EngineResult<u64> {
+        // HashLife's stretches may run the run's own generations only where none is recorded
+        // and the run goes that far; otherwise the tile engine takes the cells now.
+        if !(matches!(sink, Sink::Nothing) && left >= 2 * MEMO_STRETCH) {
+            self.settle()?;
+        }
         self.since_look = 0;
         let before = self.inner.generation();
         match self.policy {
@@ -813,8 +829,7 @@ impl Switching {
         let (from, again) = match phase {
             Memo::First { from } => {
                 self.policy = Policy::Memo(trial, Memo::Tiles { from, again: false });
-                self.hashlife_first(trial);
-                return Ok(());
+                return self.hashlife_first(trial);
             }
             Memo::Tiles { from, again } => (from, again),
             Memo::Catching { .. } => {
@@ -885,24 +900,34 @@ impl Switching {
     /// [`Memo::First`]: HashLife's stretches on the cells as they are, before the tile
     /// engine's probe, where the pattern covers enough tiles; a HashLife that passes waits
     /// ahead, as after a probe.
-    fn hashlife_first(&mut self, trial: Trial) {
+    fn hashlife_first(&mut self, trial: Trial) -> EngineResult<()> {
         let generation = self.inner.generation();
-        let loaded = self.loaded.take();
-        let (mut memo, covered) = match loaded {
-            Some((memo, covered)) if memo.generation() == generation => (memo, covered),
-            _ => {
+        let loaded = match self.loaded.take() {
+            Some(l) if l.memo.generation() == generation => Some(l),
+            // Renumbered behind its back: the cells are still the ones loaded.
+            Some(mut l) => {
+                if l.deferred {
+                    self.inner.import(&l.memo.export()?)?;
+                }
+                None
+            }
+            None => None,
+        };
+        let (mut memo, covered, deferred) = match loaded {
+            Some(l) => (l.memo, l.covered, l.deferred),
+            None => {
                 let Ok(cells) = self.inner.export() else {
-                    return;
+                    return Ok(());
                 };
                 let covered = cells.len() as u64;
                 if covered < FIRST_TILES {
-                    return;
+                    return Ok(());
                 }
                 // HashLife that cannot be made or go on leaves the trial as it would have been.
                 let Ok(memo) = engine_at(trial.hashlife, &self.request, &cells, generation) else {
-                    return;
+                    return Ok(());
                 };
-                (memo, covered)
+                (memo, covered, false)
             }
         };
         let imported = nodes(memo.as_ref());
@@ -916,7 +941,37 @@ impl Switching {
             );
             self.ahead = Some((memo, why));
             self.policy = Policy::Memo(trial, Memo::Catching { at });
+        } else if deferred {
+            // The run's own cells are HashLife's, at the generation its stretches reached
+            // (a stretch stopped part way ran none of its generations): the tile engine goes
+            // on from there, with its probe.
+            let at = memo.generation();
+            self.inner.import(&memo.export()?)?;
+            self.inner.set_generation(at);
         }
+        Ok(())
+    }
+
+    /// The engine that holds the cells: HashLife while the engine inside waits for them. What
+    /// only reads them asks it (a run's start reads the population and the box), and HashLife
+    /// reads them from its nodes.
+    fn holder(&mut self) -> &mut dyn Engine {
+        match &mut self.loaded {
+            Some(l) if l.deferred => l.memo.as_mut(),
+            _ => self.inner.as_mut(),
+        }
+    }
+
+    /// Gives the engine inside the cells a HashLife was made from at their import, where it
+    /// has not had them yet.
+    fn settle(&mut self) -> EngineResult<()> {
+        if let Some(l) = &mut self.loaded
+            && l.deferred
+        {
+            self.inner.import(&l.memo.export()?)?;
+            l.deferred = false;
+        }
+        Ok(())
     }
 
     /// HashLife made from `tiles`, the cells just imported, where [`Memo::First`] will measure
@@ -1101,9 +1156,9 @@ impl Engine for Switching {
         let loaded = self.loaded.take();
         self.edited();
         self.inner.set_generation(generation);
-        self.loaded = loaded.map(|(mut memo, covered)| {
-            memo.set_generation(generation);
-            (memo, covered)
+        self.loaded = loaded.map(|mut l| {
+            l.memo.set_generation(generation);
+            l
         });
     }
 
@@ -1148,6 +1203,7 @@ impl Engine for Switching {
     }
 
     fn active_fraction(&mut self) -> EngineResult<Option<f64>> {
+        self.settle()?;
         self.inner.active_fraction()
     }
 
@@ -1156,6 +1212,7 @@ impl Engine for Switching {
     }
 
     fn grid(&mut self) -> EngineResult<Grid> {
+        self.settle()?;
         self.inner.grid()
     }
 
@@ -1169,14 +1226,17 @@ impl Engine for Switching {
     }
 
     fn population(&mut self) -> EngineResult<u64> {
-        self.inner.population()
+        self.holder().population()
     }
 
     fn census(&mut self) -> EngineResult<Census> {
-        self.inner.census()
+        self.holder().census()
     }
 
     fn track_hash(&mut self, on: bool) {
+        // The hash follows the cells the engine inside holds: it takes them first (a failure
+        // to is met again by whatever reads them next).
+        let _ = self.settle();
         self.inner.track_hash(on)
     }
 
@@ -1190,23 +1250,25 @@ impl Engine for Switching {
     }
 
     fn cell(&mut self, x: i64, y: i64) -> EngineResult<bool> {
-        self.inner.cell(x, y)
+        self.holder().cell(x, y)
     }
 
     fn state(&mut self, x: i64, y: i64) -> EngineResult<u8> {
-        self.inner.state(x, y)
+        self.holder().state(x, y)
     }
 
     fn states_in(&mut self, rect: CellRect) -> EngineResult<Vec<u8>> {
-        self.inner.states_in(rect)
+        self.holder().states_in(rect)
     }
 
     fn set_cell(&mut self, x: i64, y: i64, alive: bool) -> EngineResult<()> {
+        self.settle()?;
         self.edited();
         self.inner.set_cell(x, y, alive)
     }
 
     fn put(&mut self, cells: &Grid, at: (i64, i64), how: Put) -> EngineResult<()> {
+        self.settle()?;
         self.edited();
         self.inner.put(cells, at, how)
     }
@@ -1217,11 +1279,11 @@ impl Engine for Switching {
     }
 
     fn bounds(&mut self) -> EngineResult<Option<Bounds>> {
-        self.inner.bounds()
+        self.holder().bounds()
     }
 
     fn cells_in(&mut self, rect: CellRect) -> EngineResult<Grid> {
-        self.inner.cells_in(rect)
+        self.holder().cells_in(rect)
     }
 
     fn view_costs_area(&self) -> bool {
@@ -1229,18 +1291,28 @@ impl Engine for Switching {
     }
 
     fn sample(&mut self, rect: CellRect, block: u32) -> EngineResult<Sampled> {
-        self.inner.sample(rect, block)
+        self.holder().sample(rect, block)
     }
 
     fn export(&mut self) -> EngineResult<TileMap> {
-        self.inner.export()
+        self.holder().export()
     }
 
     fn import(&mut self, tiles: &TileMap) -> EngineResult<()> {
         self.edited();
-        self.inner.import(tiles)?;
-        self.loaded = self.hashlife_of_import(tiles);
-        Ok(())
+        match self.hashlife_of_import(tiles) {
+            Some((memo, covered)) => {
+                // The cells wait in HashLife (see `Loaded::deferred`).
+                self.inner.import(&TileMap::new())?;
+                self.loaded = Some(Loaded {
+                    memo,
+                    covered,
+                    deferred: true,
+                });
+                Ok(())
+            }
+            None => self.inner.import(tiles),
+        }
     }
 
     fn import_quadtree(&mut self, tree: &Macrocell, centre: (i64, i64)) -> EngineResult<()> {
@@ -1249,6 +1321,7 @@ impl Engine for Switching {
     }
 
     fn export_quadtree(&mut self) -> EngineResult<Option<Macrocell>> {
+        self.settle()?;
         self.inner.export_quadtree()
     }
 
@@ -1270,6 +1343,7 @@ impl Engine for Switching {
     }
 
     fn finish(&mut self) -> EngineResult<()> {
+        self.settle()?;
         self.inner.finish()
     }
 
