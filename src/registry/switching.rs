@@ -278,7 +278,8 @@ pub struct Switching {
     began: u64,
     /// HashLife made from the cells a pattern was imported with while [`Memo::First`] is still
     /// to come: its stretches start from it, and the tile engine's cells are not exported
-    /// again to make it (NP-replicator: 5.7 ms of a run of 37 ms to 1000). Any edit drops it.
+    /// again to make it (NP-replicator: 5.7 ms of a run of 37 ms to 1000). An edit drops it,
+    /// once the engine inside has the cells.
     loaded: Option<Loaded>,
 }
 
