@@ -74,6 +74,21 @@ fn run_auto(path: &Path, gens: u64) -> serde_json::Value {
     ])
 }
 
+/// A pattern file as the command line sets it up, with no flag but the file.
+fn simulation(file: &Path) -> lifelab::session::setup::Simulation {
+    lifelab::session::setup::Spec {
+        rule: None,
+        pattern: Some(file.display().to_string()),
+        random: None,
+        seed: 1,
+        size: None,
+        start: None,
+        plane: false,
+    }
+    .build()
+    .unwrap()
+}
+
 fn population(args: &[&str]) -> u64 {
     json(args)["population"].as_u64().unwrap()
 }
@@ -936,17 +951,7 @@ fn hashlife_first_starts_from_the_loaded_cells_and_an_edit_before_the_run_is_kep
         return;
     }
     let path = Path::new("/usr/share/golly/Patterns/Self-Rep/Devore/Devore-rep.rle");
-    let sim = lifelab::session::setup::Spec {
-        rule: None,
-        pattern: Some(path.display().to_string()),
-        random: None,
-        seed: 1,
-        size: None,
-        start: None,
-        plane: false,
-    }
-    .build()
-    .unwrap();
+    let sim = simulation(path);
     let gens = 600;
     for edit in [None, Some((-700, 40)), Some((3, -2))] {
         let (mut auto, _) = sim.engine("auto", gens, Default::default()).unwrap();
@@ -1015,17 +1020,7 @@ fn a_large_rule_file_soup_read_before_its_run_and_lost_by_hashlife_goes_on_tile_
         rows.join("$")
     );
     std::fs::write(&file, rle).unwrap();
-    let sim = lifelab::session::setup::Spec {
-        rule: None,
-        pattern: Some(file.display().to_string()),
-        random: None,
-        seed: 1,
-        size: None,
-        start: None,
-        plane: false,
-    }
-    .build()
-    .unwrap();
+    let sim = simulation(&file);
     // A long run asked for, so that auto makes its trial; a few generations of it stepped.
     // Its first step takes HashLife's stretches whole (the tile engine goes on from their
     // cells), or is too short for them (the tile engine takes the cells first).
