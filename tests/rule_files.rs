@@ -1058,11 +1058,12 @@ fn a_large_rule_file_soup_read_before_its_run_and_lost_by_hashlife_goes_on_tile_
 
 /// A trial the rule-tree engine won is made again later in a long run (at generation 1024,
 /// then four times further on each time): Codd's and von Neumann's constructors churn
-/// HashLife while they build, and repeat once built. Golly's golly-constructor (Hutton32)
-/// loses HashLife's trial at generation 8 and at 1032, and wins it at 4168 (before, 10^4
-/// generations took 145 ms tile by tile; HashLife alone, 84 ms). Von Neumann's
-/// construction-arm-demo has settled by 1032: the rule-tree engine computes no tile, and
-/// HashLife, which needs no new node, goes on. The populations are bgolly's.
+/// HashLife while they build, and repeat once built. Stepped in pieces, as a window steps a
+/// run (where HashLife that loses a trial does not go on: see the next test), Golly's
+/// golly-constructor (Hutton32) loses HashLife's trial at generation 8 and at 1032, and wins
+/// it at 4168 (before, 10^4 generations took 145 ms tile by tile; HashLife alone, 84 ms).
+/// Von Neumann's construction-arm-demo has settled by 1032: the rule-tree engine computes no
+/// tile, and HashLife, which needs no new node, goes on. The populations are bgolly's.
 #[test]
 fn auto_tries_hashlife_again_later_in_a_long_run_that_the_rule_tree_engine_began() {
     if !bgolly_found() {
@@ -1083,22 +1084,94 @@ fn auto_tries_hashlife_again_later_in_a_long_run_that_the_rule_tree_engine_began
         ),
     ] {
         let path = jvn.join(file);
+        let (mut auto, _) = simulation(&path)
+            .engine("auto", 10_000, Default::default())
+            .unwrap();
+        for _ in 0..10 {
+            auto.step(1000).unwrap();
+        }
+        assert_eq!(auto.name(), "rule-hashlife", "{file}");
+        let note = auto.note().unwrap_or_default();
+        assert!(
+            note.contains("on rule-tree from generation 8") && !note.contains("went on"),
+            "{file}: {note}"
+        );
+        for want in notes {
+            assert!(note.contains(want), "{file}: {want:?} in {note}");
+        }
+        assert_eq!(
+            auto.population().unwrap(),
+            golly_with(&["-a", "JvN"], &path, 10_000),
+            "{file}"
+        );
+    }
+}
+
+/// In a run made in one step, a HashLife that loses its trial goes on in pieces of 16
+/// generations, 32, 64..., while it makes fewer nodes a generation piece by piece: Golly's
+/// golly-constructor churns HashLife while it builds the Golly logo and repeats once built
+/// (to 10^4: 135 ms tile by tile, 65 ms on HashLife alone), and construction-arm-demo settles.
+/// Both lose their trial at generation 8 and finish on HashLife, at bgolly's population.
+#[test]
+fn a_hashlife_that_loses_its_trial_goes_on_while_it_learns_a_constructor() {
+    if !bgolly_found() {
+        return;
+    }
+    let jvn = Path::new("/usr/share/golly/Patterns/Self-Rep/JvN");
+    for file in ["golly-constructor.rle", "construction-arm-demo.rle"] {
+        let path = jvn.join(file);
         let out = run_auto(&path, 10_000);
         assert_eq!(out["engine"], "rule-hashlife", "{file}: {out}");
         let note = out["engine_note"].as_str().unwrap_or_default();
         assert!(
-            note.contains("on rule-tree from generation 8"),
+            note.starts_with("auto ran it on rule-tree from generation 8 (")
+                && note.contains(
+                    "), on rule-hashlife from generation 8 (HashLife, which lost the trial, went on in pieces"
+                ),
             "{file}: {out}"
         );
-        for want in notes {
-            assert!(note.contains(want), "{file}: {want:?} in {out}");
-        }
         assert_eq!(
             out["population"].as_u64().unwrap(),
             golly_with(&["-a", "JvN"], &path, 10_000),
             "{file}"
         );
     }
+}
+
+/// A HashLife that loses its trial and goes on stops where it makes as many nodes a generation
+/// as the piece before, and more than twice what the trial allowed: Golly's life-on-the-edge
+/// grows as a gas, and HashLife makes more nodes a generation the further it goes. The
+/// rule-tree engine takes HashLife's cells at the generation it reached and goes on; after
+/// 1100 generations the cells are those of the rule-tree engine run alone, and the population
+/// is bgolly's.
+#[test]
+fn a_hashlife_that_goes_on_after_its_trial_hands_a_gas_back_to_the_rule_tree_engine() {
+    if !bgolly_found() {
+        return;
+    }
+    let path = Path::new("/usr/share/golly/Patterns/Other-Rules/life-on-the-edge.rle");
+    let sim = simulation(path);
+    let (mut auto, _) = sim.engine("auto", 1100, Default::default()).unwrap();
+    let (mut tree, _) = sim.engine("rule-tree", 1100, Default::default()).unwrap();
+    auto.step(1100).unwrap();
+    tree.step(1100).unwrap();
+    assert_eq!(auto.name(), "rule-tree");
+    let note = auto.note().unwrap_or_default();
+    assert!(
+        note.starts_with("auto ran it on rule-tree from generation 8 (")
+            && note.contains("; HashLife went on to generation ")
+            && note.contains("and the rule-tree engine took its cells"),
+        "{note}"
+    );
+    assert_eq!(auto.generation(), 1100);
+    assert!(
+        auto.export().unwrap() == tree.export().unwrap(),
+        "the cells differ from the rule-tree engine's"
+    );
+    assert_eq!(
+        auto.population().unwrap(),
+        golly(path, Path::new(GOLLY_RULES), 1100)
+    );
 }
 
 /// HashLife over N states drops its unreachable nodes and memoised results when its store

@@ -312,7 +312,14 @@ pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>,
                     },
                     trial.tiles,
                     switching::AGAIN_FROM
-                )
+                ) + &if trial.chases() {
+                    format!(
+                        "; in a run made in one step, with {} generations or more to go, a HashLife that loses a trial goes on while it makes fewer nodes a generation piece by piece, and hands its cells back when it does not",
+                        switching::CHASE_LEFT
+                    )
+                } else {
+                    String::new()
+                }
             },
             ..choice
         };

@@ -70,6 +70,9 @@ pub struct Trial {
     /// Whether HashLife's stretches come first on a pattern that covers many tiles
     /// ([`Memo::First`]).
     hashlife_first: bool,
+    /// Whether a HashLife that loses the trial in a long run may go on while it learns the
+    /// pattern ([`Switching::chase`]).
+    chases: bool,
 }
 
 impl Trial {
@@ -90,6 +93,7 @@ impl Trial {
         probe: 8,
         nodes_per_tile: (6, 1),
         hashlife_first: true,
+        chases: true,
     };
     /// A two-state rule of the 3x3 block: the tile engine and HashLife, HashLife going on
     /// while it makes at most 4 nodes a generation for every 3 tiles computed in one. A node's
@@ -110,6 +114,7 @@ impl Trial {
         probe: 16,
         nodes_per_tile: (4, 3),
         hashlife_first: false,
+        chases: false,
     };
 
     /// A rule file's rule of two states (Banks-I, Banks-III): the tile engine, which runs its
@@ -123,11 +128,18 @@ impl Trial {
         probe: 16,
         nodes_per_tile: (6, 1),
         hashlife_first: false,
+        chases: false,
     };
 
     /// Whether HashLife's stretches come first on a pattern of many tiles ([`Memo::First`]).
     pub fn runs_hashlife_first(&self) -> bool {
         self.hashlife_first
+    }
+
+    /// Whether a HashLife that loses the trial in a long run may go on
+    /// ([`Switching::chase`]).
+    pub fn chases(&self) -> bool {
+        self.chases
     }
 
     /// The most nodes HashLife may make in its measured stretch and still go on, against a
@@ -153,6 +165,23 @@ const FIRST_STRETCH_FLOOR: u64 = 1024;
 /// first; each later one comes [`AGAIN_TIMES`] as far from the start as the last. A run
 /// shorter than this makes one trial: a later one would cost more than it could save.
 pub const AGAIN_FROM: u64 = 1024;
+
+/// The generations a step must still have to run for a HashLife that lost a trial to go on
+/// ([`Switching::chase`]); as [`AGAIN_FROM`], the least that a later trial is made for.
+pub const CHASE_LEFT: u64 = AGAIN_FROM;
+/// A HashLife that lost a trial and goes on ([`Switching::chase`]) steps in pieces of 16
+/// generations, 32, 64..., and stops after a piece that made more than this many times the
+/// nodes a generation its trial allowed, unless that is at least an eighth fewer than the
+/// piece before made: a HashLife that is learning a constructor makes fewer nodes a generation
+/// piece by piece, and one that a gas churns makes as many or more. Nodes a generation, piece
+/// by piece from generation 8, in Golly's patterns: von Neumann's golly-constructor 683, 551,
+/// 398, 300, 183, 72, 44, 34, 0 (its trial allowed 144) and Boustrophedon-replicator 1647,
+/// 1140, 880, 718, 552, 108, 102, 124, 120, 112, 103, 86 (allowed 98), which HashLife alone
+/// runs to 10^4 in 65 ms against 135 ms tile by tile, and to 10^5 in 5.1 s against 8.3 s;
+/// Margolus DLA 3095, 2930, 2842, ... (allowed 288) and life-on-the-edge 74, 107, 275, 460,
+/// ... (allowed 96) stop in their third piece (the first is not judged: it may go on from a
+/// stretch of the trial stopped part way, whose nodes it finds made).
+const CHASE_TIMES: u64 = 2;
 
 /// How much further on each trial after the first puts the next.
 const AGAIN_TIMES: u64 = 4;
@@ -281,6 +310,10 @@ pub struct Switching {
     /// again to make it (NP-replicator: 5.7 ms of a run of 37 ms to 1000). An edit drops it,
     /// once the engine inside has the cells.
     loaded: Option<Loaded>,
+    /// The HashLife of the trial the last look made, where it lost a trial that chases, with
+    /// the new nodes the trial allowed it in [`MEMO_STRETCH`] generations: a step that runs
+    /// the whole of a long run lets it go on ([`Switching::chase`]).
+    lost: Option<(Box<dyn Engine>, u64)>,
 }
 
 /// See [`Switching::loaded`].
@@ -318,6 +351,7 @@ impl Switching {
             rival,
             began: 0,
             loaded: None,
+            lost: None,
         }
     }
 
@@ -372,6 +406,15 @@ impl Switching {
             && generations >= self.request.workload.generations
     }
 
+    /// Whether a step of `generations` lets a HashLife that loses a trial go on
+    /// ([`Switching::chase`]): a trial that chases, and a step that runs the whole of the run
+    /// `auto` chose for, as a race's does ([`Switching::races`]; a window's pieces do not).
+    fn chases(&self, generations: u64) -> bool {
+        matches!(self.policy, Policy::Memo(trial, _) if trial.chases)
+            && generations >= TRIAL_RUN
+            && generations >= self.request.workload.generations
+    }
+
     /// Runs `generations` on two engines at once: the one that jumps (HashLife) whole on a
     /// second thread, the other here, [`RACE_STRETCH`] generations at a time (where `auto`
     /// chose HashLife, the other way round: [`Switching::jump_here`]); the first to
@@ -388,7 +431,7 @@ impl Switching {
         }
         self.settle()?;
         let Some(rival) = self.rival.take() else {
-            return self.step_inside(generations, progress);
+            return self.step_inside(generations, progress, false);
         };
         let due = match self.policy {
             Policy::Memo(trial, Memo::Tiles { from, .. } | Memo::First { from }) => {
@@ -452,7 +495,7 @@ impl Switching {
         let (jumped, stepped) = race_beside("lifelab race", jumper, |started| {
             if !started {
                 // No thread: the stepping engine runs the step alone.
-                return self.step_inside(left, progress);
+                return self.step_inside(left, progress, false);
             }
             // Cancels the jumping engine however this side ends, a panic included.
             let _stop = CancelOnDrop(&jumper_progress);
@@ -524,7 +567,7 @@ impl Switching {
         // The stepping engine stopped when the jumping one did: where that one lost its trial
         // or failed, the rest of the step.
         if stepped < left && !progress.cancelled() {
-            return Ok(probed + stepped + self.step_inside(left - stepped, progress)?);
+            return Ok(probed + stepped + self.step_inside(left - stepped, progress, false)?);
         }
         Ok(probed + stepped)
     }
@@ -599,7 +642,7 @@ impl Switching {
         });
         let (Some(stepped), Some(jumped)) = (stepped, jumped) else {
             // No thread: the engine inside runs the step alone.
-            return self.step_inside(left, progress);
+            return self.step_inside(left, progress, false);
         };
         let race = |loser: &str| {
             format!(
@@ -660,14 +703,28 @@ impl Switching {
         }
     }
 
-    /// `generations` on the engine inside, looking (and swapping) as due.
-    fn step_inside(&mut self, generations: u64, progress: &Progress) -> EngineResult<u64> {
+    /// `generations` on the engine inside, looking (and swapping) as due. `chase`: the step
+    /// runs the whole of the run `auto` chose for ([`Switching::chases`]), and a HashLife that
+    /// loses a trial may go on ([`Switching::chase`]).
+    fn step_inside(
+        &mut self,
+        generations: u64,
+        progress: &Progress,
+        chase: bool,
+    ) -> EngineResult<u64> {
         let mut done = 0;
         while done < generations && !progress.cancelled() {
             if self.look_due(generations - done) {
                 let extra = self.look(&mut Sink::Nothing, generations - done)?;
                 done += extra;
                 progress.advance(extra);
+                let left = generations - done;
+                if let Some((memo, allowance)) = self.lost.take()
+                    && chase
+                    && left >= CHASE_LEFT
+                {
+                    done += self.chase(memo, allowance, left, progress)?;
+                }
                 continue;
             }
             let n = self.stretch(generations - done);
@@ -728,6 +785,8 @@ impl Switching {
         while left > 0 {
             if self.look_due(left) {
                 left -= self.look(&mut sink, left)?;
+                // Recorded generation by generation: HashLife does not go on.
+                self.lost = None;
                 continue;
             }
             let n = self.stretch(left);
@@ -780,6 +839,7 @@ impl Switching {
         if !(matches!(sink, Sink::Nothing) && left >= 2 * MEMO_STRETCH) {
             self.settle()?;
         }
+        self.lost = None;
         self.since_look = 0;
         let before = self.inner.generation();
         match self.policy {
@@ -860,7 +920,12 @@ impl Switching {
                 self.policy = Policy::Memo(trial, Memo::Catching { at });
                 return Ok(());
             }
-            Ok((_, false, why)) => why,
+            Ok((memo, false, why)) => {
+                if trial.chases {
+                    self.lost = Some((memo, trial.most_nodes(tiles)));
+                }
+                why
+            }
             // HashLife could not be made, or could not go on (out of memory, a pattern past
             // what its store holds): the run goes on where it is rather than fail for want of
             // a faster engine.
@@ -896,6 +961,81 @@ impl Switching {
             measure_probe(trial, tiles, memo.as_mut())?
         };
         Ok((memo, wins, why))
+    }
+
+    /// HashLife that lost the trial just made goes on from where its stretches left it, for the
+    /// `left` generations of the step, in pieces of [`MEMO_STRETCH`] generations, twice that,
+    /// four times..., while it learns the pattern: while each piece makes no more than
+    /// [`CHASE_TIMES`] the nodes a generation that `allowance` (the trial's, in
+    /// [`MEMO_STRETCH`] generations) gives, or an eighth fewer than the piece before. A
+    /// constructor churns HashLife while it builds and repeats once built (see
+    /// [`CHASE_TIMES`]): the trial's 16 generations cannot tell it from a gas, the pieces can.
+    /// Reaching the end, HashLife goes on with the run; stopping, it hands its cells to the
+    /// tile engine at the generation it reached, and the trials go on. Cancelled, the tile
+    /// engine stays where it was. Returns the generations run.
+    fn chase(
+        &mut self,
+        mut memo: Box<dyn Engine>,
+        allowance: u64,
+        left: u64,
+        progress: &Progress,
+    ) -> EngineResult<u64> {
+        let start = self.inner.generation();
+        let end = start + left;
+        // The nodes the piece before made, in `MEMO_STRETCH` generations; the first piece is
+        // neither judged nor compared with (it may find the nodes of a stretch stopped part
+        // way made).
+        let mut before: Option<u64> = None;
+        let mut first = true;
+        let mut next = MEMO_STRETCH;
+        let stopped = loop {
+            if memo.generation() >= end {
+                break None;
+            }
+            let piece = next.min(end - memo.generation());
+            next = next.saturating_mul(2);
+            let from = nodes(memo.as_ref());
+            if memo.step_with(piece, progress)? < piece {
+                // Cancelled: the run ends where the tile engine is.
+                return Ok(0);
+            }
+            let made = (nodes(memo.as_ref()) - from) * MEMO_STRETCH / piece;
+            if std::mem::take(&mut first) {
+                continue;
+            }
+            let falling = before.is_some_and(|b| made * 8 <= b * 7);
+            if before.is_some() && made > CHASE_TIMES * allowance && !falling {
+                break Some(made);
+            }
+            before = Some(made);
+        };
+        let at = memo.generation();
+        progress.advance(at - start);
+        let trial = match self.policy {
+            Policy::Memo(trial, _) => trial,
+            _ => return Ok(at - start),
+        };
+        let Some(made) = stopped else {
+            let why = format!(
+                "HashLife, which lost the trial, went on in pieces of {MEMO_STRETCH} generations and more, making fewer nodes a generation piece by piece or no more than {CHASE_TIMES} times what the trial allowed"
+            );
+            self.history.push((start, memo.name(), why));
+            self.inner = memo;
+            self.policy = Policy::Memo(trial, Memo::Chosen);
+            return Ok(left);
+        };
+        self.inner.import(&memo.export()?)?;
+        self.inner.set_generation(at);
+        if let Some((_, _, said)) = self.history.last_mut() {
+            said.push_str(&format!(
+                "; HashLife went on to generation {at}, where it made {made} new nodes in {MEMO_STRETCH} generations, no fewer than the piece before and more than {CHASE_TIMES} times the {allowance} the trial allowed, and the {} engine took its cells",
+                trial.tiles
+            ));
+        }
+        let after = at.saturating_sub(self.began);
+        let again = self.began + after.saturating_mul(AGAIN_TIMES).max(AGAIN_FROM);
+        self.policy = Policy::Memo(trial, Memo::Again { at: again });
+        Ok(at - start)
     }
 
     /// [`Memo::First`]: HashLife's stretches on the cells as they are, before the tile
@@ -1012,6 +1152,7 @@ impl Switching {
     /// stays where it is.
     fn edited(&mut self) {
         self.loaded = None;
+        self.lost = None;
         if let Policy::Memo(trial, Memo::Catching { .. }) = self.policy {
             self.ahead = None;
             self.policy = Policy::Memo(trial, Memo::Chosen);
@@ -1169,6 +1310,10 @@ impl Engine for Switching {
                 .race(generations, &Progress::new(generations))
                 .map(|_| ());
         }
+        if self.chases(generations) {
+            let progress = Progress::new(generations);
+            return self.step_inside(generations, &progress, true).map(|_| ());
+        }
         self.run(generations, Sink::Nothing)
     }
 
@@ -1176,7 +1321,8 @@ impl Engine for Switching {
         if self.races(generations) {
             return self.race(generations, progress);
         }
-        self.step_inside(generations, progress)
+        let chase = self.chases(generations);
+        self.step_inside(generations, progress, chase)
     }
 
     fn step_piece(&self) -> u64 {
@@ -1191,6 +1337,7 @@ impl Engine for Switching {
         while left > 0 {
             if self.look_due(left) {
                 left -= self.look(&mut Sink::Nothing, left)?;
+                self.lost = None;
                 total = None;
                 continue;
             }
