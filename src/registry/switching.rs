@@ -971,8 +971,9 @@ impl Switching {
     /// constructor churns HashLife while it builds and repeats once built (see
     /// [`CHASE_TIMES`]): the trial's 16 generations cannot tell it from a gas, the pieces can.
     /// Reaching the end, HashLife goes on with the run; stopping, it hands its cells to the
-    /// tile engine at the generation it reached, and the trials go on. Cancelled, the tile
-    /// engine stays where it was. Returns the generations run.
+    /// tile engine at the generation it reached, and the trials go on. Cancelled, or failing
+    /// (out of memory), it is dropped and the tile engine goes on from where it was, as after a
+    /// lost trial. Returns the generations run.
     fn chase(
         &mut self,
         mut memo: Box<dyn Engine>,
@@ -980,6 +981,9 @@ impl Switching {
         left: u64,
         progress: &Progress,
     ) -> EngineResult<u64> {
+        let Policy::Memo(trial, _) = self.policy else {
+            return Ok(0);
+        };
         let start = self.inner.generation();
         let end = start + left;
         // The nodes the piece before made, in `MEMO_STRETCH` generations; the first piece is
@@ -995,9 +999,10 @@ impl Switching {
             let piece = next.min(end - memo.generation());
             next = next.saturating_mul(2);
             let from = nodes(memo.as_ref());
-            if memo.step_with(piece, progress)? < piece {
-                // Cancelled: the run ends where the tile engine is.
-                return Ok(0);
+            match memo.step_with(piece, progress) {
+                Ok(did) if did == piece => {}
+                // Cancelled, or HashLife cannot go on: the tile engine is where it was.
+                _ => return Ok(0),
             }
             let made = (nodes(memo.as_ref()) - from) * MEMO_STRETCH / piece;
             if std::mem::take(&mut first) {
@@ -1010,11 +1015,6 @@ impl Switching {
             before = Some(made);
         };
         let at = memo.generation();
-        progress.advance(at - start);
-        let trial = match self.policy {
-            Policy::Memo(trial, _) => trial,
-            _ => return Ok(at - start),
-        };
         let Some(made) = stopped else {
             let why = format!(
                 "HashLife, which lost the trial, went on in pieces of {MEMO_STRETCH} generations and more, making fewer nodes a generation piece by piece or no more than {CHASE_TIMES} times what the trial allowed"
@@ -1022,10 +1022,16 @@ impl Switching {
             self.history.push((start, memo.name(), why));
             self.inner = memo;
             self.policy = Policy::Memo(trial, Memo::Chosen);
+            progress.advance(left);
             return Ok(left);
         };
-        self.inner.import(&memo.export()?)?;
+        // Cells too many to flatten leave the tile engine where it was.
+        let Ok(cells) = memo.export() else {
+            return Ok(0);
+        };
+        self.inner.import(&cells)?;
         self.inner.set_generation(at);
+        progress.advance(at - start);
         if let Some((_, _, said)) = self.history.last_mut() {
             said.push_str(&format!(
                 "; HashLife went on to generation {at}, where it made {made} new nodes in {MEMO_STRETCH} generations, no fewer than the piece before and more than {CHASE_TIMES} times the {allowance} the trial allowed, and the {} engine took its cells",
