@@ -9,7 +9,7 @@ use std::process::Command;
 
 use common::cli::{json, json_error, lifelab};
 use common::in_ci;
-use lifelab::engine::Universe;
+use lifelab::engine::{Progress, Universe};
 use lifelab::rule::Rule;
 use lifelab::rule::loader;
 
@@ -1130,11 +1130,17 @@ fn a_hashlife_that_loses_its_trial_goes_on_while_it_learns_a_constructor() {
                 ),
             "{file}: {out}"
         );
-        assert_eq!(
-            out["population"].as_u64().unwrap(),
-            golly_with(&["-a", "JvN"], &path, 10_000),
-            "{file}"
-        );
+        let population = golly_with(&["-a", "JvN"], &path, 10_000);
+        assert_eq!(out["population"].as_u64().unwrap(), population, "{file}");
+        // The same in the library, the progress of the step counting each generation once.
+        let (mut auto, _) = simulation(&path)
+            .engine("auto", 10_000, Default::default())
+            .unwrap();
+        let progress = Progress::new(10_000);
+        assert_eq!(auto.step_with(10_000, &progress).unwrap(), 10_000);
+        assert_eq!(progress.get().0, 10_000, "{file}");
+        assert_eq!(auto.name(), "rule-hashlife", "{file}");
+        assert_eq!(auto.population().unwrap(), population, "{file}");
     }
 }
 
@@ -1153,7 +1159,10 @@ fn a_hashlife_that_goes_on_after_its_trial_hands_a_gas_back_to_the_rule_tree_eng
     let sim = simulation(path);
     let (mut auto, _) = sim.engine("auto", 1100, Default::default()).unwrap();
     let (mut tree, _) = sim.engine("rule-tree", 1100, Default::default()).unwrap();
-    auto.step(1100).unwrap();
+    // HashLife's generations count in the step's progress as it goes, and not twice.
+    let progress = Progress::new(1100);
+    assert_eq!(auto.step_with(1100, &progress).unwrap(), 1100);
+    assert_eq!(progress.get().0, 1100);
     tree.step(1100).unwrap();
     assert_eq!(auto.name(), "rule-tree");
     let note = auto.note().unwrap_or_default();

@@ -922,7 +922,13 @@ impl Switching {
             }
             Ok((memo, false, why)) => {
                 if trial.chases {
-                    self.lost = Some((memo, trial.most_nodes(tiles)));
+                    // As the trial judged it: a probe that computed no tile, by the floor.
+                    let allowance = if again && tiles == 0 {
+                        AGAIN_FLOOR
+                    } else {
+                        trial.most_nodes(tiles)
+                    };
+                    self.lost = Some((memo, allowance));
                 }
                 why
             }
@@ -973,7 +979,8 @@ impl Switching {
     /// Reaching the end, HashLife goes on with the run; stopping, it hands its cells to the
     /// tile engine at the generation it reached, and the trials go on. Cancelled, or failing
     /// (out of memory), it is dropped and the tile engine goes on from where it was, as after a
-    /// lost trial. Returns the generations run.
+    /// lost trial. Returns the generations run, which `progress` counts (HashLife's steps
+    /// count in it as they go, and are taken back where it is dropped).
     fn chase(
         &mut self,
         mut memo: Box<dyn Engine>,
@@ -986,6 +993,11 @@ impl Switching {
         };
         let start = self.inner.generation();
         let end = start + left;
+        let counted = progress.get().0;
+        let ran = |n: u64| {
+            progress.set_done(counted + n);
+            Ok(n)
+        };
         // The nodes the piece before made, in `MEMO_STRETCH` generations; the first piece is
         // neither judged nor compared with (it may find the nodes of a stretch stopped part
         // way made).
@@ -1002,12 +1014,14 @@ impl Switching {
             match memo.step_with(piece, progress) {
                 Ok(did) if did == piece => {}
                 // Cancelled, or HashLife cannot go on: the tile engine is where it was.
-                _ => return Ok(0),
+                _ => return ran(0),
             }
-            let made = (nodes(memo.as_ref()) - from) * MEMO_STRETCH / piece;
-            if std::mem::take(&mut first) {
+            // The last piece, which may be a few generations, is not judged: HashLife is
+            // there.
+            if std::mem::take(&mut first) || memo.generation() >= end {
                 continue;
             }
+            let made = (nodes(memo.as_ref()) - from) * MEMO_STRETCH / piece;
             let falling = before.is_some_and(|b| made * 8 <= b * 7);
             if before.is_some() && made > CHASE_TIMES * allowance && !falling {
                 break Some(made);
@@ -1022,16 +1036,24 @@ impl Switching {
             self.history.push((start, memo.name(), why));
             self.inner = memo;
             self.policy = Policy::Memo(trial, Memo::Chosen);
-            progress.advance(left);
-            return Ok(left);
+            return ran(left);
         };
         // Cells too many to flatten leave the tile engine where it was.
         let Ok(cells) = memo.export() else {
-            return Ok(0);
+            return ran(0);
         };
-        self.inner.import(&cells)?;
+        if self.inner.import(&cells).is_err() {
+            // The tile engine cannot hold them (out of memory): HashLife, which does, goes on.
+            self.history.push((
+                at,
+                memo.name(),
+                format!("the {} engine could not take HashLife's cells", trial.tiles),
+            ));
+            self.inner = memo;
+            self.policy = Policy::Memo(trial, Memo::Chosen);
+            return ran(at - start);
+        }
         self.inner.set_generation(at);
-        progress.advance(at - start);
         if let Some((_, _, said)) = self.history.last_mut() {
             said.push_str(&format!(
                 "; HashLife went on to generation {at}, where it made {made} new nodes in {MEMO_STRETCH} generations, no fewer than the piece before and more than {CHASE_TIMES} times the {allowance} the trial allowed, and the {} engine took its cells",
@@ -1041,7 +1063,7 @@ impl Switching {
         let after = at.saturating_sub(self.began);
         let again = self.began + after.saturating_mul(AGAIN_TIMES).max(AGAIN_FROM);
         self.policy = Policy::Memo(trial, Memo::Again { at: again });
-        Ok(at - start)
+        ran(at - start)
     }
 
     /// [`Memo::First`]: HashLife's stretches on the cells as they are, before the tile
