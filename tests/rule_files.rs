@@ -89,6 +89,18 @@ fn simulation(file: &Path) -> lifelab::session::setup::Simulation {
     .unwrap()
 }
 
+/// `auto`'s engine and the rule-tree engine, each holding `sim`'s start, for a run of `gens`.
+fn auto_and_rule_tree(
+    sim: &lifelab::session::setup::Simulation,
+    gens: u64,
+) -> (
+    Box<dyn lifelab::engine::Engine>,
+    Box<dyn lifelab::engine::Engine>,
+) {
+    let engine = |name| sim.engine(name, gens, Default::default()).unwrap().0;
+    (engine("auto"), engine("rule-tree"))
+}
+
 fn population(args: &[&str]) -> u64 {
     json(args)["population"].as_u64().unwrap()
 }
@@ -954,8 +966,7 @@ fn hashlife_first_starts_from_the_loaded_cells_and_an_edit_before_the_run_is_kep
     let sim = simulation(path);
     let gens = 600;
     for edit in [None, Some((-700, 40)), Some((3, -2))] {
-        let (mut auto, _) = sim.engine("auto", gens, Default::default()).unwrap();
-        let (mut tree, _) = sim.engine("rule-tree", gens, Default::default()).unwrap();
+        let (mut auto, mut tree) = auto_and_rule_tree(&sim, gens);
         if let Some((x, y)) = edit {
             let flipped = !tree.cell(x, y).unwrap();
             auto.set_cell(x, y, flipped).unwrap();
@@ -1025,8 +1036,7 @@ fn a_large_rule_file_soup_read_before_its_run_and_lost_by_hashlife_goes_on_tile_
     // Its first step takes HashLife's stretches whole (the tile engine goes on from their
     // cells), or is too short for them (the tile engine takes the cells first).
     for steps in [[47, 1, 16], [1, 47, 16]] {
-        let (mut auto, _) = sim.engine("auto", 600, Default::default()).unwrap();
-        let (mut tree, _) = sim.engine("rule-tree", 600, Default::default()).unwrap();
+        let (mut auto, mut tree) = auto_and_rule_tree(&sim, 600);
         assert_eq!(auto.population().unwrap(), tree.population().unwrap());
         assert_eq!(auto.bounds().unwrap(), tree.bounds().unwrap());
         for (x, y) in [(0, 0), (-300, 211), (519, -519), (-520, -520), (7, 400)] {
@@ -1157,8 +1167,7 @@ fn a_hashlife_that_goes_on_after_its_trial_hands_a_gas_back_to_the_rule_tree_eng
     }
     let path = Path::new("/usr/share/golly/Patterns/Other-Rules/life-on-the-edge.rle");
     let sim = simulation(path);
-    let (mut auto, _) = sim.engine("auto", 1100, Default::default()).unwrap();
-    let (mut tree, _) = sim.engine("rule-tree", 1100, Default::default()).unwrap();
+    let (mut auto, mut tree) = auto_and_rule_tree(&sim, 1100);
     // HashLife's generations count in the step's progress as it goes, and not twice.
     let progress = Progress::new(1100);
     assert_eq!(auto.step_with(1100, &progress).unwrap(), 1100);

@@ -745,62 +745,42 @@ fn census_soup(name: &str, soup: &str) -> anyhow::Result<Loaded> {
 
 /// A pattern file, read whole (a large RLE or a macrocell file as tiles).
 fn resolve_file(name: &str, path: &Path) -> anyhow::Result<Loaded> {
+    let parse_error = |error| pattern::LoadError::Parse {
+        path: path.to_path_buf(),
+        error,
+    };
+    let bytes = pattern::read_file(path)?;
+    let text = pattern::utf8(&bytes).map_err(parse_error)?;
+    let format = pattern::Format::sniff(text);
+    let hint = pattern::Format::from_path(path);
+    let mut tiles = None;
+    let pattern = if format == pattern::Format::Macrocell && !pattern::is_mcell(text) {
+        return load_macrocell(text, path);
+    } else if format == pattern::Format::Rle
+        && hint != Some(pattern::Format::Cells)
+        && !pattern::is_mcell(text)
     {
-        let bytes = pattern::read_file(path)?;
-        let text = pattern::utf8(&bytes).map_err(|error| pattern::LoadError::Parse {
-            path: path.to_path_buf(),
-            error,
-        })?;
-        let format = pattern::Format::sniff(text);
-        let hint = pattern::Format::from_path(path);
-        if pattern::is_mcell(text) {
-            // Read by parse_bytes below, like the small formats.
-        } else if format == pattern::Format::Macrocell {
-            return load_macrocell(text, path);
-        } else if format == pattern::Format::Rle && hint != Some(pattern::Format::Cells) {
-            let parsed = pattern::rle::read(text).map_err(|error| pattern::LoadError::Parse {
-                path: path.to_path_buf(),
-                error,
-            })?;
-            if parsed.bitmap_bytes() > SPARSE_RLE_BYTES {
-                let (w, h) = (parsed.width as i64, parsed.height as i64);
-                let (p, tiles) = parsed.into_tiles();
-                return Ok(Loaded {
-                    pattern: p,
-                    label: name.to_string(),
-                    generation: 0,
-                    tiles: Some(tiles.shifted(-w / 2, -h / 2)),
-                    quadtree: None,
-                });
-            }
-            // What `parse_bytes` would make of it, without reading the text a second time.
-            let p = parsed
-                .into_pattern()
-                .map_err(|error| pattern::LoadError::Parse {
-                    path: path.to_path_buf(),
-                    error,
-                })?;
-            return Ok(Loaded {
-                pattern: p,
-                label: name.to_string(),
-                generation: 0,
-                tiles: None,
-                quadtree: None,
-            });
+        // Read once: a large bitmap goes to tiles, the rest is what `parse_bytes` would make.
+        let parsed = pattern::rle::read(text).map_err(parse_error)?;
+        if parsed.bitmap_bytes() > SPARSE_RLE_BYTES {
+            let (w, h) = (parsed.width as i64, parsed.height as i64);
+            let (p, t) = parsed.into_tiles();
+            tiles = Some(t.shifted(-w / 2, -h / 2));
+            p
+        } else {
+            parsed.into_pattern().map_err(parse_error)?
         }
+    } else {
         // Parsed from the bytes already read: a pipe can be read only once.
-        let p = pattern::parse_bytes(&bytes, hint).map_err(|error| pattern::LoadError::Parse {
-            path: path.to_path_buf(),
-            error,
-        })?;
-        Ok(Loaded {
-            pattern: p,
-            label: name.to_string(),
-            generation: 0,
-            tiles: None,
-            quadtree: None,
-        })
-    }
+        pattern::parse_bytes(&bytes, hint).map_err(parse_error)?
+    };
+    Ok(Loaded {
+        pattern,
+        label: name.to_string(),
+        generation: 0,
+        tiles,
+        quadtree: None,
+    })
 }
 
 /// A macrocell file, kept as its quadtree.
