@@ -1136,8 +1136,12 @@ impl Runs {
     fn row(self, col: &[u32], cells: &mut [u8], prefix: &mut Vec<u32>) {
         let m = cells.len();
         let d = col.len() + 1 - m;
-        prefix.clear();
-        prefix.resize(col.len() + 1, 0);
+        // Every sum past the first is written below: the buffer is only made long enough,
+        // not cleared (a call of memset a row, a twentieth of a small bug's generation).
+        if prefix.len() < col.len() + 1 {
+            prefix.resize(col.len() + 1, 0);
+        }
+        prefix[0] = 0;
         let mut acc = 0u32;
         for (p, &c) in prefix[1..].iter_mut().zip(col) {
             acc = acc.wrapping_add(c);
