@@ -186,10 +186,10 @@ fn run_with_progress(
     request: crate::registry::Request,
     gens: u64,
 ) -> anyhow::Result<Option<String>> {
-    let job = session.run_unwatched(gens, request);
     if !std::io::stderr().is_terminal() || gens < 2 {
-        return Ok(job.wait()?);
+        return Ok(session.run_here(gens, &request)?);
     }
+    let job = session.run_unwatched(gens, request);
     let bar = indicatif::ProgressBar::new(gens).with_style(
         indicatif::ProgressStyle::with_template(
             "{elapsed_precise} [{bar:40}] {pos}/{len} generations ({per_sec}, eta {eta})",

@@ -18,7 +18,7 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
 use crate::engine::{
-    Bounds, CellRect, Engine, EngineError, EngineKind, EngineResult, Put, Universe,
+    Bounds, CellRect, Engine, EngineError, EngineKind, EngineResult, Progress, Put, Universe,
 };
 use crate::grid::Grid;
 use crate::registry::{self, Choice, Options, Request, Workload};
@@ -777,6 +777,16 @@ impl Session {
                     crate::session::fallback::step_with_fallback(engine, &request, gens, progress)
                 })?)
             })
+    }
+
+    /// [`Self::run_unwatched`] on the caller's thread, for a caller that would only wait for
+    /// its answer (the command line's `run` with no progress bar to draw). The worker is never
+    /// woken: a wake of the other core and back cost up to 0.7 ms of a 3 ms run here.
+    pub fn run_here(&mut self, gens: u64, request: &Request) -> EngineResult<Option<String>> {
+        let progress = Progress::new(gens);
+        self.worker.run_here(|engine| {
+            crate::session::fallback::step_with_fallback(engine, request, gens, &progress)
+        })
     }
 
     /// Steps `gens` generations as a job with progress (after what is still deferred).

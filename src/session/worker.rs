@@ -11,7 +11,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Sender, channel};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -335,7 +335,11 @@ impl Shared {
 
 pub struct Worker {
     shared: Arc<Shared>,
-    thread: Option<JoinHandle<()>>,
+    /// Started by the first thing that needs it (a job, a run, an edit or a view asked for).
+    /// An owner that only holds the engine itself ([`Worker::run_here`], a headless run) never
+    /// starts it: on a small virtual machine, starting a thread and waking it on the other core
+    /// and back costs as much as a short run.
+    thread: OnceLock<JoinHandle<()>>,
 }
 
 impl Worker {
@@ -360,23 +364,40 @@ impl Worker {
         });
         shared.note_engine(lock(&shared.engine).as_ref());
         shared.publish_figures(true);
-        let s = shared.clone();
-        let thread = std::thread::Builder::new()
-            .name("lifelab worker".into())
-            .spawn(move || worker_loop(s))
-            .expect("a thread can be started");
         Worker {
             shared,
-            thread: Some(thread),
+            thread: OnceLock::new(),
         }
+    }
+
+    /// The worker's thread, started if it was not.
+    fn start(&self) {
+        self.thread.get_or_init(|| {
+            let s = self.shared.clone();
+            std::thread::Builder::new()
+                .name("lifelab worker".into())
+                .spawn(move || worker_loop(s))
+                .expect("a thread can be started")
+        });
     }
 
     fn control(&self) -> MutexGuard<'_, Control> {
         lock(&self.shared.control)
     }
 
+    /// Wakes the worker for what was just asked of it, starting it if need be.
     fn poke(&self) {
+        self.start();
         self.shared.wake.notify_all();
+    }
+
+    /// Wakes the worker if it has started: for what matters only to a worker that runs
+    /// (a pace, figures to publish after the owner held the engine); one that starts later
+    /// finds it in the control.
+    fn nudge(&self) {
+        if self.thread.get().is_some() {
+            self.shared.wake.notify_all();
+        }
     }
 
     pub fn status(&self) -> Status {
@@ -432,7 +453,7 @@ impl Worker {
 
     pub fn set_pace(&self, pace: Pace) {
         self.control().pace = Some(pace);
-        self.poke();
+        self.nudge();
     }
 
     pub fn pace(&self) -> Pace {
@@ -515,18 +536,34 @@ impl Worker {
     /// Runs `f` on the engine from the owner's thread: for quick reads and edits. The worker
     /// stops between pieces of work meanwhile.
     pub fn with_engine<R>(&self, f: impl FnOnce(&mut dyn Engine) -> R) -> R {
+        self.hold(|e| f(e.as_mut()))
+    }
+
+    /// Runs `f` on the engine's box from the owner's thread, for as long as it takes, as a
+    /// job's [`Access::with_box`] does on the worker's: for an owner that would only wait for
+    /// the job's answer (the command line's `run`), with no handoff to the worker and back.
+    /// `f` may replace the engine.
+    pub fn run_here<R>(&self, f: impl FnOnce(&mut Box<dyn Engine>) -> R) -> R {
+        self.hold(|e| {
+            let r = f(e);
+            self.shared.note_engine(e.as_ref());
+            r
+        })
+    }
+
+    fn hold<R>(&self, f: impl FnOnce(&mut Box<dyn Engine>) -> R) -> R {
         self.shared.owner_waiting.store(true, Ordering::Release);
         let r = {
             let mut e = lock(&self.shared.engine);
             self.shared.apply_edits(e.as_mut());
-            f(e.as_mut())
+            f(&mut e)
         };
         self.shared.owner_waiting.store(false, Ordering::Release);
         let mut c = self.control();
         c.refresh = true;
         c.view_dirty = true;
         drop(c);
-        self.poke();
+        self.nudge();
         r
     }
 
@@ -675,7 +712,7 @@ impl Drop for Worker {
             c.quit = true;
             c.running = false;
         }
-        self.poke();
+        self.nudge();
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
@@ -757,6 +794,29 @@ mod tests {
                 (b, other) => panic!("block {b}: {other:?}"),
             }
         }
+    }
+
+    #[test]
+    fn an_owner_that_holds_the_engine_itself_never_starts_the_thread() {
+        let w = worker();
+        w.set_pace(Pace::Max);
+        w.with_engine(|e| e.set_cell(10, 10, true)).unwrap();
+        w.with_engine(|e| e.set_cell(11, 10, true)).unwrap();
+        w.with_engine(|e| e.set_cell(12, 10, true)).unwrap();
+        let did = w.run_here(|e| e.step(5));
+        assert!(did.is_ok());
+        // A blinker after five generations: vertical.
+        let cells: Vec<bool> = w.with_engine(|e| {
+            [(11, 9), (11, 10), (11, 11), (10, 10)]
+                .map(|(x, y)| e.cell(x, y).unwrap())
+                .to_vec()
+        });
+        assert_eq!(cells, [true, true, true, false]);
+        assert!(w.thread.get().is_none(), "the worker's thread started");
+        // The first thing asked of the worker starts it, and it publishes what the owner did.
+        w.sync();
+        assert!(w.thread.get().is_some());
+        assert_eq!((w.status().generation, w.status().population), (5, Some(3)));
     }
 
     #[test]
