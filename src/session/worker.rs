@@ -1,7 +1,9 @@
 //! A simulation on its own thread. The thread that owns a [`Worker`] (the app's UI thread)
 //! never steps an engine: it says what it wants (run at a pace, step N, any job with progress)
 //! and reads what the worker publishes (generation, population, the rate achieved, the cells
-//! under the view). Long work runs in pieces of a few milliseconds, so that the published state
+//! under the view). The one exception is an owner with nothing else to do while it waits, the
+//! command line's `run`, which steps on its own thread ([`Worker::run_here`]); the worker's
+//! thread starts only when something is asked of it. Long work runs in pieces of a few milliseconds, so that the published state
 //! stays fresh, cancelling takes effect at once, and the engine is never held for long.
 //!
 //! The engine sits in a mutex that the worker takes piece by piece; the owner may take it
