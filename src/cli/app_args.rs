@@ -33,7 +33,7 @@ pub struct AppArgs {
     #[arg(long, value_name = "ENGINE", default_value = "auto", value_parser = super::setup::engine_name)]
     pub engine: String,
 
-    /// HashLife's node cache in MiB (default: collects from 512 MiB, grows to a share of the memory available when that frees too little).
+    /// HashLife's node cache in MiB (default: collects from 224 MiB, grows to a share of the memory available when that frees too little).
     #[arg(long, value_name = "MB", value_parser = crate::memory::parse_mib)]
     pub memory: Option<u64>,
 

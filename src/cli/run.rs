@@ -28,7 +28,7 @@ pub struct RunArgs {
     #[arg(long, default_value = "auto", value_parser = engine_name)]
     pub engine: String,
 
-    /// HashLife's node cache in MiB (default: collects from 512 MiB, grows to a share of the memory available when that frees too little).
+    /// HashLife's node cache in MiB (default: collects from 224 MiB, grows to a share of the memory available when that frees too little).
     #[arg(long, value_name = "MB", value_parser = crate::memory::parse_mib)]
     pub memory: Option<u64>,
 

@@ -34,7 +34,7 @@ const NONE: Id = u32::MAX;
 /// Leaves are 8x8.
 const LEAF: u8 = 3;
 /// Bytes one node the store may hold costs: the node (32) and its share of the hash table. The
-/// table is 3/8 to 3/4 full while it grows (11 to 21 bytes a node) and at least 1/4 full after
+/// table is 7/16 to 7/8 full while it grows (9 to 18 bytes a node) and at least 1/4 full after
 /// a collection, which leaves at most 60% of the nodes (at most 20 bytes per node the store may
 /// hold); the node vector grows no further than the store may hold.
 pub const NODE_BYTES: u64 = 64;
@@ -186,6 +186,16 @@ impl Bucket {
             mask
         }
     }
+}
+
+/// Whether a table of `buckets` buckets that holds `entries` keys is to double: past 7/8 full.
+/// A probe compares a whole bucket at once, so a full table costs little on lookups, and every
+/// byte a table takes is memory a fresh process must have cleared, which on a virtual machine
+/// costs as much as a megabyte of lookups (both HashLifes grew at 3/4 and 1/2: broken-lines
+/// to 2^20 took 106 MB and 0.76 s, Hutton's replicator to 10^4 55 MB and 0.21 s; 80 MB and
+/// 0.54 s, 47 MB and 0.19 s at 7/8).
+pub(super) fn over_full(entries: usize, buckets: usize) -> bool {
+    entries * 8 > buckets * 8 * 7
 }
 
 /// The node whose slot, from bucket `home` on, has the tag of `hash` and for which `is` holds,
@@ -351,7 +361,7 @@ impl Store {
         self.live += 1;
         self.made += 1;
         let h = hash4(c, level);
-        if self.live * 4 > self.table.len() * 8 * 3 {
+        if over_full(self.live, self.table.len()) {
             // The slots move, the new node's not yet among them; it goes in after.
             if !self.grow_table() {
                 self.place(h, id);
@@ -454,9 +464,13 @@ pub struct HashLifeEngine {
     tally: StepTally,
 }
 
-/// Where the default store starts collecting (see `Store::soft_nodes`): twice what Golly's
-/// HashLife keeps by default, which Golly's own demos run within.
-const SOFT_START_BYTES: u64 = 512 << 20;
+/// Where the default store starts collecting (see `Store::soft_nodes`): 7/8 of the 256 MiB
+/// Golly's HashLife keeps by default. Its nodes (3.67 million) fill a table of 2^19 buckets to
+/// the point where it would double, and each time a collection raises the limit it doubles with
+/// the table. It was 512 MiB: jagged2 to 2^20 took 440 MB and 6.6 s, against Golly's 260 MB
+/// and 6.0 s; it takes 209 MB and 6.0 s from here. A node a collection drops is cheap to make
+/// again next to a page of memory the system must clear for a process that keeps it.
+const SOFT_START_BYTES: u64 = 224 << 20;
 
 /// The default node store: a third of the memory available, at most 8 GiB.
 pub fn default_memory() -> u64 {

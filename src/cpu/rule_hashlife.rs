@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::hashlife::{Bucket, prefetch_slot, probe_buckets, slot_of};
+use super::hashlife::{Bucket, over_full, prefetch_slot, probe_buckets, slot_of};
 use crate::engine::{
     Bounds, CellRect, Census, Core, Engine, EngineError, EngineKind, EngineResult, Progress, Put,
     Sampled, StepTally, Universe, Work, cells_by_state, census_of_tiles, check_states, put_by_cell,
@@ -97,9 +97,9 @@ impl NodeIndex {
     }
 
     /// Puts `id` (just pushed onto `nodes`) in `slot` from [`NodeIndex::find`], growing the
-    /// table past half full.
+    /// table past 7/8 full ([`over_full`]).
     fn insert(&mut self, nodes: &[Node], slot: usize, hash: u64, id: u32) {
-        if slot == usize::MAX || (self.len + 1) * 2 > self.buckets.len() * 8 {
+        if slot == usize::MAX || over_full(self.len + 1, self.buckets.len()) {
             let size = (self.buckets.len() * 2).max(1 << 9);
             // In huge pages, as the two-state HashLife's: a lookup is a read at random, and
             // with 4 KiB pages most of them missed the TLB as well as the cache.
