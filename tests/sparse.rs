@@ -220,6 +220,43 @@ fn hashlife_collects_garbage_under_a_small_memory_limit_and_still_agrees() {
     assert!(note.contains("collected garbage"), "{note}");
 }
 
+/// HashLife keeps no population in its nodes: the plane's population and its zoomed-out
+/// samples (a node per aligned block) are counted from the nodes the root reaches, memoised
+/// until a collection renumbers them. Against the tile engine on the same soup, with a store
+/// so small that it collects between the checks.
+#[test]
+fn hashlife_counts_populations_and_samples_from_its_nodes_through_collections() {
+    let start = soup(300, 200, 0.35, 21);
+    let mut small = Request::new(Rule::life(), Universe::Plane);
+    small.options.memory = Some(2 << 20);
+    let (mut hl, _) = create(HASHLIFE, &small).unwrap();
+    let (mut tiles, _) = create(TILES, &Request::new(Rule::life(), Universe::Plane)).unwrap();
+    hl.put(&start, (-130, 77), Put::Or).unwrap();
+    tiles.put(&start, (-130, 77), Put::Or).unwrap();
+    for gens in [0, 1, 63, 200, 800] {
+        hl.step(gens).unwrap();
+        tiles.step(gens).unwrap();
+        assert_eq!(
+            hl.population().unwrap(),
+            tiles.population().unwrap(),
+            "after {gens}"
+        );
+        for (rect, block) in [
+            (CellRect::new(-512, -512, 1024, 1024), 64),
+            (CellRect::new(-256, 0, 512, 512), 8),
+            (CellRect::new(-1024, -1024, 2048, 2048), 256),
+        ] {
+            assert_eq!(
+                hl.sample(rect, block).unwrap().values,
+                tiles.sample(rect, block).unwrap().values,
+                "after {gens}: {rect:?} by {block}"
+            );
+        }
+    }
+    let note = hl.note().expect("it collected");
+    assert!(note.contains("collected garbage"), "{note}");
+}
+
 /// A library pattern on the plane, on `engine`, after `gens` generations.
 fn on_the_plane(engine: &str, name: &str, gens: u64) -> Box<dyn Engine> {
     let p = library::get(name).unwrap();

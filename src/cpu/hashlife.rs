@@ -33,12 +33,12 @@ type Id = u32;
 const NONE: Id = u32::MAX;
 /// Leaves are 8x8.
 const LEAF: u8 = 3;
-/// Bytes one node the store may hold costs: the node (32) and its share of the hash table. The
+/// Bytes one node the store may hold costs: the node (24) and its share of the hash table. The
 /// table is 7/16 to 7/8 full while it grows (9 to 18 bytes a node) and at least 1/4 full after
 /// a collection, which leaves at most 60% of the nodes (at most 20 bytes per node the store may
 /// hold); the node vector grows no further than the store may hold.
 pub const NODE_BYTES: u64 = 64;
-const _: () = assert!(std::mem::size_of::<Node>() == 32);
+const _: () = assert!(std::mem::size_of::<Node>() == 24);
 
 #[derive(Clone, Copy)]
 struct Node {
@@ -48,8 +48,11 @@ struct Node {
     /// The step exponent `result` was computed for (min(j, level - 2)), or 255.
     result_exp: u8,
     marked: bool,
+    /// No live cell. A node keeps no population: 8 bytes more a node was a third more memory
+    /// to clear for the store, and a population is asked of the few nodes a root reaches
+    /// ([`HashLifeEngine::population_of`]).
+    empty: bool,
     result: Id,
-    population: u64,
 }
 
 impl Node {
@@ -259,7 +262,7 @@ impl Store {
             made: 0,
         };
         s.set_table(table(1 << 9));
-        let leaf = s.intern_unchecked([0; 4], LEAF, 0);
+        let leaf = s.intern_unchecked([0; 4], LEAF, true);
         s.empty = vec![NONE; LEAF as usize];
         s.empty.push(leaf);
         s
@@ -324,22 +327,22 @@ impl Store {
         self.table[slot / 8].0[slot % 8] = value;
     }
 
-    fn intern_unchecked(&mut self, c: [Id; 4], level: u8, population: u64) -> Id {
+    fn intern_unchecked(&mut self, c: [Id; 4], level: u8, empty: bool) -> Id {
         match self.probe(c, level) {
             Ok(id) => id,
-            Err(slot) => self.insert_at(slot, c, level, population),
+            Err(slot) => self.insert_at(slot, c, level, empty),
         }
     }
 
     /// Adds a node that `probe` did not find, in the slot it returned.
-    fn insert_at(&mut self, slot: usize, c: [Id; 4], level: u8, population: u64) -> Id {
+    fn insert_at(&mut self, slot: usize, c: [Id; 4], level: u8, empty: bool) -> Id {
         let node = Node {
             children: c,
             level,
             result_exp: 255,
             marked: false,
+            empty,
             result: NONE,
-            population,
         };
         let id = match self.free.pop() {
             Some(id) => {
@@ -430,7 +433,7 @@ impl Store {
         while self.empty.len() <= level as usize {
             let below = *self.empty.last().expect("the empty leaf");
             let l = self.empty.len() as u8;
-            let e = self.intern_unchecked([below; 4], l, 0);
+            let e = self.intern_unchecked([below; 4], l, true);
             self.empty.push(e);
         }
         self.empty[level as usize]
@@ -462,14 +465,16 @@ pub struct HashLifeEngine {
     limit_bytes: u64,
     /// How far the step in progress has got, for its `Progress` while a long jump runs.
     tally: StepTally,
+    /// The populations counted of nodes above 16x16, until a collection reuses their numbers.
+    populations: FxHashMap<Id, u64>,
 }
 
 /// Where the default store starts collecting (see `Store::soft_nodes`): 7/8 of the 256 MiB
 /// Golly's HashLife keeps by default. Its nodes (3.67 million) fill a table of 2^19 buckets to
 /// the point where it would double, and each time a collection raises the limit it doubles with
-/// the table. It was 512 MiB: jagged2 to 2^20 took 440 MB and 6.6 s, against Golly's 260 MB
-/// and 6.0 s; it takes 209 MB and 6.0 s from here. A node a collection drops is cheap to make
-/// again next to a page of memory the system must clear for a process that keeps it.
+/// the table. From 512 MiB, jagged2 to 2^20 took 440 MB and 6.6 s against Golly's 260 MB and
+/// 6.0 s; from here, 209 MB and 6.0 s (BENCHMARKS.md, thirtieth session): a node a collection
+/// drops costs less to make again than the memory the system must clear to keep it.
 const SOFT_START_BYTES: u64 = 224 << 20;
 
 /// The default node store: a third of the memory available, at most 8 GiB.
@@ -477,6 +482,28 @@ pub fn default_memory() -> u64 {
     crate::memory::available()
         .map_or(1 << 30, |a| a / 3)
         .clamp(64 << 20, 8 << 30)
+}
+
+/// The live cells of node `id`, the counts of nodes above 16x16 memoised in `memo`.
+fn count(s: &Store, memo: &mut FxHashMap<Id, u64>, id: Id) -> u64 {
+    let n = s.node(id);
+    if n.empty {
+        return 0;
+    }
+    let leaf = |c: Id| s.node(c).bits().count_ones() as u64;
+    match n.level {
+        LEAF => return n.bits().count_ones() as u64,
+        l if l == LEAF + 1 => return n.children.iter().map(|&c| leaf(c)).sum(),
+        _ => {}
+    }
+    if let Some(&p) = memo.get(&id) {
+        return p;
+    }
+    let p = (n.children.iter())
+        .map(|&c| count(s, memo, c))
+        .fold(0u64, u64::saturating_add);
+    memo.insert(id, p);
+    p
 }
 
 /// The centre 8x8 of a 16x16 block (rows and columns 4..12), as a leaf.
@@ -573,6 +600,7 @@ impl HashLifeEngine {
             since_check: 0,
             limit_bytes,
             tally: StepTally::default(),
+            populations: FxHashMap::default(),
         })
     }
 
@@ -593,10 +621,8 @@ impl HashLifeEngine {
             Ok(id) => return Ok(id),
             Err(slot) => slot,
         };
-        let population = c.iter().fold(0u64, |a, &k| {
-            a.saturating_add(self.store.node(k).population)
-        });
-        Ok(self.store.insert_at(slot, c, level, population))
+        let empty = c.iter().all(|&k| self.store.node(k).empty);
+        Ok(self.store.insert_at(slot, c, level, empty))
     }
 
     fn leaf(&mut self, bits: u64) -> Result<Id, Stop> {
@@ -605,9 +631,7 @@ impl HashLifeEngine {
             Ok(id) => return Ok(id),
             Err(slot) => slot,
         };
-        Ok(self
-            .store
-            .insert_at(slot, c, LEAF, bits.count_ones() as u64))
+        Ok(self.store.insert_at(slot, c, LEAF, bits == 0))
     }
 
     /// The node with these children, or the slot a new one goes in, after collecting garbage
@@ -664,6 +688,7 @@ impl HashLifeEngine {
     }
 
     fn sweep(&mut self, keep_results: bool, extra: [Id; 4]) {
+        self.populations.clear();
         let s = &mut self.store;
         for n in s.nodes.iter_mut() {
             n.marked = false;
@@ -721,7 +746,7 @@ impl HashLifeEngine {
         if n.result != NONE && n.result_exp == exp {
             return Ok(n.result);
         }
-        if n.population == 0 && !self.kernel.births_from_nothing {
+        if n.empty && !self.kernel.births_from_nothing {
             let level = n.level;
             return Ok(self.store.empty(level - 1));
         }
@@ -821,7 +846,7 @@ impl HashLifeEngine {
             let n = *self.store.node(id);
             out[k] = if n.result != NONE && n.result_exp == exp {
                 n.result
-            } else if n.population == 0 && !self.kernel.births_from_nothing {
+            } else if n.empty && !self.kernel.births_from_nothing {
                 self.store.empty(LEAF)
             } else {
                 pending[waiting] = k;
@@ -1030,12 +1055,18 @@ impl HashLifeEngine {
         Ok(())
     }
 
+    /// The live cells of node `id`. Counted, not kept in each node: a root reaches few distinct
+    /// nodes (at most 25,000 in Golly's demos at 2^20), where the store holds millions.
+    fn population_of(&mut self, id: Id) -> u64 {
+        count(&self.store, &mut self.populations, id)
+    }
+
     /// Whether every live cell of the root lies in its centre half.
     fn centred(&self) -> bool {
         let s = &self.store;
         let root = s.node(self.root);
         if root.level <= LEAF + 1 {
-            return root.population == 0;
+            return root.empty;
         }
         let [a, b, c, d] = root.children;
         let outer = |id: Id, keep: usize| {
@@ -1043,7 +1074,7 @@ impl HashLifeEngine {
                 .children
                 .iter()
                 .enumerate()
-                .all(|(k, &g)| k == keep || s.node(g).population == 0)
+                .all(|(k, &g)| k == keep || s.node(g).empty)
         };
         outer(a, 3) && outer(b, 2) && outer(c, 1) && outer(d, 0)
     }
@@ -1188,7 +1219,7 @@ impl HashLifeEngine {
         f: &mut dyn FnMut(i64, i64, u64),
     ) {
         let n = self.store.node(id);
-        if n.population == 0 {
+        if n.empty {
             return;
         }
         let size = 1i64 << n.level;
@@ -1430,7 +1461,7 @@ impl HashLifeEngine {
     /// The memoised box of node `id`'s live cells, relative to its top-left corner.
     fn node_box(&self, id: Id, memo: &mut FxHashMap<Id, Option<[u64; 4]>>) -> Option<[u64; 4]> {
         let n = *self.store.node(id);
-        if n.population == 0 {
+        if n.empty {
             return None;
         }
         if let Some(&b) = memo.get(&id) {
@@ -1472,7 +1503,7 @@ impl HashLifeEngine {
         memo: &mut FxHashMap<Id, Option<[u64; 4]>>,
     ) -> Option<Bounds> {
         let n = *self.store.node(id);
-        if n.population == 0 {
+        if n.empty {
             return None;
         }
         let size = 1i64 << n.level;
@@ -1525,7 +1556,7 @@ impl HashLifeEngine {
         let mut todo = vec![(self.root, false)];
         while let Some((id, children_done)) = todo.pop() {
             let n = *self.store.node(id);
-            if n.population == 0 || ids.contains_key(&id) {
+            if n.empty || ids.contains_key(&id) {
                 continue;
             }
             if n.level == LEAF {
@@ -1597,7 +1628,7 @@ impl Engine for HashLifeEngine {
             // The node holds whole copies of the torus when a side is shorter than it.
             return Ok(p);
         }
-        Ok(self.store.node(self.root).population)
+        Ok(self.population_of(self.root))
     }
 
     fn census(&mut self) -> EngineResult<Census> {
@@ -1639,10 +1670,7 @@ impl Engine for HashLifeEngine {
             Put::Replace => cells.cells() <= 1 << 14,
             Put::Or | Put::Erase => cells.population() <= 1 << 14,
         };
-        if how != Put::Erase
-            && self.universe.is_plane()
-            && self.store.node(self.root).population == 0
-        {
+        if how != Put::Erase && self.universe.is_plane() && self.store.node(self.root).empty {
             // Into an empty plane (a pattern being opened) the cells go as one quadtree built
             // from them: a path copied for each cell cost a node a level per cell
             // (p384drifter's 1,145 cells: 2.3 M instructions, a quarter of its run to 1000).
@@ -1776,7 +1804,7 @@ impl Engine for HashLifeEngine {
         let clip = self.everything();
         while let Some((id, x, y)) = todo.pop() {
             let n = *self.store.node(id);
-            if n.population == 0 {
+            if n.empty {
                 continue;
             }
             let size = 1i64 << n.level;
@@ -1797,7 +1825,7 @@ impl Engine for HashLifeEngine {
                 if bx >= 0 && by >= 0 && bx < rect.width as i64 && by < rect.height as i64 {
                     let i = (by / block as i64) as usize * columns as usize
                         + (bx / block as i64) as usize;
-                    counts[i] += n.population;
+                    counts[i] += count(&self.store, &mut self.populations, id);
                 }
                 continue;
             }
@@ -1898,7 +1926,7 @@ mod tests {
     fn keys_of_one_hash_are_found_past_their_bucket_and_round_the_end() {
         let mut s = Store::new(1 << 16, 1 << 16);
         let ids: Vec<Id> = (0..20u32)
-            .map(|k| s.intern_unchecked([k + 1, 7, 0, 0], LEAF, 1))
+            .map(|k| s.intern_unchecked([k + 1, 7, 0, 0], LEAF, false))
             .collect();
         // Tag 0, homed in the first bucket; the top tag, homed in the last.
         for h in [0u64, u64::MAX] {
@@ -1923,7 +1951,7 @@ mod tests {
         let mut s = Store::new(1 << 21, 1 << 21);
         let at = s.nodes.as_ptr();
         for k in 0..(1u32 << 20) + (1 << 17) {
-            s.intern_unchecked([k + 1, 0, 0, 0], LEAF, 1);
+            s.intern_unchecked([k + 1, 0, 0, 0], LEAF, false);
         }
         assert!(s.nodes.len() > 1 << 20);
         assert_eq!(s.nodes.as_ptr(), at);
@@ -1940,7 +1968,7 @@ mod tests {
         let leaves: Vec<Id> = (0..200_000u64)
             .map(|k| {
                 let bits = k.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-                s.intern_unchecked([bits as u32, (bits >> 32) as u32, 0, 0], LEAF, 1)
+                s.intern_unchecked([bits as u32, (bits >> 32) as u32, 0, 0], LEAF, false)
             })
             .collect();
         let inner: Vec<(Id, [Id; 4])> = leaves
@@ -1948,7 +1976,7 @@ mod tests {
             .step_by(3)
             .map(|w| {
                 let c = [w[0], w[1], w[2], w[3]];
-                (s.intern_unchecked(c, LEAF + 1, 4), c)
+                (s.intern_unchecked(c, LEAF + 1, false), c)
             })
             .collect();
         assert!(
@@ -1963,7 +1991,7 @@ mod tests {
         }
         for &(id, c) in &inner {
             assert_eq!(s.probe(c, LEAF + 1), Ok(id));
-            assert_eq!(s.intern_unchecked(c, LEAF + 1, 4), id);
+            assert_eq!(s.intern_unchecked(c, LEAF + 1, false), id);
         }
         assert_eq!(s.made, made);
     }

@@ -31,18 +31,22 @@ const NODE_BYTES: u64 = 96;
 /// Results computed between looks at a step's [`Progress`], as the two-state HashLife's.
 const CHECK_EVERY: u32 = 64;
 
+/// No population: 8 bytes more a node was a third more memory for a fresh process to have
+/// cleared (Hutton's replicator to 10^4: 872,000 nodes), and a population is asked of the few
+/// nodes a root reaches ([`RuleHashLifeEngine::population_of`]); an empty node is the one of
+/// its level.
 #[derive(Clone, Copy)]
 struct Node {
     /// Children (level > 1) or the four states nw, ne, sw, se (level 1).
     kids: [u32; 4],
     level: u8,
-    population: u64,
     /// The centre 2^(level - 2) generations on (`NONE` until asked): the result every step
     /// asks of the nodes at or below its own level, kept in the node, where it costs no lookup.
     full: u32,
 }
 
 const NONE: u32 = u32::MAX;
+const _: () = assert!(std::mem::size_of::<Node>() == 24);
 
 /// The nodes by content: an open-addressed table of node numbers, each beside the top half of
 /// its hash, the keys read from the nodes themselves (8 bytes a slot, where a map of keys to
@@ -152,6 +156,8 @@ pub struct RuleHashLifeEngine {
     stopped: bool,
     /// How far the step in progress has got, for its `Progress` while a long jump runs.
     tally: StepTally,
+    /// The populations counted of nodes above level 3, until `reset` renumbers the nodes.
+    populations: FxHashMap<u32, u64>,
 }
 
 impl RuleHashLifeEngine {
@@ -189,12 +195,14 @@ impl RuleHashLifeEngine {
             since_check: 0,
             stopped: false,
             tally: StepTally::default(),
+            populations: FxHashMap::default(),
         };
         engine.reset();
         Ok(engine)
     }
 
     fn reset(&mut self) {
+        self.populations.clear();
         self.nodes.clear();
         self.index.clear();
         self.results.clear();
@@ -239,13 +247,6 @@ impl RuleHashLifeEngine {
             Ok(id) => return id,
             Err(slot) => slot,
         };
-        let population = if level == 1 {
-            kids.iter().filter(|&&s| s != 0).count() as u64
-        } else {
-            kids.iter().fold(0u64, |a, &k| {
-                a.saturating_add(self.nodes[k as usize].population)
-            })
-        };
         let id = self.nodes.len() as u32;
         if self.nodes.len() == self.nodes.capacity() {
             // Doubling, the pages past the first 2 MiB huge ones (as the table's).
@@ -255,7 +256,6 @@ impl RuleHashLifeEngine {
         self.nodes.push(Node {
             kids,
             level,
-            population,
             full: NONE,
         });
         self.index.insert(&self.nodes, slot, hash, id);
@@ -271,8 +271,31 @@ impl RuleHashLifeEngine {
         self.nodes[id as usize].level
     }
 
-    fn population_of(&self, id: u32) -> u64 {
-        self.nodes[id as usize].population
+    fn is_empty(&self, id: u32) -> bool {
+        id == self.empty_of(self.level(id))
+    }
+
+    /// The live cells of node `id`. Counted, not kept in each node: a root reaches few distinct
+    /// nodes, where the store holds millions. Counts above level 3 are memoised until
+    /// [`Self::reset`] renumbers the nodes.
+    fn population_of(&mut self, id: u32) -> u64 {
+        let n = self.nodes[id as usize];
+        if n.level == 1 {
+            return n.kids.iter().filter(|&&s| s != 0).count() as u64;
+        }
+        if self.is_empty(id) {
+            return 0;
+        }
+        if let Some(&p) = self.populations.get(&id) {
+            return p;
+        }
+        let p = (n.kids.iter())
+            .map(|&k| self.population_of(k))
+            .fold(0u64, u64::saturating_add);
+        if n.level > 3 {
+            self.populations.insert(id, p);
+        }
+        p
     }
 
     /// The four children of the four children: the 4x4 grid of grandchildren, row by row.
@@ -294,7 +317,7 @@ impl RuleHashLifeEngine {
         if j + 2 == level && n.full != NONE {
             return n.full;
         }
-        if n.population == 0 {
+        if id == self.empty_of(level) {
             return self.empty_of(level - 1);
         }
         if j + 2 != level
@@ -434,16 +457,18 @@ impl RuleHashLifeEngine {
         if self.level(root) < 4 {
             return false;
         }
-        let [nw, ne, sw, se] = self.kids(root);
-        let inner = |q: u32, i: usize| {
-            let c = self.kids(q)[i];
-            self.population_of(self.kids(c)[i])
+        // Each quadrant's cells lie in the child nearest the centre, and that child's in its
+        // own child nearest the centre.
+        let nearest_only = |id: u32, i: usize| {
+            let kids = self.kids(id);
+            (0..4)
+                .all(|k| k == i || self.is_empty(kids[k]))
+                .then_some(kids[i])
         };
-        let held = inner(nw, 3)
-            .saturating_add(inner(ne, 2))
-            .saturating_add(inner(sw, 1))
-            .saturating_add(inner(se, 0));
-        held == self.population_of(root)
+        let [nw, ne, sw, se] = self.kids(root);
+        [(nw, 3), (ne, 2), (sw, 1), (se, 0)]
+            .into_iter()
+            .all(|(q, i)| nearest_only(q, i).is_some_and(|c| nearest_only(c, i).is_some()))
     }
 
     /// 2^j generations; false (the cells as they were) where `progress` stopped it.
@@ -482,7 +507,7 @@ impl RuleHashLifeEngine {
         let mut nodes: Vec<McNode> = Vec::new();
         let mut stack = vec![(self.root, false)];
         while let Some((id, done)) = stack.pop() {
-            if self.population_of(id) == 0 || ids.contains_key(&id) {
+            if self.is_empty(id) || ids.contains_key(&id) {
                 continue;
             }
             let n = self.nodes[id as usize];
@@ -590,7 +615,7 @@ impl RuleHashLifeEngine {
         }
         loop {
             let n = self.nodes[id as usize];
-            if n.population == 0 {
+            if self.is_empty(id) {
                 return 0;
             }
             let q = ((y >= half) as usize) * 2 + (x >= half) as usize;
@@ -645,7 +670,7 @@ impl RuleHashLifeEngine {
         memo: &mut FxHashMap<u32, u64>,
     ) -> Option<u64> {
         let n = self.nodes[id as usize];
-        if n.population == 0 {
+        if self.is_empty(id) {
             return None;
         }
         if let Some(&v) = memo.get(&id) {
@@ -760,7 +785,7 @@ impl Engine for RuleHashLifeEngine {
 
     /// A live cell of the bitmap is state 1; an erased one is 0.
     fn put(&mut self, cells: &Grid, at: (i64, i64), how: Put) -> EngineResult<()> {
-        if self.population_of(self.root) == 0 {
+        if self.is_empty(self.root) {
             // Into an empty universe (a pattern being opened) the cells go as one quadtree
             // built from them: a path copied for each cell cost a node a level per cell.
             let mut tiles = TileMap::new();
@@ -835,14 +860,14 @@ impl Engine for RuleHashLifeEngine {
         while let Some((id, x, y)) = todo.pop() {
             let n = self.nodes[id as usize];
             let size = 1i128 << n.level;
-            if n.population == 0 || x >= right || y >= bottom || x + size <= left || y + size <= top
+            if self.is_empty(id) || x >= right || y >= bottom || x + size <= left || y + size <= top
             {
                 continue;
             }
             if n.level <= level {
                 // Wholly in the block it starts in: blocks are aligned to their size.
                 let (bx, by) = ((x - left) / block as i128, (y - top) / block as i128);
-                counts[by as usize * columns as usize + bx as usize] += n.population;
+                counts[by as usize * columns as usize + bx as usize] += self.population_of(id);
                 continue;
             }
             let h = size / 2;
@@ -904,7 +929,6 @@ mod tests {
         Node {
             kids: [k, k >> 8, 0, 0],
             level: 1,
-            population: 0,
             full: NONE,
         }
     }
