@@ -32,7 +32,7 @@ use crate::tiles::{TILE, TileBits, TileMap};
 mod circuit_rows;
 mod lanes;
 mod life_rows;
-use circuit_rows::circuit_inputs;
+use circuit_rows::{CircuitStep, circuit_inputs, circuit_tiles_on};
 use lanes::{LANES, lanes_of, vectors, write_lanes};
 use life_rows::{NextBuffers, life_rows, life_rows_on};
 
@@ -60,6 +60,10 @@ const SE: usize = 7;
 
 /// Below this many tiles to compute, a generation runs on the calling thread.
 const PARALLEL_TILES: usize = 512;
+
+/// Tiles a task of a rule's circuit batches on many cores: enough to fill the kernel's
+/// batches several times over, so that each task's batches run full.
+const CIRCUIT_TILES_A_TASK: usize = 64;
 
 #[derive(Clone, Debug)]
 struct Meta {
@@ -700,6 +704,12 @@ impl TileEngine {
         let life = self.kernel.is_life() && !stochastic && !self.track_hash;
         if life && todo.len() >= PARALLEL_TILES && self.kernel.vectors != Vectors::Base {
             self.step_life_tiles_parallel(&todo, p);
+        } else if todo.len() >= PARALLEL_TILES
+            && self.kernel.has_circuit()
+            && !stochastic
+            && !self.track_hash
+        {
+            self.step_circuit_tiles_parallel(&todo, p);
         } else if todo.len() >= PARALLEL_TILES {
             let this = &*self;
             let results: Vec<Computed> = todo
@@ -973,6 +983,44 @@ impl TileEngine {
                 let (changed, gained) = life_rows_on(vectors, full, meta, cur, id, need, out);
                 (id, changed, gained)
             })
+            .collect();
+        for (id, changed, gained) in landed {
+            self.sums[q].population = self.sums[q].population.wrapping_add_signed(gained);
+            self.land(id, changed);
+        }
+    }
+
+    /// [`Self::step_circuit_tiles`] for many tiles on every core: each task batches a run of
+    /// them as the one-thread path does and writes each into its own next buffer; their changes
+    /// are landed after. One tile at a time through [`Self::compute`] took ten times as long a
+    /// tile (rr14gun to 20,000 generations on the tile engine, past 512 tiles from about
+    /// 12,000 on: 3.8 s, against Golly's 0.6 s).
+    fn step_circuit_tiles_parallel(&mut self, todo: &[u32], p: usize) {
+        let needs: Vec<(u32, u64)> = todo
+            .iter()
+            .map(|&id| (id, self.rows_to_compute(id)))
+            .filter(|&(_, need)| need != 0)
+            .collect();
+        let q = 1 - p;
+        let vectors = self.kernel.vectors;
+        let [b0, b1] = &mut self.bufs;
+        let (cur, next) = if p == 0 { (&*b0, b1) } else { (&*b1, b0) };
+        let next = NextBuffers::new(next);
+        let step = CircuitStep {
+            kernel: &self.kernel,
+            meta: &self.meta,
+            cur,
+            next: &next,
+            full: self.full,
+        };
+        let landed: Vec<(u32, Change, i64)> = needs
+            .par_chunks(CIRCUIT_TILES_A_TASK)
+            .map_init(Scratch::default, |s, chunk| {
+                let mut landed = Vec::with_capacity(chunk.len());
+                circuit_tiles_on(vectors, &step, chunk, s, &mut landed);
+                landed
+            })
+            .flatten_iter()
             .collect();
         for (id, changed, gained) in landed {
             self.sums[q].population = self.sums[q].population.wrapping_add_signed(gained);

@@ -4,8 +4,10 @@
 //! into a scratch column, gathered from there and written back alone cost about 120
 //! instructions besides the circuit's (BENCHMARKS.md, 2026-12-06).
 
-use super::lanes::{LANES, lanes_of};
-use super::{E, EMPTY, Meta, N, NE, NONE, NW, S, SE, SW, W};
+use super::lanes::{LANES, lanes_of, vectors, write_lanes};
+use super::life_rows::NextBuffers;
+use super::{E, EMPTY, Meta, N, NE, NONE, NW, S, SE, SW, Scratch, W};
+use crate::cpu::kernel::{Batch, Change, Kernel, Vectors};
 use crate::tiles::{TILE, TileBits};
 
 /// A row with its west and east neighbours shifted in: (west, itself, east), where bit j of
@@ -182,5 +184,121 @@ impl Vector<'_> {
             // SAFETY: eight words, the 64 bytes written.
             unsafe { _mm512_storeu_si512(slot.as_mut_ptr().cast(), v) };
         }
+    }
+}
+
+/// What a task of [`circuit_tiles_on`] reads and writes: the kernel whose circuit it runs,
+/// generation `cur` and the next generation's buffers.
+pub(super) struct CircuitStep<'a> {
+    pub(super) kernel: &'a Kernel,
+    pub(super) meta: &'a [Meta],
+    pub(super) cur: &'a [TileBits],
+    pub(super) next: &'a NextBuffers<'a>,
+    pub(super) full: bool,
+}
+
+/// The tiles of `needs` (each with the rows it needs) a generation on under the circuit,
+/// batched as the one-thread path batches them, on the vector units `vectors`: each tile's
+/// rows written into its next buffer, and (tile, change, population gained) pushed on
+/// `landed`. No tile of `needs` may be in another task's.
+pub(super) fn circuit_tiles_on(
+    vectors: Vectors,
+    step: &CircuitStep,
+    needs: &[(u32, u64)],
+    s: &mut Scratch,
+    landed: &mut Vec<(u32, Change, i64)>,
+) {
+    match vectors {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Vectors::available` found them on this CPU.
+        Vectors::Avx512 => unsafe { circuit_tiles_avx512(step, needs, s, landed) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Vectors::Avx2 => unsafe { circuit_tiles_avx2(step, needs, s, landed) },
+        _ => circuit_tiles_sized::<false>(step, needs, s, landed),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+unsafe fn circuit_tiles_avx2(
+    step: &CircuitStep,
+    needs: &[(u32, u64)],
+    s: &mut Scratch,
+    landed: &mut Vec<(u32, Change, i64)>,
+) {
+    circuit_tiles_sized::<false>(step, needs, s, landed)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vpopcntdq,avx2,popcnt")]
+unsafe fn circuit_tiles_avx512(
+    step: &CircuitStep,
+    needs: &[(u32, u64)],
+    s: &mut Scratch,
+    landed: &mut Vec<(u32, Change, i64)>,
+) {
+    circuit_tiles_sized::<true>(step, needs, s, landed)
+}
+
+#[inline(always)]
+fn circuit_tiles_sized<const MASKS: bool>(
+    step: &CircuitStep,
+    needs: &[(u32, u64)],
+    s: &mut Scratch,
+    landed: &mut Vec<(u32, Change, i64)>,
+) {
+    if step.full {
+        circuit_tiles::<MASKS, true>(step, needs, s, landed)
+    } else {
+        circuit_tiles::<MASKS, false>(step, needs, s, landed)
+    }
+}
+
+#[inline(always)]
+fn circuit_tiles<const MASKS: bool, const FULL: bool>(
+    step: &CircuitStep,
+    needs: &[(u32, u64)],
+    s: &mut Scratch,
+    landed: &mut Vec<(u32, Change, i64)>,
+) {
+    let mut waiting = std::mem::take(&mut s.waiting);
+    for &(id, need) in needs {
+        // A tile's vectors go in one batch, so that it lands once.
+        let batch = s.planes.batch();
+        if batch.room() < vectors(need).count() * LANES {
+            write_batch::<MASKS, FULL>(step, &mut waiting, batch, landed);
+        }
+        for (x, _) in vectors(need) {
+            let slots = batch.push_lanes().expect("a tile's vectors fit the batch");
+            circuit_inputs::<FULL, MASKS>(step.meta, step.cur, id, x, slots);
+        }
+        waiting.push((id, need));
+    }
+    write_batch::<MASKS, FULL>(step, &mut waiting, s.planes.batch(), landed);
+    s.waiting = waiting;
+}
+
+/// Runs the circuit on `batch` and writes each waiting tile's vectors into its next buffer.
+#[inline(always)]
+fn write_batch<const MASKS: bool, const FULL: bool>(
+    step: &CircuitStep,
+    waiting: &mut Vec<(u32, u64)>,
+    batch: &mut Batch,
+    landed: &mut Vec<(u32, Change, i64)>,
+) {
+    let results = step.kernel.run_batch(batch);
+    let mut at = 0;
+    for (id, need) in waiting.drain(..) {
+        let m = &step.meta[id as usize];
+        // SAFETY: each tile is in one task's `needs`, once (its mark's stamp).
+        let out = unsafe { step.next.tile(id) };
+        let mut changed = Change::NONE;
+        let mut gained = [0i64; LANES];
+        for (x, _) in vectors(need) {
+            write_lanes::<MASKS, FULL>(m, x, lanes_of(results, at), out, &mut changed, &mut gained);
+            at += LANES;
+        }
+        landed.push((id, changed, gained.iter().sum()));
     }
 }
