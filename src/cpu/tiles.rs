@@ -960,15 +960,27 @@ impl TileEngine {
         self.land(id, changed);
     }
 
+    /// The tiles of `todo` that have rows to compute, with those rows.
+    fn needs(&self, todo: &[u32]) -> Vec<(u32, u64)> {
+        todo.iter()
+            .map(|&id| (id, self.rows_to_compute(id)))
+            .filter(|&(_, need)| need != 0)
+            .collect()
+    }
+
+    /// Lands what tiles computed on many cores changed, with the population each gained.
+    fn land_all(&mut self, landed: Vec<(u32, Change, i64)>) {
+        let q = 1 - self.parity;
+        for (id, changed, gained) in landed {
+            self.sums[q].population = self.sums[q].population.wrapping_add_signed(gained);
+            self.land(id, changed);
+        }
+    }
+
     /// [`Self::step_life_tile`] for many tiles on every core: the rows each tile needs, found
     /// first, then each tile computed into its own next buffer, then their changes landed.
     fn step_life_tiles_parallel(&mut self, todo: &[u32], p: usize) {
-        let needs: Vec<(u32, u64)> = todo
-            .iter()
-            .map(|&id| (id, self.rows_to_compute(id)))
-            .filter(|&(_, need)| need != 0)
-            .collect();
-        let q = 1 - p;
+        let needs = self.needs(todo);
         let (vectors, full) = (self.kernel.vectors, self.full);
         let [b0, b1] = &mut self.bufs;
         let (cur, next) = if p == 0 { (&*b0, b1) } else { (&*b1, b0) };
@@ -984,10 +996,7 @@ impl TileEngine {
                 (id, changed, gained)
             })
             .collect();
-        for (id, changed, gained) in landed {
-            self.sums[q].population = self.sums[q].population.wrapping_add_signed(gained);
-            self.land(id, changed);
-        }
+        self.land_all(landed);
     }
 
     /// [`Self::step_circuit_tiles`] for many tiles on every core: each task batches a run of
@@ -996,12 +1005,7 @@ impl TileEngine {
     /// tile (rr14gun to 20,000 generations on the tile engine, past 512 tiles from about
     /// 12,000 on: 3.8 s, against Golly's 0.6 s).
     fn step_circuit_tiles_parallel(&mut self, todo: &[u32], p: usize) {
-        let needs: Vec<(u32, u64)> = todo
-            .iter()
-            .map(|&id| (id, self.rows_to_compute(id)))
-            .filter(|&(_, need)| need != 0)
-            .collect();
-        let q = 1 - p;
+        let needs = self.needs(todo);
         let vectors = self.kernel.vectors;
         let [b0, b1] = &mut self.bufs;
         let (cur, next) = if p == 0 { (&*b0, b1) } else { (&*b1, b0) };
@@ -1022,10 +1026,7 @@ impl TileEngine {
             })
             .flatten_iter()
             .collect();
-        for (id, changed, gained) in landed {
-            self.sums[q].population = self.sums[q].population.wrapping_add_signed(gained);
-            self.land(id, changed);
-        }
+        self.land_all(landed);
     }
 
     /// Life's next state of the rows of tile `id` that need it, a row at a time: each input
