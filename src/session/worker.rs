@@ -3,8 +3,9 @@
 //! and reads what the worker publishes (generation, population, the rate achieved, the cells
 //! under the view). The one exception is an owner with nothing else to do while it waits, the
 //! command line's `run`, which steps on its own thread ([`Worker::run_here`]); the worker's
-//! thread starts only when something is asked of it. Long work runs in pieces of a few milliseconds, so that the published state
-//! stays fresh, cancelling takes effect at once, and the engine is never held for long.
+//! thread starts only when something is asked of it. Long work runs in pieces of a few
+//! milliseconds, so that the published state stays fresh, cancelling takes effect at once, and
+//! the engine is never held for long.
 //!
 //! The engine sits in a mutex that the worker takes piece by piece; the owner may take it
 //! between pieces for quick reads and edits ([`Worker::with_engine`]), and the worker makes way
