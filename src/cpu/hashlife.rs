@@ -475,7 +475,7 @@ pub struct HashLifeEngine {
 /// the table. From 512 MiB, jagged2 to 2^20 took 440 MB and 6.6 s against Golly's 260 MB and
 /// 6.0 s; from here, 209 MB and 6.0 s (BENCHMARKS.md, thirtieth session): a node a collection
 /// drops costs less to make again than the memory the system must clear to keep it.
-const SOFT_START_BYTES: u64 = 224 << 20;
+pub(super) const SOFT_START_BYTES: u64 = 224 << 20;
 
 /// The default node store: a third of the memory available, at most 8 GiB.
 pub fn default_memory() -> u64 {

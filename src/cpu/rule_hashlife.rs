@@ -8,12 +8,19 @@
 //! 2^j generations on, for any j <= k - 2: the result of level 2 is one generation of the rule's
 //! tree; a larger one is assembled from nine overlapping children's results, as Gosper's
 //! algorithm has it (twice for a full jump, once then the centres for a shorter one).
+//!
+//! The store is bounded as the two-state one is: past its soft limit (224 MiB by default) the
+//! nodes that neither the root nor the recursion in progress reach are freed, in the middle of a
+//! step where need be, keeping the memoised results of those kept, or dropping them too when
+//! that frees too little; a step that does not fit even then fails plainly. Until then a step
+//! of a self-replicator made every node it ever needed: Hutton's replicator to 10^5 took 442 MB
+//! against Golly's 266 MB, and `--memory 256` did not hold it.
 
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::hashlife::{Bucket, over_full, prefetch_slot, probe_buckets, slot_of};
+use super::hashlife::{Bucket, SOFT_START_BYTES, over_full, prefetch_slot, probe_buckets, slot_of};
 use crate::engine::{
     Bounds, CellRect, Census, Core, Engine, EngineError, EngineKind, EngineResult, Progress, Put,
     Sampled, StepTally, Universe, Work, cells_by_state, census_of_tiles, check_states, put_by_cell,
@@ -28,6 +35,11 @@ use crate::tiles::TileMap;
 /// Bytes one node takes with its share of the tables.
 const NODE_BYTES: u64 = 96;
 
+/// Bytes one node takes where the store starts collecting by default: the node (24) and its
+/// share of the index (9 to 18 bytes, 7/16 to 7/8 full), rounded up. From the same 224 MiB as
+/// the two-state store, about the 4.7 million nodes of Golly's 256 MB for `ghashbase`.
+const SOFT_NODE_BYTES: u64 = 48;
+
 /// Results computed between looks at a step's [`Progress`], as the two-state HashLife's.
 const CHECK_EVERY: u32 = 64;
 
@@ -39,7 +51,10 @@ const CHECK_EVERY: u32 = 64;
 struct Node {
     /// Children (level > 1) or the four states nw, ne, sw, se (level 1).
     kids: [u32; 4],
+    /// 0 for a slot a collection freed (on the free list).
     level: u8,
+    /// Reached in the collection in progress.
+    marked: bool,
     /// The centre 2^(level - 2) generations on (`NONE` until asked): the result every step
     /// asks of the nodes at or below its own level, kept in the node, where it costs no lookup.
     full: u32,
@@ -110,8 +125,8 @@ impl NodeIndex {
             self.buckets = crate::memory::vec_in_huge_pages(size);
             self.buckets.resize(size, Bucket::default());
             self.len = 0;
-            // Every node, the new one included (it is in `nodes` already).
-            for (k, n) in nodes.iter().enumerate() {
+            // Every node, the new one included (it is in `nodes` already); not the free.
+            for (k, n) in nodes.iter().enumerate().filter(|(_, n)| n.level != 0) {
                 let hash = NodeIndex::hash(n.level, n.kids);
                 if let Err(at) = self.find(nodes, hash, n.level, n.kids) {
                     self.set(at, slot_of(hash, k as u32));
@@ -132,6 +147,28 @@ impl NodeIndex {
         self.buckets.fill(Bucket::default());
         self.len = 0;
     }
+
+    /// A new table of `buckets` buckets holding every node of `nodes` but the free ones,
+    /// which are all different.
+    fn rebuild(&mut self, nodes: &[Node], buckets: usize) {
+        self.buckets = crate::memory::vec_in_huge_pages(buckets);
+        self.buckets.resize(buckets, Bucket::default());
+        self.len = 0;
+        for (k, n) in nodes.iter().enumerate().filter(|(_, n)| n.level != 0) {
+            let hash = NodeIndex::hash(n.level, n.kids);
+            let at = probe_buckets(&self.buckets, self.home(hash), hash, |_| false)
+                .expect_err("a table with room");
+            self.set(at, slot_of(hash, k as u32));
+            self.len += 1;
+        }
+    }
+}
+
+/// What the recursion in progress holds, for a collection: nodes, and memoised results
+/// (node, exponent, result) that must outlast one that drops the others.
+struct Held {
+    nodes: Vec<u32>,
+    memos: Vec<(u32, u8, u32)>,
 }
 
 pub struct RuleHashLifeEngine {
@@ -146,8 +183,26 @@ pub struct RuleHashLifeEngine {
     /// The empty node of each level.
     empty: Vec<u32>,
     root: u32,
-    /// Nodes held before the unreachable ones are dropped.
+    /// Slots of `nodes` a collection freed, taken before the vector grows.
+    free: Vec<u32>,
+    /// Nodes held (not free).
+    live: usize,
+    /// The most nodes the store may hold (`--memory`, or a quarter of lifelab's memory).
     max_nodes: usize,
+    /// Where a collection starts: `max_nodes` under `--memory`, else lower, and doubled when a
+    /// collection that keeps the memoised results frees too little (as the two-state store's
+    /// `soft_nodes`): memory follows what the pattern needs, as Golly's does.
+    soft_nodes: usize,
+    /// The recursion in progress, a call a level: the node and exponent of the call at each
+    /// level from `top` down, which a collection finds what each call holds from.
+    frames: Box<[(u32, u8); 65]>,
+    /// The level of the step's root while a step runs.
+    top: u8,
+    /// Collections so far, and those of them that dropped the memoised results.
+    collections: u32,
+    drops: u32,
+    /// The step in progress was abandoned because the store is full even after collecting.
+    full: bool,
     /// Nodes made since the engine was created, the ones dropped since included.
     made: u64,
     /// Results computed since the step's progress was last looked at.
@@ -179,6 +234,10 @@ impl RuleHashLifeEngine {
         }
         let bytes = memory.unwrap_or_else(|| crate::memory::limit().bytes / 4);
         let max_nodes = (bytes / NODE_BYTES).max(1 << 16) as usize;
+        let soft_nodes = match memory {
+            Some(_) => max_nodes,
+            None => ((SOFT_START_BYTES / SOFT_NODE_BYTES) as usize).min(max_nodes),
+        };
         let mut engine = Self {
             core: Core::new(EngineKind::HashLife, "rule-hashlife", rule),
             tree,
@@ -190,7 +249,15 @@ impl RuleHashLifeEngine {
             results: FxHashMap::default(),
             empty: Vec::new(),
             root: 0,
+            free: Vec::new(),
+            live: 0,
             max_nodes,
+            soft_nodes,
+            frames: Box::new([(NONE, 0); 65]),
+            top: 0,
+            collections: 0,
+            drops: 0,
+            full: false,
             made: 0,
             since_check: 0,
             stopped: false,
@@ -204,6 +271,8 @@ impl RuleHashLifeEngine {
     fn reset(&mut self) {
         self.populations.clear();
         self.nodes.clear();
+        self.free.clear();
+        self.live = 0;
         self.index.clear();
         self.results.clear();
         self.empty.clear();
@@ -247,19 +316,30 @@ impl RuleHashLifeEngine {
             Ok(id) => return id,
             Err(slot) => slot,
         };
-        let id = self.nodes.len() as u32;
-        if self.nodes.len() == self.nodes.capacity() {
-            // Doubling, the pages past the first 2 MiB huge ones (as the table's).
-            self.nodes.reserve(self.nodes.len().max(1 << 12));
-            crate::memory::advise_huge_pages(&self.nodes);
-        }
-        self.nodes.push(Node {
+        let node = Node {
             kids,
             level,
+            marked: false,
             full: NONE,
-        });
+        };
+        let id = match self.free.pop() {
+            Some(id) => {
+                self.nodes[id as usize] = node;
+                id
+            }
+            None => {
+                if self.nodes.len() == self.nodes.capacity() {
+                    // Doubling, the pages past the first 2 MiB huge ones (as the table's).
+                    self.nodes.reserve(self.nodes.len().max(1 << 12));
+                    crate::memory::advise_huge_pages(&self.nodes);
+                }
+                self.nodes.push(node);
+                self.nodes.len() as u32 - 1
+            }
+        };
         self.index.insert(&self.nodes, slot, hash, id);
         self.made += 1;
+        self.live += 1;
         id
     }
 
@@ -337,14 +417,21 @@ impl RuleHashLifeEngine {
             self.since_check = 0;
             self.stopped |= progress.is_some_and(|p| p.stops_at(self.made));
         }
+        if self.live >= self.soft_nodes {
+            // Here, where this call holds no node but `id` yet.
+            self.collect(id, level);
+        }
         if self.stopped {
-            // The step is abandoned: any node of the level will do, and nothing from here on
-            // is memoised.
+            // The step is abandoned (cancelled, or the store full): any node of the level will
+            // do, and nothing from here on is memoised.
             return self.empty_of(level - 1);
         }
         let r = if level == 2 {
             self.leaf_result(id)
         } else {
+            // Where a collection below finds this call (what it holds is found from it: a
+            // stack of every node held cost a tenth of the step).
+            self.frames[level as usize] = (id, j);
             let g = self.grandchildren(id);
             let lv = level - 1;
             // The nine overlapping nodes of level k - 1, row by row.
@@ -365,11 +452,12 @@ impl RuleHashLifeEngine {
             let half = if full { j - 1 } else { j };
             // Nine results, and four more where the step is the node's whole reach.
             self.tally.enter(level, if full { 13 } else { 9 });
-            let nine = subs.map(|n| {
-                let r = self.result(n, half, progress);
+            // Loops, not `map`: through `map` the compiler called the results out of line.
+            let mut nine = [NONE; 9];
+            for (r, &n) in nine.iter_mut().zip(&subs) {
+                *r = self.result(n, half, progress);
                 self.part_done(level, progress);
-                r
-            });
+            }
             let out = if full {
                 let four = |r: usize, c: usize| {
                     [
@@ -380,11 +468,12 @@ impl RuleHashLifeEngine {
                     ]
                 };
                 let fours = self.nodes_of(lv, [four(0, 0), four(0, 1), four(1, 0), four(1, 1)]);
-                fours.map(|n| {
-                    let r = self.result(n, j - 1, progress);
+                let mut out = [NONE; 4];
+                for (r, &n) in out.iter_mut().zip(&fours) {
+                    *r = self.result(n, j - 1, progress);
                     self.part_done(level, progress);
-                    r
-                })
+                }
+                out
             } else {
                 // The centre of each 2x2 of the nine, made straight from their quarters
                 // nearest it: no node of the 2x2 itself, which only this step would use.
@@ -482,23 +571,210 @@ impl RuleHashLifeEngine {
             self.root = self.expand(self.root);
         }
         self.tally.start(1 << j, self.level(self.root));
+        self.top = self.level(self.root);
         let next = self.result(self.root, j, progress);
+        self.top = 0;
         let done = !std::mem::take(&mut self.stopped);
+        if std::mem::take(&mut self.full) {
+            return Err(EngineError::Unsupported(format!(
+                "N-state HashLife's node store is full ({} nodes in {}) even after collecting garbage; give it more with --memory",
+                self.live,
+                crate::memory::human_bytes(self.max_nodes as u64 * NODE_BYTES)
+            )));
+        }
         if done {
             self.root = next;
             self.core.generation += 1u64 << j;
         }
-        if self.nodes.len() > self.max_nodes {
-            self.collect();
-        }
         Ok(done)
     }
 
-    /// Drops every node the root does not reach, and every memoised result.
-    fn collect(&mut self) {
-        let mc = self.to_macrocell();
-        self.reset();
-        self.root = self.load_macrocell(&mc);
+    /// Frees the nodes that neither the root, the recursion in progress, `extra` (the node of
+    /// the call at `level` about to compute) nor the empty nodes reach, keeping the memoised
+    /// results of those kept where that frees enough, as Golly's `ghashbase` does (a step
+    /// goes on from them), else dropping them too. A store still full after that abandons the
+    /// step, which then fails with a clear error.
+    #[cold]
+    #[inline(never)]
+    fn collect(&mut self, extra: u32, level: u8) {
+        let held = self.held(extra, level);
+        self.sweep(true, &held);
+        if self.live * 10 < self.soft_nodes * 6 {
+            return;
+        }
+        if self.soft_nodes < self.max_nodes {
+            // What the steps reach does not fit below the soft limit: raise it before
+            // dropping memoised results, which a step would compute again.
+            self.soft_nodes = (self.soft_nodes * 2).min(self.max_nodes);
+            return;
+        }
+        self.sweep(false, &held);
+        self.drops += 1;
+        if self.live * 10 >= self.max_nodes * 9 {
+            self.full = true;
+            self.stopped = true;
+        }
+    }
+
+    /// What the recursion holds below the root, and the memoised results it reads back: the
+    /// node of each call above `level`, the nine nodes it steps (the five it made found again
+    /// by content, as nodes are unique) and the results of those done, and in a full step
+    /// the four nodes made of those and their results; and `extra`.
+    fn held(&self, extra: u32, level: u8) -> Held {
+        let mut held = Held {
+            nodes: vec![self.root, extra],
+            memos: Vec::new(),
+        };
+        let find = |level: u8, kids: [u32; 4]| {
+            let hash = NodeIndex::hash(level, kids);
+            self.index.find(&self.nodes, hash, level, kids).ok()
+        };
+        for at in level + 1..=self.top {
+            let (id, j) = self.frames[at as usize];
+            held.nodes.push(id);
+            let full = j + 2 == at;
+            let half = if full { j - 1 } else { j };
+            let g = self.grandchildren(id);
+            let sub = |r: usize, c: usize| {
+                [
+                    g[r * 4 + c],
+                    g[r * 4 + c + 1],
+                    g[(r + 1) * 4 + c],
+                    g[(r + 1) * 4 + c + 1],
+                ]
+            };
+            let mut nine = [NONE; 9];
+            for (k, nine) in nine.iter_mut().enumerate() {
+                let (r, c) = (k / 3, k % 3);
+                // The corners are the call's node's children.
+                let Some(n) = find(at - 1, sub(r, c)) else {
+                    continue;
+                };
+                held.nodes.push(n);
+                if let Some(m) = self.memo(n, half) {
+                    held.memos.push((n, half, m));
+                    *nine = m;
+                }
+            }
+            if full && nine.iter().all(|&m| m != NONE) {
+                for (r, c) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+                    let four = [
+                        nine[r * 3 + c],
+                        nine[r * 3 + c + 1],
+                        nine[(r + 1) * 3 + c],
+                        nine[(r + 1) * 3 + c + 1],
+                    ];
+                    if let Some(n) = find(at - 1, four) {
+                        held.nodes.push(n);
+                        if let Some(m) = self.memo(n, j - 1) {
+                            held.memos.push((n, j - 1, m));
+                        }
+                    }
+                }
+            }
+        }
+        held
+    }
+
+    /// The memoised centre of node `id` 2^j generations on, if any.
+    fn memo(&self, id: u32, j: u8) -> Option<u32> {
+        let n = &self.nodes[id as usize];
+        let r = if self.is_empty(id) {
+            self.empty_of(n.level - 1)
+        } else if j + 2 == n.level {
+            n.full
+        } else {
+            self.results.get(&(id, j)).copied().unwrap_or(NONE)
+        };
+        (r != NONE).then_some(r)
+    }
+
+    /// Marks what `held`, the root and the empty nodes reach (through the memoised results
+    /// too where `keep_results`; `held`'s own results always), frees the rest and rebuilds
+    /// the index.
+    fn sweep(&mut self, keep_results: bool, held: &Held) {
+        self.collections += 1;
+        self.populations.clear();
+        for n in self.nodes.iter_mut() {
+            n.marked = false;
+        }
+        let mut todo: Vec<u32> = Vec::with_capacity(held.nodes.len() + 128);
+        todo.extend_from_slice(&held.nodes);
+        todo.extend(held.memos.iter().map(|&(_, _, m)| m));
+        todo.extend_from_slice(&self.empty);
+        loop {
+            while let Some(id) = todo.pop() {
+                let n = &mut self.nodes[id as usize];
+                if n.marked {
+                    continue;
+                }
+                n.marked = true;
+                let n = *n;
+                if n.level > 1 {
+                    todo.extend(n.kids);
+                }
+                if keep_results && n.full != NONE {
+                    todo.push(n.full);
+                }
+            }
+            if !keep_results {
+                break;
+            }
+            // The shorter steps' results of the nodes kept, until no more are reached.
+            let nodes = &self.nodes;
+            todo.extend(
+                self.results
+                    .iter()
+                    .filter(|&(&(id, _), &r)| {
+                        nodes[id as usize].marked && !nodes[r as usize].marked
+                    })
+                    .map(|(_, &r)| r),
+            );
+            if todo.is_empty() {
+                break;
+            }
+        }
+        if keep_results {
+            let nodes = &self.nodes;
+            self.results.retain(|&(id, _), _| nodes[id as usize].marked);
+        } else {
+            self.results.clear();
+        }
+        self.free.clear();
+        self.live = 0;
+        for (id, n) in self.nodes.iter_mut().enumerate() {
+            if !n.marked || n.level == 0 {
+                n.level = 0;
+                n.full = NONE;
+                self.free.push(id as u32);
+                continue;
+            }
+            self.live += 1;
+            if !keep_results {
+                n.full = NONE;
+            }
+        }
+        // The free slots taken lowest first, near the nodes kept.
+        self.free.reverse();
+        // A quarter to a half full.
+        let buckets = (self.live / 4).next_power_of_two().max(1 << 9);
+        self.index.rebuild(&self.nodes, buckets);
+        // The empty nodes' futures are the empty nodes below them, and the recursion reads
+        // back the results it holds, whatever was dropped.
+        for level in 2..=64u8 {
+            let e = self.empty_of(level);
+            self.nodes[e as usize].full = self.empty_of(level - 1);
+        }
+        for &(n, j, m) in &held.memos {
+            if self.is_empty(n) {
+                continue;
+            }
+            if j + 2 == self.nodes[n as usize].level {
+                self.nodes[n as usize].full = m;
+            } else {
+                self.results.insert((n, j), m);
+            }
+        }
     }
 
     fn to_macrocell(&self) -> Macrocell {
@@ -929,6 +1205,7 @@ mod tests {
         Node {
             kids: [k, k >> 8, 0, 0],
             level: 1,
+            marked: false,
             full: NONE,
         }
     }
@@ -971,6 +1248,60 @@ mod tests {
         let whole = Progress::new(64);
         assert_eq!(e.step_with(64, &whole).unwrap(), 64);
         assert_eq!(whole.estimate(), (64, 64));
+    }
+
+    /// A store that collects in the middle of a step gives the Generations engine's cells,
+    /// state for state: from a soft limit of 512 nodes raised as it fills (the memoised
+    /// results kept), and within a hard limit of 700 that it reaches (the results dropped
+    /// too). A soup of `B3/S23/C3` to generation 1000, in steps of 2^9 and less. Within 200
+    /// nodes the step fails plainly.
+    #[test]
+    fn collections_within_a_step_keep_every_cell_right() {
+        use crate::cpu::generations::GenerationsEngine;
+        fn soup(e: &mut dyn Engine) {
+            let mut x = 0x9e37_79b9_u64;
+            for y in 0..40 {
+                for i in 0..40 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    if x.is_multiple_of(3) {
+                        e.set_cell(i, y, true).unwrap();
+                    }
+                }
+            }
+        }
+        let rule: Rule = "B3/S23/C3".parse().unwrap();
+        for (soft, max) in [(1 << 9, 1 << 24), (700, 700)] {
+            let mut e = RuleHashLifeEngine::new(rule, Universe::Plane, None).unwrap();
+            (e.soft_nodes, e.max_nodes) = (soft, max);
+            let mut g = GenerationsEngine::new(rule, Universe::Plane).unwrap();
+            soup(&mut e);
+            soup(&mut g);
+            e.step(1000).unwrap();
+            g.step(1000).unwrap();
+            assert!(e.collections >= 10, "{} collections", e.collections);
+            if max > soft {
+                assert!(e.soft_nodes > soft && e.drops == 0, "the soft limit raised");
+            } else {
+                assert!(e.drops >= 10, "{} collections dropped the results", e.drops);
+            }
+            assert!(e.live <= max);
+            let b = g.bounds().unwrap().expect("a live soup");
+            assert_eq!(e.bounds().unwrap(), Some(b));
+            for y in b.top..=b.bottom {
+                for x in b.left..=b.right {
+                    assert_eq!(e.state(x, y).unwrap(), g.state(x, y).unwrap(), "({x}, {y})");
+                }
+            }
+            assert_eq!(e.population().unwrap(), g.population().unwrap());
+        }
+        let mut e = RuleHashLifeEngine::new(rule, Universe::Plane, None).unwrap();
+        (e.soft_nodes, e.max_nodes) = (200, 200);
+        soup(&mut e);
+        let error = e.step(1000).unwrap_err().to_string();
+        assert!(error.contains("node store is full"), "{error}");
+        assert_eq!(e.generation(), 0);
     }
 
     /// Keys of one hash fill their bucket and go on into the next ones, round the table's end;
