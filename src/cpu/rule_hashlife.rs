@@ -1221,13 +1221,8 @@ mod tests {
         id
     }
 
-    /// As in the two-state HashLife: a jump stopped part way has run none of its generations
-    /// and estimates that it had got some of the way; a whole one counts whole. A growing
-    /// soup of a Generations rule (`B3/S23/C3`) on HashLife over N states.
-    #[test]
-    fn a_jump_in_progress_estimates_how_far_it_has_got() {
-        let rule: Rule = "B3/S23/C3".parse().unwrap();
-        let mut e = RuleHashLifeEngine::new(rule, Universe::Plane, None).unwrap();
+    /// A third of a 40x40 square live, at random.
+    fn soup(e: &mut dyn Engine) {
         let mut x = 0x9e37_79b9_u64;
         for y in 0..40 {
             for i in 0..40 {
@@ -1239,6 +1234,16 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// As in the two-state HashLife: a jump stopped part way has run none of its generations
+    /// and estimates that it had got some of the way; a whole one counts whole. A growing
+    /// soup of a Generations rule (`B3/S23/C3`) on HashLife over N states.
+    #[test]
+    fn a_jump_in_progress_estimates_how_far_it_has_got() {
+        let rule: Rule = "B3/S23/C3".parse().unwrap();
+        let mut e = RuleHashLifeEngine::new(rule, Universe::Plane, None).unwrap();
+        soup(&mut e);
         let stopped = Progress::new(1024);
         stopped.stop_at_work(e.made + 2_000);
         assert_eq!(e.step_with(1024, &stopped).unwrap(), 0);
@@ -1258,19 +1263,6 @@ mod tests {
     #[test]
     fn collections_within_a_step_keep_every_cell_right() {
         use crate::cpu::generations::GenerationsEngine;
-        fn soup(e: &mut dyn Engine) {
-            let mut x = 0x9e37_79b9_u64;
-            for y in 0..40 {
-                for i in 0..40 {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    if x.is_multiple_of(3) {
-                        e.set_cell(i, y, true).unwrap();
-                    }
-                }
-            }
-        }
         let rule: Rule = "B3/S23/C3".parse().unwrap();
         for (soft, max) in [(1 << 9, 1 << 24), (700, 700)] {
             let mut e = RuleHashLifeEngine::new(rule, Universe::Plane, None).unwrap();
