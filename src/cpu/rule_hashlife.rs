@@ -119,20 +119,8 @@ impl NodeIndex {
     /// table past 7/8 full ([`over_full`]).
     fn insert(&mut self, nodes: &[Node], slot: usize, hash: u64, id: u32) {
         if slot == usize::MAX || over_full(self.len + 1, self.buckets.len()) {
-            let size = (self.buckets.len() * 2).max(1 << 9);
-            // In huge pages, as the two-state HashLife's: a lookup is a read at random, and
-            // with 4 KiB pages most of them missed the TLB as well as the cache.
-            self.buckets = crate::memory::vec_in_huge_pages(size);
-            self.buckets.resize(size, Bucket::default());
-            self.len = 0;
-            // Every node, the new one included (it is in `nodes` already); not the free.
-            for (k, n) in nodes.iter().enumerate().filter(|(_, n)| n.level != 0) {
-                let hash = NodeIndex::hash(n.level, n.kids);
-                if let Err(at) = self.find(nodes, hash, n.level, n.kids) {
-                    self.set(at, slot_of(hash, k as u32));
-                    self.len += 1;
-                }
-            }
+            // Every node, the new one included (it is in `nodes` already).
+            self.rebuild(nodes, (self.buckets.len() * 2).max(1 << 9));
             return;
         }
         self.set(slot, slot_of(hash, id));
@@ -149,8 +137,10 @@ impl NodeIndex {
     }
 
     /// A new table of `buckets` buckets holding every node of `nodes` but the free ones,
-    /// which are all different.
+    /// which are all different (each was made where a lookup found no equal).
     fn rebuild(&mut self, nodes: &[Node], buckets: usize) {
+        // In huge pages, as the two-state HashLife's: a lookup is a read at random, and with
+        // 4 KiB pages most of them missed the TLB as well as the cache.
         self.buckets = crate::memory::vec_in_huge_pages(buckets);
         self.buckets.resize(buckets, Bucket::default());
         self.len = 0;
