@@ -10,6 +10,9 @@
 //! the kernel shifts them in. HashLife's blocks (`packed32`) pack two 32-cell rows to a word and
 //! shift in place.
 
+use std::sync::Arc;
+
+use super::circuit_jit::CompiledCircuit;
 use crate::hash;
 use crate::rule::{
     Circuit, CountTable, LifeRule, MapRule, Neighbourhood, Outcome, Rule, RuleKind, Values,
@@ -236,6 +239,8 @@ pub struct Kernel {
     pub births_from_nothing: bool,
     /// A rule of the 3x3 block (non-totalistic, MAP), decided by its circuit instead of counts.
     circuit: Option<Circuit>,
+    /// The circuit compiled for the batches of the tile engine, where the CPU runs the code.
+    compiled: Option<Arc<CompiledCircuit>>,
     /// Whether the rule is B3/S23 on the Moore neighbourhood, which runs in one fused loop.
     life: bool,
     /// The vector units its loops run on ([`Vectors::best`]; a test picks each in turn).
@@ -284,6 +289,7 @@ impl Kernel {
             chance,
             births_from_nothing,
             circuit: None,
+            compiled: None,
             life,
             vectors: Vectors::best(),
         }
@@ -291,12 +297,14 @@ impl Kernel {
 
     /// A rule of the 3x3 block, decided by its circuit.
     pub fn for_map(rule: &MapRule) -> Self {
+        let circuit = Circuit::new(rule);
         Self {
             neighbourhood: Neighbourhood::Moore,
             certain: Vec::new(),
             chance: Vec::new(),
             births_from_nothing: rule.births_from_nothing(),
-            circuit: Some(Circuit::new(rule)),
+            compiled: CompiledCircuit::new(&circuit, BATCH).map(Arc::new),
+            circuit: Some(circuit),
             life: false,
             vectors: Vectors::best(),
         }
@@ -553,6 +561,15 @@ impl Kernel {
         let Some(circuit) = &self.circuit else {
             return &mut [];
         };
+        if let (Vectors::Avx512, Some(compiled)) = (self.vectors, &self.compiled) {
+            let scratch = batch.values.chunks::<8>(compiled.scratch_words() / 8 + 1);
+            let base = batch.inputs.0.as_mut_ptr().cast::<u64>();
+            // SAFETY: the batch is ten arrays of BATCH words, the stride it was compiled for,
+            // and m <= BATCH rows rounded up to whole runs of eight stay within them (BATCH is
+            // a multiple of eight); the scratch has a slot for each spill.
+            unsafe { compiled.run(base, m.div_ceil(8), scratch.as_mut_ptr().cast()) };
+            return &mut batch.inputs.0[9][..m];
+        }
         let (inputs, result) = batch
             .inputs
             .0

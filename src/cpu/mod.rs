@@ -2,6 +2,7 @@
 //! sparse tile engine, HashLife and the Generations engine, with the pieces they share (the dense torus operations and
 //! the bit-sliced kernel on columns of words).
 
+pub mod circuit_jit;
 pub mod fast;
 pub mod generations;
 pub mod hashlife;

@@ -328,16 +328,27 @@ pub fn create(wanted: &str, request: &Request) -> EngineResult<(Box<dyn Engine>,
     }
     let spec = find(choice.engine).ok_or_else(|| unknown(choice.engine))?;
     fits(&spec, request)?;
-    let engine = (spec.create)(request)?;
     if wanted.eq_ignore_ascii_case("auto")
         && let Some(rival) = race_may_pay(request, &choice)
+        && let Some(stepper) = find(rival).filter(|s| fits(s, request).is_ok())
     {
+        // The tile engine steps here, alone at first: most of these runs end before a race
+        // would pay. HashLife races it on a second thread from there.
         choice.reason.push_str(&format!(
-            "; but on a small pattern of a rule of the 3x3 block either may win, and auto races the {rival} engine against it on a second thread, going on with the one that finishes first"
+            "; but on a small pattern of a rule of the 3x3 block either may win: auto runs the {rival} engine alone for {} tiles and generations, then races {} against it on a second thread, going on with the one that finishes first",
+            switching::HEAD_START,
+            choice.engine
         ));
-        let raced = Switching::racing(engine, switching::Trial::BLOCK_RULE, rival, request.clone());
+        let engine = (stepper.create)(request)?;
+        let raced = Switching::racing(
+            engine,
+            switching::Trial::BLOCK_RULE,
+            choice.engine,
+            request.clone(),
+        );
         return Ok((Box::new(raced), choice));
     }
+    let engine = (spec.create)(request)?;
     // A long run on a torus that both a dense and the sparse engine could take: keep looking.
     // The GPU's tile kernel follows the pattern itself.
     if wanted.eq_ignore_ascii_case("auto")
@@ -412,10 +423,10 @@ fn may_race(request: &Request) -> bool {
     request.rule.is_tabled() && cpu_threads() >= 2
 }
 
-/// The engine `auto` races the HashLife it chose against (`choice`): a pattern of a rule of
-/// the 3x3 block not crowded enough for a trial, on the plane, run long enough that HashLife
-/// may pay and looked at only at its end (a race is one step), where the tile engine may pay
-/// too. Measured on Golly's
+/// The engine that steps, with a head start, where `auto` chose HashLife (`choice`), which
+/// races it: a pattern of a rule of the 3x3 block not crowded enough for a trial, on the
+/// plane, run long enough that HashLife may pay and looked at only at its end (a race is one
+/// step), where the tile engine may pay too. Measured on Golly's
 /// non-totalistic patterns at 1000 generations (in-process): limited-spacefiller 1.5 ms on
 /// the tile engine against 6.2 on HashLife, rr14gun 2.6 against 3.9; intergalactic-cruise-
 /// ship-factory 4.5 against 0.5, spaceships 2.9 against 1.1 (BENCHMARKS.md, 2026-12-06).

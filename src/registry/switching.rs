@@ -36,10 +36,11 @@ use crate::pattern::macrocell::Macrocell;
 use crate::rule::Rule;
 use crate::tiles::TileMap;
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::Request;
-use super::beside::race_beside;
+use super::beside::{Beside, race_beside, race_beside_owned};
 
 /// Generations between looks on a torus.
 const LOOK_EVERY: u64 = 1024;
@@ -54,6 +55,16 @@ pub const TRIAL_RUN: u64 = 512;
 /// Generations the stepping engine of a race runs between looks at whether the jumping one
 /// has finished: a look is one atomic load, and HashLife that wins waits at most this long.
 const RACE_STRETCH: u64 = 8;
+/// How much the stepping engine of a race does alone before the race begins: tiles computed
+/// and generations stepped, each about 0.1 µs of the tile engine's on Golly's non-totalistic
+/// patterns (0.35 ms in all). On a virtual machine of two vCPUs a race cost the tile engine
+/// 0.3-0.5 ms however short its run: 0.15 ms to start the thread, 0.15 ms to build the rival
+/// there, then a core shared with it (p384drifter to 1000 took 0.09 ms alone and 0.48 ms
+/// raced, p42-knightship 0.27 and 0.66); both now end within it. A HashLife that wins starts
+/// this much later: of head starts of 0.2, 0.3, 0.5 and 0.8 ms, 0.3 cost Golly's
+/// non-totalistic patterns the least in all (BENCHMARKS.md, 2026-12-08). Counted in work, not
+/// time, so that whether a run races depends on the pattern alone.
+pub const HEAD_START: u64 = 4000;
 /// Generations HashLife runs twice: once to make the pattern's nodes, once to be measured (a
 /// pattern that repeats makes few new ones the second time, a gas as many as the first).
 pub const MEMO_STRETCH: u64 = 16;
@@ -380,8 +391,8 @@ impl Switching {
         )
     }
 
-    /// `inner`, the engine `auto` chose, whose step of the whole run races `rival` (one of
-    /// `trial`'s two, the other being `inner`); there is no trial.
+    /// `inner`, whose step of the whole run races `rival` (one of `trial`'s two, the other
+    /// being `inner`) after a head start ([`HEAD_START`]); there is no trial.
     pub fn racing(
         inner: Box<dyn Engine>,
         trial: Trial,
@@ -413,6 +424,33 @@ impl Switching {
         matches!(self.policy, Policy::Memo(trial, _) if trial.chases)
             && generations >= TRIAL_RUN
             && generations >= self.request.workload.generations
+    }
+
+    /// Steps the engine here alone, [`RACE_STRETCH`] generations at a time, for up to
+    /// `generations` or until it has done [`HEAD_START`]'s work; returns the generations run.
+    fn head_start(&mut self, generations: u64, progress: &Progress) -> EngineResult<u64> {
+        let from = tiles(self.inner.as_ref());
+        let mut done = 0;
+        while done < generations
+            && tiles(self.inner.as_ref()) - from + done < HEAD_START
+            && !progress.cancelled()
+        {
+            let n = RACE_STRETCH.min(generations - done);
+            let did = self.step_counted(n, progress)?;
+            done += did;
+            if did < n {
+                break;
+            }
+        }
+        Ok(done)
+    }
+
+    /// Steps the engine inside `n` generations, counted towards the next look; returns the
+    /// generations run (fewer where `progress` was cancelled).
+    fn step_counted(&mut self, n: u64, progress: &Progress) -> EngineResult<u64> {
+        let did = self.inner.step_with(n, progress)?;
+        self.since_look += did;
+        Ok(did)
     }
 
     /// Runs `generations` on two engines at once: the one that jumps (HashLife) whole on a
@@ -456,43 +494,68 @@ impl Switching {
         if let Policy::Memo(trial, _) = self.policy {
             self.policy = Policy::Memo(trial, Memo::Chosen);
         }
-        let left = generations - probed;
+        let mut left = generations - probed;
+        if measured.is_none() && !self.inner.jumps() {
+            // The engine here runs alone first: a run it ends within `HEAD_START` never pays
+            // for a race (a thread started, a rival built, a core shared with it).
+            let from = self.inner.generation();
+            let head = self.head_start(left, progress)?;
+            probed += head;
+            left -= head;
+            if left == 0 || progress.cancelled() {
+                if left == 0 {
+                    let why = format!(
+                        "it ended the run within the head start it runs alone before it races the {rival} engine on a second thread"
+                    );
+                    self.history.push((from, self.inner.name(), why));
+                }
+                self.rival = Some(rival);
+                return Ok(probed);
+            }
+            if head > 0 {
+                let why = "alone for a head start, before the race".to_string();
+                self.history.push((from, self.inner.name(), why));
+            }
+        }
         let start = self.inner.generation();
         let cells = self.inner.export()?;
-        // The engine `auto` chose runs here, the other on a second thread: a thread can start
-        // late (a virtual machine's idle core took up to 4 ms to wake, longer than the whole
-        // run of many of Golly's small patterns), and then the race costs what the choice
+        // The engine inside runs here, the other on a second thread: a thread can start late
+        // (a virtual machine's idle core took up to 4 ms to wake, longer than the whole run of
+        // many of Golly's small patterns), and then the race costs what the engine inside
         // alone would. HashLife that jumps here races the tile engine there.
         if self.inner.jumps() {
             return Ok(probed + self.jump_here(rival, left, start, &cells, progress)?);
         }
         let request = self.request.clone();
-        let jumper_progress = Progress::new(left);
-        let finished = AtomicBool::new(false);
-        let jumper = || {
-            // Set however the thread ends, a panic included: the stepping engine stops.
-            let _finished = SetOnDrop(&finished);
-            let made = engine_at(rival, &request, &cells, start);
-            let mut e = made.map_err(|_| Failure::Setup)?;
-            let trial = match measured {
-                Some((trial, tiles)) => {
-                    Some(measure_probe(trial, tiles, e.as_mut()).map_err(Failure::Step)?)
+        let jumper_progress = Arc::new(Progress::new(left));
+        let finished = Arc::new(AtomicBool::new(false));
+        let jumper = {
+            let (jumper_progress, finished) = (Arc::clone(&jumper_progress), Arc::clone(&finished));
+            move || {
+                // Set however the thread ends, a panic included: the stepping engine stops.
+                let _finished = SetOnDrop(&finished);
+                let made = engine_at(rival, &request, &cells, start);
+                let mut e = made.map_err(|_| Failure::Setup)?;
+                let trial = match measured {
+                    Some((trial, tiles)) => {
+                        Some(measure_probe(trial, tiles, e.as_mut()).map_err(Failure::Step)?)
+                    }
+                    None => None,
+                };
+                if trial.as_ref().is_none_or(|(wins, _)| *wins) {
+                    let done = e.generation() - start;
+                    e.step_with(left - done, &jumper_progress)
+                        .map_err(Failure::Step)?;
                 }
-                None => None,
-            };
-            if trial.as_ref().is_none_or(|(wins, _)| *wins) {
                 let done = e.generation() - start;
-                e.step_with(left - done, &jumper_progress)
-                    .map_err(Failure::Step)?;
+                Ok(Jumper {
+                    engine: e,
+                    done,
+                    trial,
+                })
             }
-            let done = e.generation() - start;
-            Ok(Jumper {
-                engine: e,
-                done,
-                trial,
-            })
         };
-        let (jumped, stepped) = race_beside("lifelab race", jumper, |started| {
+        let stepping = |started: bool| {
             if !started {
                 // No thread: the stepping engine runs the step alone.
                 return self.step_inside(left, progress, false);
@@ -511,7 +574,23 @@ impl Switching {
                     Err(e) => break Err(e),
                 }
             }
-        });
+        };
+        // A stepping engine that ran the whole step needs nothing of the rival: it is left to
+        // stop on its own.
+        let whole = |r: &EngineResult<u64>| matches!(r, Ok(done) if *done == left);
+        let (jumped, stepped) = race_beside_owned("lifelab race", jumper, stepping, |r| !whole(r));
+        let jumped = match jumped {
+            Beside::NotStarted => None,
+            Beside::Left => {
+                let race = format!(
+                    "it raced the {rival} engine on a second thread and finished first, at generation {}",
+                    start + left
+                );
+                self.history.push((start, self.inner.name(), race));
+                return Ok(probed + left);
+            }
+            Beside::Done(jumped) => Some(jumped),
+        };
         let stepped = stepped?;
         match jumped {
             // No thread: `stepped` is the whole step.
@@ -728,9 +807,8 @@ impl Switching {
                 continue;
             }
             let n = self.stretch(generations - done);
-            let did = self.inner.step_with(n, progress)?;
+            let did = self.step_counted(n, progress)?;
             done += did;
-            self.since_look += did;
             if did < n {
                 break;
             }
@@ -1590,13 +1668,14 @@ mod race {
         })
     }
 
-    /// A 24x24 soup of a non-totalistic rule near Life's (`B3/S23-a`, whose soups settle
-    /// into ash and gliders), and `auto`'s engine for 600 generations of it on the plane.
+    /// A 128x128 soup of a non-totalistic rule near Life's (`B3/S23-a`, whose soups settle
+    /// into ash and gliders), and `auto`'s engine for 600 generations of it on the plane: more
+    /// than the tile engine's head start (a 24x24 soup ends within it).
     fn raced() -> Option<(Box<dyn Engine>, Grid)> {
         if !two_threads() {
             return None;
         }
-        let mut soup = Grid::new(24, 24);
+        let mut soup = Grid::new(128, 128);
         soup.fill_random(0.45, 7);
         let request = plane_run("B3/S23-a", &soup, 600);
         let (mut e, choice) = create("auto", &request).unwrap();
@@ -1683,9 +1762,12 @@ mod race {
         assert_eq!(e.name(), "hashlife");
         assert_eq!(e.generation(), 1 << 20);
         assert_eq!(progress.get().0, 1 << 20);
+        // The tile engine's head start is some four thousand generations of a blinker, which
+        // computes a tile only at first: HashLife races it from there.
         let note = e.note().unwrap_or_default();
         assert!(
-            note.contains("on hashlife from generation 0 (it raced the tiles engine"),
+            note.contains("on tiles from generation 0 (alone for a head start, before the race), on hashlife from generation 39")
+                && note.contains("(it raced the tiles engine on a second thread and finished first, at generation 1048576)"),
             "{note}"
         );
         // An even generation: the blinker as it started.
@@ -1696,9 +1778,9 @@ mod race {
     }
 
     /// A soup of `B3/S2-a34`, which grows without end, sent 1500 generations from a 16x16
-    /// start: `auto` chose HashLife, which jumps on the calling thread, but the churning
-    /// growth makes a new node for nearly every block, and the tile engine stepping on the
-    /// second thread gets there first; the run goes on with it, at the cells it has.
+    /// start: `auto` chose HashLife for the jump, but the churning growth makes a new node for
+    /// nearly every block, and the tile engine, stepping on the calling thread after its head
+    /// start, gets there first; the run goes on with it, at the cells it has.
     #[test]
     fn a_tile_engine_that_wins_a_race_goes_on_with_the_run() {
         if !two_threads() {
@@ -1717,7 +1799,8 @@ mod race {
         assert_eq!(progress.get().0, 1500);
         let note = e.note().unwrap_or_default();
         assert!(
-            note.contains("on tiles from generation 0 (it raced the hashlife engine"),
+            note.contains("on tiles from generation 0 (alone for a head start, before the race), on tiles from generation")
+                && note.contains("(it raced the hashlife engine on a second thread and finished first, at generation 1500)"),
             "{note}"
         );
         let (mut alone, _) = create("tiles", &request).unwrap();
