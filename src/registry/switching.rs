@@ -61,9 +61,10 @@ const RACE_STRETCH: u64 = 8;
 /// 0.3-0.5 ms however short its run: 0.15 ms to start the thread, 0.15 ms to build the rival
 /// there, then a core shared with it (p384drifter to 1000 took 0.09 ms alone and 0.48 ms
 /// raced, p42-knightship 0.27 and 0.66); both now end within it. A HashLife that wins starts
-/// this much later: of head starts of 0.2, 0.3, 0.5 and 0.8 ms, 0.3 cost Golly's
-/// non-totalistic patterns the least in all (BENCHMARKS.md, 2026-12-08). Counted in work, not
-/// time, so that whether a run races depends on the pattern alone.
+/// this much later: of head starts of 0, 0.2, 0.3, 0.5 and 0.8 ms, the first three cost
+/// Golly's non-totalistic patterns the same in all, and 0 made the smallest pay the whole race
+/// (BENCHMARKS.md, 2026-12-08). Counted in work, not time, so that whether a run races
+/// depends on the pattern alone.
 pub const HEAD_START: u64 = 4000;
 /// Generations HashLife runs twice: once to make the pattern's nodes, once to be measured (a
 /// pattern that repeats makes few new ones the second time, a gas as many as the first).
