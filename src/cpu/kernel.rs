@@ -10,7 +10,7 @@
 //! the kernel shifts them in. HashLife's blocks (`packed32`) pack two 32-cell rows to a word and
 //! shift in place.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::circuit_jit::CompiledCircuit;
 use crate::hash;
@@ -239,8 +239,9 @@ pub struct Kernel {
     pub births_from_nothing: bool,
     /// A rule of the 3x3 block (non-totalistic, MAP), decided by its circuit instead of counts.
     circuit: Option<Circuit>,
-    /// The circuit compiled for the batches of the tile engine, where the CPU runs the code.
-    compiled: Option<Arc<CompiledCircuit>>,
+    /// The circuit compiled for the batches of the tile engine, where the CPU runs the code:
+    /// on the first batch, so that a kernel that runs none (HashLife's) compiles nothing.
+    compiled: Arc<OnceLock<Option<CompiledCircuit>>>,
     /// Whether the rule is B3/S23 on the Moore neighbourhood, which runs in one fused loop.
     life: bool,
     /// The vector units its loops run on ([`Vectors::best`]; a test picks each in turn).
@@ -289,7 +290,7 @@ impl Kernel {
             chance,
             births_from_nothing,
             circuit: None,
-            compiled: None,
+            compiled: Arc::default(),
             life,
             vectors: Vectors::best(),
         }
@@ -297,14 +298,13 @@ impl Kernel {
 
     /// A rule of the 3x3 block, decided by its circuit.
     pub fn for_map(rule: &MapRule) -> Self {
-        let circuit = Circuit::new(rule);
         Self {
             neighbourhood: Neighbourhood::Moore,
             certain: Vec::new(),
             chance: Vec::new(),
             births_from_nothing: rule.births_from_nothing(),
-            compiled: CompiledCircuit::new(&circuit, BATCH).map(Arc::new),
-            circuit: Some(circuit),
+            circuit: Some(Circuit::new(rule)),
+            compiled: Arc::default(),
             life: false,
             vectors: Vectors::best(),
         }
@@ -561,7 +561,14 @@ impl Kernel {
         let Some(circuit) = &self.circuit else {
             return &mut [];
         };
-        if let (Vectors::Avx512, Some(compiled)) = (self.vectors, &self.compiled) {
+        let compiled = match self.vectors {
+            Vectors::Avx512 => self
+                .compiled
+                .get_or_init(|| CompiledCircuit::new(circuit, BATCH))
+                .as_ref(),
+            _ => None,
+        };
+        if let Some(compiled) = compiled {
             let scratch = batch.values.chunks::<8>(compiled.scratch_words() / 8 + 1);
             let base = batch.inputs.0.as_mut_ptr().cast::<u64>();
             // SAFETY: the batch is ten arrays of BATCH words, the stride it was compiled for,
@@ -971,6 +978,10 @@ impl Planes {
 const BATCH: usize = 128;
 // A tile's vectors (at most eight of eight rows) fit an empty batch, so that it lands once.
 const _: () = assert!(BATCH >= 64, "a tile's 64 rows fit an empty batch");
+const _: () = assert!(
+    BATCH.is_multiple_of(8),
+    "a compiled circuit's runs of eight rows stay within the batch"
+);
 
 /// Rows of many tiles waiting for one run of a rule's circuit ([`Batch::push_lanes`], or one
 /// tile's by [`Kernel::gather`]): its runs are then as long as they can be, where a tile's few

@@ -141,7 +141,8 @@ where
     } else {
         match handed.try_recv() {
             Ok(r) => Some(r),
-            Err(_) => return (Beside::Left, out),
+            Err(mpsc::TryRecvError::Empty) => return (Beside::Left, out),
+            Err(mpsc::TryRecvError::Disconnected) => None,
         }
     };
     match got {

@@ -315,6 +315,10 @@ pub struct Switching {
     /// The engine, by name, that a step of the whole run races the one inside against, on a
     /// second thread ([`Switching::race`]); taken by the race, or by a trial made here.
     rival: Option<&'static str>,
+    /// `auto` chose the rival, and the engine inside is there for a race's head start only:
+    /// a step that is not a race (a window's pieces, a run resumed) hands the run over to the
+    /// rival first ([`Switching::hand_over`]), and until then the rival is the engine named.
+    rival_chosen: bool,
     /// The generation the first trial began at, from which later ones are placed.
     began: u64,
     /// HashLife made from the cells a pattern was imported with while [`Memo::First`] is still
@@ -364,6 +368,7 @@ impl Switching {
             began: 0,
             loaded: None,
             lost: None,
+            rival_chosen: false,
         }
     }
 
@@ -392,20 +397,50 @@ impl Switching {
         )
     }
 
-    /// `inner`, whose step of the whole run races `rival` (one of `trial`'s two, the other
-    /// being `inner`) after a head start ([`HEAD_START`]); there is no trial.
+    /// `auto`'s choice `rival` (one of `trial`'s two), whose step of the whole run races
+    /// `inner` (the other) after `inner`'s head start ([`HEAD_START`]); any other step is
+    /// `rival`'s alone ([`Switching::hand_over`]). There is no trial.
     pub fn racing(
         inner: Box<dyn Engine>,
         trial: Trial,
         rival: &'static str,
         request: Request,
     ) -> Switching {
-        Self::wrapping(
+        let mut s = Self::wrapping(
             inner,
             request,
             Policy::Memo(trial, Memo::Chosen),
             Some(rival),
-        )
+        );
+        s.rival_chosen = true;
+        s
+    }
+
+    /// The rival, where `auto` chose it and it has not been handed the run yet.
+    fn chosen_rival(&self) -> Option<super::EngineSpec> {
+        self.rival
+            .filter(|_| self.rival_chosen)
+            .and_then(super::find)
+    }
+
+    /// Where `auto` chose the rival ([`Switching::racing`]), makes it the engine inside, from
+    /// the cells as they are, for a step that is not a race; the engine inside becomes the
+    /// rival a later step of the whole run races. Where the rival cannot be made, the engine
+    /// inside goes on.
+    fn hand_over(&mut self) -> EngineResult<()> {
+        if !std::mem::take(&mut self.rival_chosen) {
+            return Ok(());
+        }
+        let Some(rival) = self.rival else {
+            return Ok(());
+        };
+        self.settle()?;
+        let cells = self.inner.export()?;
+        if let Ok(e) = engine_at(rival, &self.request, &cells, self.inner.generation()) {
+            self.rival = Some(self.inner.name());
+            self.inner = e;
+        }
+        Ok(())
     }
 
     /// Whether a step of `generations` is a race: a long one that runs the whole of the run
@@ -469,6 +504,8 @@ impl Switching {
             return Ok(0);
         }
         self.settle()?;
+        // The race decides the engine from here on.
+        self.rival_chosen = false;
         let Some(rival) = self.rival.take() else {
             return self.step_inside(generations, progress, false);
         };
@@ -500,7 +537,13 @@ impl Switching {
             // The engine here runs alone first: a run it ends within `HEAD_START` never pays
             // for a race (a thread started, a rival built, a core shared with it).
             let from = self.inner.generation();
-            let head = self.head_start(left, progress)?;
+            let head = match self.head_start(left, progress) {
+                Ok(head) => head,
+                Err(e) => {
+                    self.rival = Some(rival);
+                    return Err(e);
+                }
+            };
             probed += head;
             left -= head;
             if left == 0 || progress.cancelled() {
@@ -792,6 +835,7 @@ impl Switching {
         progress: &Progress,
         chase: bool,
     ) -> EngineResult<u64> {
+        self.hand_over()?;
         let mut done = 0;
         while done < generations && !progress.cancelled() {
             if self.look_due(generations - done) {
@@ -860,6 +904,7 @@ impl Switching {
     /// Steps `generations`, looking (and swapping) as due, recording each generation in
     /// `sink`.
     fn run(&mut self, generations: u64, mut sink: Sink) -> EngineResult<()> {
+        self.hand_over()?;
         let mut left = generations;
         while left > 0 {
             if self.look_due(left) {
@@ -1377,15 +1422,25 @@ impl Engine for Switching {
     }
 
     fn jumps(&self) -> bool {
-        self.inner.jumps()
+        match self.chosen_rival() {
+            // The rival of a race is a HashLife.
+            Some(spec) => spec.kind == EngineKind::HashLife,
+            None => self.inner.jumps(),
+        }
     }
 
     fn name(&self) -> &'static str {
-        self.inner.name()
+        match self.chosen_rival() {
+            Some(spec) => spec.name,
+            None => self.inner.name(),
+        }
     }
 
     fn kind(&self) -> EngineKind {
-        self.inner.kind()
+        match self.chosen_rival() {
+            Some(spec) => spec.kind,
+            None => self.inner.kind(),
+        }
     }
 
     fn rule(&self) -> &Rule {
@@ -1817,6 +1872,33 @@ mod race {
             bounds.height() as u32,
         );
         assert!(e.cells_in(rect).unwrap() == alone.cells_in(rect).unwrap());
+    }
+
+    /// A step that is not a race (a window's pieces of a go-to) runs on HashLife, `auto`'s
+    /// choice, as it did before races had a head start: the engine is named HashLife and
+    /// jumps from the first, and goes on as HashLife once it has stepped.
+    #[test]
+    fn a_step_that_is_not_a_race_runs_on_the_engine_auto_chose() {
+        if !two_threads() {
+            return;
+        }
+        let blinker = Grid::from_text("ooo");
+        let request = plane_run("B3/S23-a", &blinker, 1 << 20);
+        let (mut e, choice) = create("auto", &request).unwrap();
+        assert_eq!(choice.engine, "hashlife", "{}", choice.reason);
+        e.put(&blinker, (0, 0), Put::Or).unwrap();
+        assert_eq!((e.name(), e.jumps()), ("hashlife", true));
+        e.step(1001).unwrap();
+        assert_eq!((e.name(), e.generation()), ("hashlife", 1001));
+        // An odd generation: the blinker upright round its middle cell (1, 0), which is
+        // column 2 of a rect from x = -1.
+        let cells = e.cells_in(CellRect::new(-1, -1, 3, 3)).unwrap();
+        assert!(
+            cells == Grid::from_text("..o\n..o\n..o"),
+            "{}",
+            cells.to_text()
+        );
+        assert_eq!(e.note(), None);
     }
 
     /// A race cancelled before it starts runs nothing and names no winner.
