@@ -242,6 +242,8 @@ pub struct Kernel {
     /// The circuit compiled for the batches of the tile engine, where the CPU runs the code:
     /// on the first batch, so that a kernel that runs none (HashLife's) compiles nothing.
     compiled: Arc<OnceLock<Option<CompiledCircuit>>>,
+    /// The same for HashLife's blocks of 16 words ([`Kernel::packed`]), on the first block.
+    compiled_blocks: Arc<OnceLock<Option<CompiledCircuit>>>,
     /// Whether the rule is B3/S23 on the Moore neighbourhood, which runs in one fused loop.
     life: bool,
     /// The vector units its loops run on ([`Vectors::best`]; a test picks each in turn).
@@ -291,6 +293,7 @@ impl Kernel {
             births_from_nothing,
             circuit: None,
             compiled: Arc::default(),
+            compiled_blocks: Arc::default(),
             life,
             vectors: Vectors::best(),
         }
@@ -305,6 +308,7 @@ impl Kernel {
             births_from_nothing: rule.births_from_nothing(),
             circuit: Some(Circuit::new(rule)),
             compiled: Arc::default(),
+            compiled_blocks: Arc::default(),
             life: false,
             vectors: Vectors::best(),
         }
@@ -388,6 +392,22 @@ impl Kernel {
             eight.copy_from_slice(&entries.to_le_bytes());
         }
         Some(BlockTable::new(table.into_boxed_slice().try_into().ok()?))
+    }
+
+    /// `circuit` compiled for arrays `stride` words apart, made in `cell` on first use, where
+    /// the kernel runs on AVX-512 and the system runs the code.
+    fn compiled_in<'a>(
+        &self,
+        cell: &'a OnceLock<Option<CompiledCircuit>>,
+        circuit: &Circuit,
+        stride: usize,
+    ) -> Option<&'a CompiledCircuit> {
+        match self.vectors {
+            Vectors::Avx512 => cell
+                .get_or_init(|| CompiledCircuit::new(circuit, stride))
+                .as_ref(),
+            _ => None,
+        }
     }
 
     /// Whether the rule is decided by a circuit (a rule of the 3x3 block), not by counts.
@@ -561,13 +581,7 @@ impl Kernel {
         let Some(circuit) = &self.circuit else {
             return &mut [];
         };
-        let compiled = match self.vectors {
-            Vectors::Avx512 => self
-                .compiled
-                .get_or_init(|| CompiledCircuit::new(circuit, BATCH))
-                .as_ref(),
-            _ => None,
-        };
+        let compiled = self.compiled_in(&self.compiled, circuit, BATCH);
         if let Some(compiled) = compiled {
             let scratch = batch.values.chunks::<8>(compiled.scratch_words() / 8 + 1);
             let base = batch.inputs.0.as_mut_ptr().cast::<u64>();
@@ -844,18 +858,26 @@ impl Kernel {
                     !self.births_from_nothing && rows[r].iter().all(|&x| x == 0)
                 };
                 let block = [&se, &down, &sw, &e, &rows, &w, &ne, &up, &nw];
+                let compiled = self.compiled_in(&self.compiled_blocks, circuit, N);
                 rows = match (quiet(0..=H), quiet(H - 1..=N - 1)) {
-                    (false, false) => circuit.eval_n(block, values.chunks::<N>(scratch)),
                     (true, true) => [0; N],
+                    (false, false) => match compiled {
+                        Some(compiled) => compiled_block(compiled, block, 0..N, &mut values),
+                        None => circuit.eval_n(block, values.chunks::<N>(scratch)),
+                    },
                     (top_quiet, _) => {
                         let h = if top_quiet { H } else { 0 };
-                        let part = block.map(|b| -> [u64; H] {
-                            b[h..h + H].try_into().expect("half the words")
-                        });
-                        let out = circuit.eval_n(part.each_ref(), values.chunks::<H>(scratch));
-                        let mut next = [0u64; N];
-                        next[h..h + H].copy_from_slice(&out);
-                        next
+                        if let Some(compiled) = compiled {
+                            compiled_block(compiled, block, h..h + H, &mut values)
+                        } else {
+                            let part = block.map(|b| -> [u64; H] {
+                                b[h..h + H].try_into().expect("half the words")
+                            });
+                            let out = circuit.eval_n(part.each_ref(), values.chunks::<H>(scratch));
+                            let mut next = [0u64; N];
+                            next[h..h + H].copy_from_slice(&out);
+                            next
+                        }
                     }
                 };
                 continue;
@@ -1024,6 +1046,42 @@ impl Batch {
                 .map(|input| (&mut input[m..m + L]).try_into().expect("L words")),
         )
     }
+}
+
+/// The next state of words `words` (whole runs of eight) of a block of 16 words under a
+/// circuit compiled for arrays of 16 words ([`Kernel::packed`]); the other words are empty.
+/// The nine inputs are copied into one block of ten arrays first: the copy is 18 stores, where
+/// the interpreter stores each of its nodes' values.
+#[inline(always)]
+fn compiled_block(
+    compiled: &CompiledCircuit,
+    block: [&[u64; 16]; 9],
+    words: std::ops::Range<usize>,
+    values: &mut Values,
+) -> [u64; 16] {
+    thread_local! {
+        static ARRAYS: std::cell::RefCell<Box<Aligned<[[u64; 16]; 10]>>> =
+            std::cell::RefCell::new(Box::new(Aligned([[0; 16]; 10])));
+    }
+    debug_assert!(
+        words.start.is_multiple_of(8) && words.len().is_multiple_of(8) && words.end <= 16
+    );
+    ARRAYS.with_borrow_mut(|arrays| {
+        for (to, from) in arrays.0.iter_mut().zip(block) {
+            to[words.clone()].copy_from_slice(&from[words.clone()]);
+        }
+        let scratch = values.chunks::<8>(compiled.scratch_words() / 8 + 1);
+        // SAFETY: ten arrays of 16 words, the stride the circuit was compiled for; the runs
+        // start at word `words.start` and stay within the first 16 words of each (`words` is
+        // whole runs of eight within 16); the scratch has a slot for each spill.
+        unsafe {
+            let base = arrays.0.as_mut_ptr().cast::<u64>().add(words.start);
+            compiled.run(base, words.len() / 8, scratch.as_mut_ptr().cast());
+        }
+        let mut next = [0u64; 16];
+        next[words.clone()].copy_from_slice(&arrays.0[9][words]);
+        next
+    })
 }
 
 /// Rows on cache lines' boundaries, as the circuit's values are (see [`Values`]): its chunks

@@ -319,6 +319,8 @@ pub struct Switching {
     /// a step that is not a race (a window's pieces, a run resumed) hands the run over to the
     /// rival first ([`Switching::hand_over`]), and until then the rival is the engine named.
     rival_chosen: bool,
+    /// The work of a race's head start ([`HEAD_START`]; a test sets none).
+    head_start: u64,
     /// The generation the first trial began at, from which later ones are placed.
     began: u64,
     /// HashLife made from the cells a pattern was imported with while [`Memo::First`] is still
@@ -369,6 +371,7 @@ impl Switching {
             loaded: None,
             lost: None,
             rival_chosen: false,
+            head_start: HEAD_START,
         }
     }
 
@@ -468,7 +471,7 @@ impl Switching {
         let from = tiles(self.inner.as_ref());
         let mut done = 0;
         while done < generations
-            && tiles(self.inner.as_ref()) - from + done < HEAD_START
+            && tiles(self.inner.as_ref()) - from + done < self.head_start
             && !progress.cancelled()
         {
             let n = RACE_STRETCH.min(generations - done);
@@ -619,10 +622,13 @@ impl Switching {
                 }
             }
         };
-        // A stepping engine that ran the whole step needs nothing of the rival: it is left to
-        // stop on its own.
+        // A stepping engine that ran the whole step needs nothing of the rival, unless a trial
+        // was due (its outcome is the note, and the policy from here): it is left to stop on
+        // its own.
         let whole = |r: &EngineResult<u64>| matches!(r, Ok(done) if *done == left);
-        let (jumped, stepped) = race_beside_owned("lifelab race", jumper, stepping, |r| !whole(r));
+        let trial_due = measured.is_some();
+        let (jumped, stepped) =
+            race_beside_owned("lifelab race", jumper, stepping, |r| trial_due || !whole(r));
         let jumped = match jumped {
             Beside::NotStarted => None,
             Beside::Left => {
@@ -1724,20 +1730,23 @@ mod race {
         })
     }
 
-    /// A 128x128 soup of a non-totalistic rule near Life's (`B3/S23-a`, whose soups settle
-    /// into ash and gliders), and `auto`'s engine for 600 generations of it on the plane: more
-    /// than the tile engine's head start (a 24x24 soup ends within it).
+    /// A 24x24 soup of a non-totalistic rule near Life's (`B3/S23-a`, whose soups settle
+    /// into ash and gliders), and `auto`'s engine for 600 generations of it on the plane,
+    /// with no head start (the soup's run ends within it): its step is a race from the first.
     fn raced() -> Option<(Box<dyn Engine>, Grid)> {
         if !two_threads() {
             return None;
         }
-        let mut soup = Grid::new(128, 128);
+        let mut soup = Grid::new(24, 24);
         soup.fill_random(0.45, 7);
         let request = plane_run("B3/S23-a", &soup, 600);
-        let (mut e, choice) = create("auto", &request).unwrap();
+        let (_, choice) = create("auto", &request).unwrap();
         assert!(choice.reason.contains("race"), "{}", choice.reason);
+        let (tiles, _) = create("tiles", &request).unwrap();
+        let mut e = super::Switching::racing(tiles, super::Trial::BLOCK_RULE, "hashlife", request);
+        e.head_start = 0;
         e.put(&soup, (0, 0), Put::Or).unwrap();
-        Some((e, soup))
+        Some((Box::new(e), soup))
     }
 
     /// Whichever engine wins, the cells after the race are the reference engine's, on a torus
@@ -1800,19 +1809,28 @@ mod race {
         assert_eq!(e.bounds().unwrap(), alone.bounds().unwrap());
     }
 
-    /// A blinker sent 2^20 generations: HashLife (which `auto` chose for the jump) has it in
-    /// a few dozen nodes, the tile engine would step it a generation at a time for a tenth of a
-    /// second, so HashLife wins, and the engine, the generation and the progress are its.
-    #[test]
-    fn hashlife_that_wins_a_race_goes_on_with_the_run() {
+    /// A blinker on the plane and `auto`'s engine for 2^20 generations of `B3/S23-a`, which
+    /// it gives HashLife.
+    fn blinker_sent_far() -> Option<(Box<dyn Engine>, Grid)> {
         if !two_threads() {
-            return;
+            return None;
         }
         let blinker = Grid::from_text("ooo");
         let request = plane_run("B3/S23-a", &blinker, 1 << 20);
         let (mut e, choice) = create("auto", &request).unwrap();
         assert_eq!(choice.engine, "hashlife", "{}", choice.reason);
         e.put(&blinker, (0, 0), Put::Or).unwrap();
+        Some((e, blinker))
+    }
+
+    /// A blinker sent 2^20 generations: HashLife (which `auto` chose for the jump) has it in
+    /// a few dozen nodes, the tile engine would step it a generation at a time for a tenth of a
+    /// second, so HashLife wins, and the engine, the generation and the progress are its.
+    #[test]
+    fn hashlife_that_wins_a_race_goes_on_with_the_run() {
+        let Some((mut e, blinker)) = blinker_sent_far() else {
+            return;
+        };
         let progress = Progress::new(1 << 20);
         assert_eq!(e.step_with(1 << 20, &progress).unwrap(), 1 << 20);
         assert_eq!(e.name(), "hashlife");
@@ -1879,14 +1897,9 @@ mod race {
     /// jumps from the first, and goes on as HashLife once it has stepped.
     #[test]
     fn a_step_that_is_not_a_race_runs_on_the_engine_auto_chose() {
-        if !two_threads() {
+        let Some((mut e, _)) = blinker_sent_far() else {
             return;
-        }
-        let blinker = Grid::from_text("ooo");
-        let request = plane_run("B3/S23-a", &blinker, 1 << 20);
-        let (mut e, choice) = create("auto", &request).unwrap();
-        assert_eq!(choice.engine, "hashlife", "{}", choice.reason);
-        e.put(&blinker, (0, 0), Put::Or).unwrap();
+        };
         assert_eq!((e.name(), e.jumps()), ("hashlife", true));
         e.step(1001).unwrap();
         assert_eq!((e.name(), e.generation()), ("hashlife", 1001));
