@@ -326,4 +326,26 @@ mod tests {
         assert!(caught.is_err());
         assert!(ended.load(Ordering::Relaxed));
     }
+
+    /// The owned form: a result wanted is waited for; one not wanted is waited for only where
+    /// it is there already, and a thread still running is left to end on its own.
+    #[test]
+    fn an_owned_thread_is_waited_for_only_where_its_result_is_wanted() {
+        let (beside, here) = race_beside_owned("test", || 6u64, |ran| ran, |_| true);
+        assert!(matches!(beside, Beside::Done(6)));
+        assert!(here);
+        let (go, wait) = std::sync::mpsc::channel::<()>();
+        let (beside, _) = race_beside_owned("test", move || wait.recv().is_ok(), |_| (), |_| false);
+        // The thread waits for `go`, which comes only now: it was still running.
+        assert!(matches!(beside, Beside::Left));
+        let _ = go.send(());
+    }
+
+    #[test]
+    fn a_panic_in_an_owned_thread_whose_result_is_wanted_reaches_the_caller() {
+        let caught = std::panic::catch_unwind(|| {
+            race_beside_owned("test", || -> u64 { panic!("beside") }, |_| (), |_| true)
+        });
+        assert!(caught.is_err());
+    }
 }
